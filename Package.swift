@@ -1,0 +1,73 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "launchprof",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LaunchProf", targets: ["LaunchProf"]),
+        .executable(name: "launchprof", targets: ["launchprof"]),
+        .executable(name: "lp-sample-app", targets: ["SampleApp"]),
+        .executable(name: "lp-sample-server", targets: ["SampleServer"]),
+        .executable(name: "lp-hello-c", targets: ["HelloC"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // libunwind through pkg-config; the sampler (CLaunchProfSupport) uses it.
+        .systemLibrary(
+            name: "CLibunwind",
+            pkgConfig: "libunwind",
+            providers: [.apt(["libunwind-dev"])]
+        ),
+        // C for what Swift must not do itself: the process-entry constructor,
+        // thread-local event cursors, raw-memory atomics, async-signal-safe writes.
+        .target(
+            name: "CLaunchProfSupport"
+        ),
+        // The embedded library: no Foundation.
+        .target(
+            name: "LaunchProf",
+            dependencies: ["CLaunchProfSupport"]
+        ),
+        // The engine behind the CLI.
+        .target(
+            name: "LaunchProfHarness",
+            dependencies: []
+        ),
+        .executableTarget(
+            name: "launchprof",
+            dependencies: [
+                "LaunchProfHarness",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "SampleApp",
+            dependencies: ["LaunchProf"],
+            path: "Sources/Samples/SampleApp"
+        ),
+        .executableTarget(
+            name: "SampleServer",
+            dependencies: ["LaunchProf"],
+            path: "Sources/Samples/SampleServer"
+        ),
+        .executableTarget(
+            name: "HelloC",
+            path: "Sources/Samples/HelloC"
+        ),
+        .testTarget(
+            name: "LaunchProfTests",
+            dependencies: ["LaunchProf", "CLaunchProfSupport"]
+        ),
+        .testTarget(
+            name: "LaunchProfHarnessTests",
+            dependencies: ["LaunchProfHarness", "LaunchProf"]
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["LaunchProfHarness"]
+        ),
+    ]
+)

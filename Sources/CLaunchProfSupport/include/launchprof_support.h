@@ -1,0 +1,241 @@
+// launchprof_support.h — the C layer of the embedded tracer.
+//
+// What lives here is what Swift cannot do itself, or not cheaply enough:
+// the process-entry constructor, a per-thread event cursor (thread-local
+// storage), release/acquire stores on raw ring memory, and writes that are
+// safe from any context (signal handlers, atexit).
+//
+// The event hot path (`lp_ring_record`) is `static inline`: one clock read,
+// one thread-local load, five plain stores and one release store. Everything
+// rare (claiming a block of slots, creating the ring, counting drops) is a
+// real function in launchprof_support.c.
+#ifndef LAUNCHPROF_SUPPORT_H
+#define LAUNCHPROF_SUPPORT_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: - Event kinds and flags (values are part of trace format v1)
+
+enum {
+    LP_KIND_BEGIN = 1,
+    LP_KIND_END = 2,
+    LP_KIND_EVENT = 3,
+    LP_KIND_MILESTONE = 4,
+    LP_KIND_LAUNCH_COMPLETE = 5,
+};
+
+enum {
+    LP_FLAG_HAS_ARG = 1,
+};
+
+/// Names are either a StaticString's address (resolved when the trace is
+/// written) or, with this bit set, an index into the interned-name table.
+static const uint64_t LP_NAME_INTERNED = UINT64_C(1) << 63;
+
+enum {
+    LP_POLICY_DROP_NEWEST = 0,
+    LP_POLICY_OVERWRITE_OLDEST = 1,
+};
+
+/// Slots are handed to threads in blocks so that threads never share a cache
+/// line or contend on one counter per event.
+#define LP_BLOCK_EVENTS 64
+
+// MARK: - Ring storage
+
+/// One recorded event: 48 bytes, written by exactly one thread.
+typedef struct lp_event {
+    uint64_t seq;       ///< Commit marker, stored last with release order: 0 = empty.
+    uint64_t ts;        ///< CLOCK_MONOTONIC nanoseconds.
+    uint64_t name;      ///< StaticString address, or LP_NAME_INTERNED | index.
+    uint64_t id;        ///< Signpost id; 0 for none.
+    int64_t arg;        ///< Optional numeric argument (valid with LP_FLAG_HAS_ARG).
+    uint32_t tid;       ///< Linux thread id.
+    uint8_t kind;       ///< LP_KIND_*.
+    uint8_t flags;      ///< LP_FLAG_*.
+    uint16_t category;  ///< Index of the Signposter's (subsystem, category).
+} lp_event_t;
+
+/// A fixed-capacity event ring. Fields are accessed with __atomic builtins
+/// where threads race; the struct itself is plain so Swift can import it.
+typedef struct lp_ring {
+    lp_event_t *slots;
+    uint64_t capacity;     ///< A multiple of LP_BLOCK_EVENTS.
+    uint64_t generation;   ///< Unique per ring; keys thread-local cursors.
+    uint32_t policy;       ///< LP_POLICY_*.
+    uint32_t reserved;
+    uint64_t claimed;      ///< Slots handed out so far (atomic).
+    uint64_t dropped;      ///< Events not recorded because the ring was full (atomic).
+    uint64_t overwritten;  ///< Committed events overwritten by newer ones (atomic).
+} lp_ring_t;
+
+/// A thread's current block of slots in one ring.
+typedef struct lp_cursor {
+    lp_event_t *next;
+    lp_event_t *end;
+    uint64_t seq;          ///< Commit marker for `next`.
+    uint64_t generation;   ///< Ring this block belongs to.
+    uint64_t ids;          ///< Per-thread signpost-id counter.
+    uint32_t tid;          ///< Cached gettid(), 0 until first use.
+    uint32_t full;         ///< Drop-newest ring is full: skip claiming.
+} lp_cursor_t;
+
+extern __thread lp_cursor_t lp_tls_cursor;
+extern lp_ring_t *lp_global_ring;
+extern int lp_enabled;
+
+// MARK: - Clock and identity
+
+static inline uint64_t lp_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/// The calling thread's Linux thread id (cached per thread).
+uint32_t lp_thread_id(void);
+
+/// CLOCK_MONOTONIC ns taken by the constructor at process entry (pre-main).
+uint64_t lp_process_entry_ns(void);
+
+/// CLOCK_MONOTONIC ns the harness took before spawning us, from
+/// LAUNCHPROF_SPAWN_NS; 0 when not launched by the harness or malformed.
+uint64_t lp_spawn_ns(void);
+
+/// Process CPU time (user + system, all threads) in nanoseconds.
+uint64_t lp_process_cpu_ns(void);
+
+// MARK: - Enabling
+
+static inline int lp_tracing_enabled(void) {
+    return __atomic_load_n(&lp_enabled, __ATOMIC_RELAXED);
+}
+
+void lp_set_tracing_enabled(int enabled);
+
+// MARK: - Rings
+
+/// Creates a ring; capacity is rounded up to a multiple of LP_BLOCK_EVENTS.
+/// Returns NULL when memory cannot be had.
+lp_ring_t *lp_ring_create(uint64_t capacity, uint32_t policy);
+
+/// Frees a ring. No thread may record into it any more.
+void lp_ring_destroy(lp_ring_t *ring);
+
+/// The process-wide ring, created on first use with LAUNCHPROF_BUFFER_EVENTS
+/// (default 65536) and LAUNCHPROF_BUFFER_POLICY (drop-newest | overwrite-oldest).
+lp_ring_t *lp_global_ring_ensure(void);
+
+/// Installs `ring` as the process-wide ring if none exists yet.
+/// Returns the ring in force afterwards (the given one or the existing one).
+lp_ring_t *lp_global_ring_install(lp_ring_t *ring);
+
+/// Slow path: gives the calling thread a new block in `ring`, or counts the
+/// event as dropped. Returns the slot to write, or NULL when dropped.
+lp_event_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor);
+
+/// Records one event. Lock-free, never blocks, never allocates.
+static inline void lp_ring_record(lp_ring_t *ring, uint8_t kind, uint64_t name,
+                                  uint64_t id, int64_t arg, uint8_t flags,
+                                  uint16_t category) {
+    uint64_t now = lp_now_ns();
+    lp_cursor_t *cursor = &lp_tls_cursor;
+    lp_event_t *slot;
+    if (__builtin_expect(ring != NULL && cursor->generation == ring->generation &&
+                             cursor->next != cursor->end, 1)) {
+        slot = cursor->next;
+        cursor->next = slot + 1;
+    } else {
+        slot = lp_ring_claim_slow(ring, cursor);
+        if (slot == NULL) return;
+    }
+    slot->ts = now;
+    slot->name = name;
+    slot->id = id;
+    slot->arg = arg;
+    slot->tid = cursor->tid;
+    slot->kind = kind;
+    slot->flags = flags;
+    slot->category = category;
+    __atomic_store_n(&slot->seq, cursor->seq++, __ATOMIC_RELEASE);
+}
+
+/// Records into the process-wide ring when tracing is enabled.
+static inline void lp_record(uint8_t kind, uint64_t name, uint64_t id,
+                             int64_t arg, uint8_t flags, uint16_t category) {
+    if (!lp_tracing_enabled()) return;
+    lp_ring_record(__atomic_load_n(&lp_global_ring, __ATOMIC_ACQUIRE), kind, name,
+                   id, arg, flags, category);
+}
+
+/// A new signpost id, unique in the process: the thread id in the high 32
+/// bits and a per-thread counter in the low 32 (ids are never 0).
+static inline uint64_t lp_make_signpost_id(void) {
+    lp_cursor_t *cursor = &lp_tls_cursor;
+    if (__builtin_expect(cursor->tid == 0, 0)) cursor->tid = lp_thread_id();
+    return ((uint64_t)cursor->tid << 32) | (++cursor->ids & UINT64_C(0xffffffff));
+}
+
+/// Counters of a ring, read atomically.
+typedef struct lp_ring_stats {
+    uint64_t capacity;
+    uint64_t claimed;
+    uint64_t dropped;
+    uint64_t overwritten;
+    uint32_t policy;
+} lp_ring_stats_t;
+
+lp_ring_stats_t lp_ring_stats(const lp_ring_t *ring);
+
+/// Copies the committed events of `ring` into `out` (at most `max`), in slot
+/// order. Safe while other threads record: a slot whose commit marker is not
+/// yet visible is skipped, never read half-written.
+size_t lp_ring_snapshot(const lp_ring_t *ring, lp_event_t *out, size_t max);
+
+// MARK: - Thread names
+
+typedef struct lp_thread_name {
+    uint32_t tid;
+    char name[16];
+} lp_thread_name_t;
+
+/// Thread names seen so far (captured when a thread first records, and
+/// refreshed from /proc for live threads when this is called). Returns the
+/// number of entries written to `out`.
+size_t lp_thread_names(lp_thread_name_t *out, size_t max);
+
+/// Names the calling thread (at most 15 bytes are kept, as by the kernel).
+void lp_set_thread_name(const char *name);
+
+// MARK: - Harness protocol (async-signal-safe)
+
+/// Writes `len` bytes to LAUNCHPROF_READY_FD with one write(2) (retrying
+/// EINTR). Returns 0 when written, -1 when there is no harness pipe or the
+/// write failed.
+int lp_harness_write(const char *buf, size_t len);
+
+/// Whether LAUNCHPROF_READY_FD named a usable descriptor.
+int lp_harness_connected(void);
+
+/// Sends `state` (e.g. "READY=1") as one datagram to $NOTIFY_SOCKET. Abstract
+/// addresses ("@name") are supported. Returns 0 when sent, 1 when there is no
+/// NOTIFY_SOCKET, -1 with errno on failure.
+int lp_sd_notify(const char *state);
+
+/// Whether the trace should be written at exit (LAUNCHPROF_TRACE is set).
+const char *lp_trace_path(void);
+
+/// Formats `value` in decimal into `buf` (at least 21 bytes), returns length.
+size_t lp_format_u64(char *buf, uint64_t value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

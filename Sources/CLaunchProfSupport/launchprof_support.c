@@ -1,0 +1,358 @@
+// launchprof_support.c — constructor, ring slow paths, harness protocol.
+#define _GNU_SOURCE
+#include "launchprof_support.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+__thread lp_cursor_t lp_tls_cursor;
+lp_ring_t *lp_global_ring;
+int lp_enabled;
+
+static uint64_t entry_ns;
+static uint64_t spawn_ns;
+static int ready_fd = -1;
+static const char *trace_path;
+static uint64_t next_generation = 1;
+
+// MARK: - Environment parsing (no allocation, no locale)
+
+/// Parses a decimal u64; returns 0 and leaves *out alone on any malformed input.
+static int parse_u64(const char *text, uint64_t *out) {
+    if (text == NULL || *text == '\0') return 0;
+    uint64_t value = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p < '0' || *p > '9') return 0;
+        uint64_t digit = (uint64_t)(*p - '0');
+        if (value > (UINT64_MAX - digit) / 10) return 0;  // overflow
+        value = value * 10 + digit;
+    }
+    *out = value;
+    return 1;
+}
+
+size_t lp_format_u64(char *buf, uint64_t value) {
+    char tmp[21];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    for (size_t i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+    return n;
+}
+
+// MARK: - Process entry
+
+/// Weak hook defined by the Swift library: writes the trace file at exit.
+extern void launchprof_write_trace_at_exit(void) __attribute__((weak));
+
+static void at_exit(void) {
+    if (launchprof_write_trace_at_exit) launchprof_write_trace_at_exit();
+}
+
+/// Runs before main (and before the constructors of later-initialised code in
+/// this image). One clock read; the rest only reads the environment, and acts
+/// only when the environment asks: no threads, no sockets, no sleeps.
+__attribute__((constructor(101))) static void launchprof_process_entry(void) {
+    entry_ns = lp_now_ns();
+
+    const char *spawn = getenv("LAUNCHPROF_SPAWN_NS");
+    if (!parse_u64(spawn, &spawn_ns)) spawn_ns = 0;
+
+    uint64_t fd = 0;
+    if (parse_u64(getenv("LAUNCHPROF_READY_FD"), &fd) && fd <= 0x7fffffff &&
+        fcntl((int)fd, F_GETFD) != -1) {
+        ready_fd = (int)fd;
+        // Our own children must not hold the harness's pipe open.
+        fcntl(ready_fd, F_SETFD, FD_CLOEXEC);
+    }
+
+    const char *path = getenv("LAUNCHPROF_TRACE");
+    if (path != NULL && *path != '\0') {
+        trace_path = path;
+        atexit(at_exit);
+    }
+
+    const char *enable = getenv("LAUNCHPROF_ENABLE");
+    int enabled = trace_path != NULL || ready_fd >= 0;
+    if (enable != NULL && *enable != '\0') enabled = strcmp(enable, "0") != 0;
+    lp_enabled = enabled;
+
+    if (ready_fd >= 0) {
+        // "LP1 entry <ns> <pid>\n": the harness learns pre-main time even if
+        // the program never calls into the library.
+        char line[80] = "LP1 entry ";
+        size_t n = 10;
+        n += lp_format_u64(line + n, entry_ns);
+        line[n++] = ' ';
+        n += lp_format_u64(line + n, (uint64_t)getpid());
+        line[n++] = '\n';
+        lp_harness_write(line, n);
+    }
+}
+
+uint64_t lp_process_entry_ns(void) { return entry_ns; }
+uint64_t lp_spawn_ns(void) { return spawn_ns; }
+const char *lp_trace_path(void) { return trace_path; }
+int lp_harness_connected(void) { return ready_fd >= 0; }
+
+uint64_t lp_process_cpu_ns(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+void lp_set_tracing_enabled(int enabled) {
+    __atomic_store_n(&lp_enabled, enabled ? 1 : 0, __ATOMIC_RELAXED);
+}
+
+// MARK: - Thread names
+
+#define LP_MAX_THREAD_NAMES 1024
+static lp_thread_name_t thread_names[LP_MAX_THREAD_NAMES];
+static uint32_t thread_name_count;  // atomic
+
+static void remember_thread(uint32_t tid) {
+    uint32_t index = __atomic_fetch_add(&thread_name_count, 1, __ATOMIC_RELAXED);
+    if (index >= LP_MAX_THREAD_NAMES) return;  // table full: the name is unknown, not wrong
+    lp_thread_name_t *entry = &thread_names[index];
+    char name[16] = {0};
+    prctl(PR_GET_NAME, name, 0, 0, 0);
+    memcpy(entry->name, name, sizeof name);
+    __atomic_store_n(&entry->tid, tid, __ATOMIC_RELEASE);
+}
+
+uint32_t lp_thread_id(void) {
+    lp_cursor_t *cursor = &lp_tls_cursor;
+    if (cursor->tid == 0) cursor->tid = (uint32_t)syscall(SYS_gettid);
+    return cursor->tid;
+}
+
+/// Reads /proc/self/task/<tid>/comm into `name` (15 chars max); 0 on failure.
+static int read_comm(uint32_t tid, char name[16]) {
+    char path[64] = "/proc/self/task/";
+    size_t n = 16;
+    n += lp_format_u64(path + n, tid);
+    memcpy(path + n, "/comm", 6);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char buf[32];
+    ssize_t got = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (got <= 0) return 0;
+    if (buf[got - 1] == '\n') got--;
+    if (got > 15) got = 15;
+    memset(name, 0, 16);
+    memcpy(name, buf, (size_t)got);
+    return 1;
+}
+
+void lp_set_thread_name(const char *name) {
+    char truncated[16] = {0};
+    strncpy(truncated, name, sizeof truncated - 1);
+    prctl(PR_SET_NAME, truncated, 0, 0, 0);
+}
+
+size_t lp_thread_names(lp_thread_name_t *out, size_t max) {
+    uint32_t count = __atomic_load_n(&thread_name_count, __ATOMIC_ACQUIRE);
+    if (count > LP_MAX_THREAD_NAMES) count = LP_MAX_THREAD_NAMES;
+    size_t written = 0;
+    for (uint32_t i = 0; i < count && written < max; i++) {
+        uint32_t tid = __atomic_load_n(&thread_names[i].tid, __ATOMIC_ACQUIRE);
+        if (tid == 0) continue;  // being filled in right now
+        out[written].tid = tid;
+        // A live thread may have been renamed since it first recorded.
+        if (!read_comm(tid, out[written].name)) {
+            memcpy(out[written].name, thread_names[i].name, 16);
+        }
+        out[written].name[15] = '\0';
+        written++;
+    }
+    return written;
+}
+
+// MARK: - Rings
+
+lp_ring_t *lp_ring_create(uint64_t capacity, uint32_t policy) {
+    if (capacity == 0) capacity = LP_BLOCK_EVENTS;
+    if (capacity > (UINT64_C(1) << 32)) return NULL;
+    capacity = (capacity + LP_BLOCK_EVENTS - 1) / LP_BLOCK_EVENTS * LP_BLOCK_EVENTS;
+    lp_ring_t *ring = calloc(1, sizeof *ring);
+    if (ring == NULL) return NULL;
+    // calloc of a large block maps zero pages: nothing is touched until used.
+    ring->slots = calloc(capacity, sizeof(lp_event_t));
+    if (ring->slots == NULL) {
+        free(ring);
+        return NULL;
+    }
+    ring->capacity = capacity;
+    ring->policy = policy == LP_POLICY_OVERWRITE_OLDEST ? LP_POLICY_OVERWRITE_OLDEST
+                                                        : LP_POLICY_DROP_NEWEST;
+    ring->generation = __atomic_fetch_add(&next_generation, 1, __ATOMIC_RELAXED);
+    return ring;
+}
+
+void lp_ring_destroy(lp_ring_t *ring) {
+    if (ring == NULL) return;
+    free(ring->slots);
+    free(ring);
+}
+
+lp_ring_t *lp_global_ring_install(lp_ring_t *ring) {
+    lp_ring_t *expected = NULL;
+    if (__atomic_compare_exchange_n(&lp_global_ring, &expected, ring, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        return ring;
+    }
+    return expected;
+}
+
+lp_ring_t *lp_global_ring_ensure(void) {
+    lp_ring_t *ring = __atomic_load_n(&lp_global_ring, __ATOMIC_ACQUIRE);
+    if (ring != NULL) return ring;
+    uint64_t capacity = 65536;
+    uint64_t requested;
+    if (parse_u64(getenv("LAUNCHPROF_BUFFER_EVENTS"), &requested) && requested > 0) {
+        capacity = requested;
+    }
+    const char *policy_text = getenv("LAUNCHPROF_BUFFER_POLICY");
+    uint32_t policy = (policy_text && strcmp(policy_text, "overwrite-oldest") == 0)
+                          ? LP_POLICY_OVERWRITE_OLDEST
+                          : LP_POLICY_DROP_NEWEST;
+    lp_ring_t *created = lp_ring_create(capacity, policy);
+    if (created == NULL) return NULL;
+    lp_ring_t *installed = lp_global_ring_install(created);
+    if (installed != created) lp_ring_destroy(created);  // another thread won
+    return installed;
+}
+
+lp_event_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor) {
+    if (ring == NULL) {
+        ring = lp_global_ring_ensure();
+        if (ring == NULL) return NULL;
+    }
+    if (cursor->tid == 0) cursor->tid = (uint32_t)syscall(SYS_gettid);
+    if (cursor->generation != ring->generation) {
+        // First event of this thread in this ring.
+        if (ring == __atomic_load_n(&lp_global_ring, __ATOMIC_ACQUIRE)) {
+            static __thread uint64_t named_generation;
+            if (named_generation == 0) {
+                named_generation = ring->generation;
+                remember_thread(cursor->tid);
+            }
+        }
+        cursor->generation = ring->generation;
+        cursor->next = cursor->end = NULL;
+        cursor->full = 0;
+    }
+    if (cursor->full) {
+        __atomic_fetch_add(&ring->dropped, 1, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    uint64_t start = __atomic_fetch_add(&ring->claimed, LP_BLOCK_EVENTS, __ATOMIC_RELAXED);
+    uint64_t offset;
+    if (ring->policy == LP_POLICY_DROP_NEWEST) {
+        if (start >= ring->capacity) {
+            cursor->full = 1;
+            __atomic_fetch_add(&ring->dropped, 1, __ATOMIC_RELAXED);
+            return NULL;
+        }
+        offset = start;  // capacity is a multiple of the block: no partial block
+    } else {
+        // Overwrite oldest: the block wraps; count what it replaces.
+        offset = start % ring->capacity;
+        uint64_t replaced = 0;
+        for (uint64_t i = 0; i < LP_BLOCK_EVENTS; i++) {
+            lp_event_t *slot = &ring->slots[offset + i];
+            if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != 0) {
+                replaced++;
+                // Uncommit first, so a concurrent snapshot never pairs the old
+                // marker with new fields.
+                __atomic_store_n(&slot->seq, 0, __ATOMIC_RELEASE);
+            }
+        }
+        if (replaced) __atomic_fetch_add(&ring->overwritten, replaced, __ATOMIC_RELAXED);
+    }
+    lp_event_t *slot = &ring->slots[offset];
+    cursor->next = slot + 1;
+    cursor->end = slot + LP_BLOCK_EVENTS;
+    cursor->seq = start + 1;  // commit markers are claim indices + 1: never 0
+    return slot;
+}
+
+lp_ring_stats_t lp_ring_stats(const lp_ring_t *ring) {
+    lp_ring_stats_t stats = {0};
+    if (ring == NULL) return stats;
+    stats.capacity = ring->capacity;
+    stats.claimed = __atomic_load_n(&ring->claimed, __ATOMIC_ACQUIRE);
+    stats.dropped = __atomic_load_n(&ring->dropped, __ATOMIC_ACQUIRE);
+    stats.overwritten = __atomic_load_n(&ring->overwritten, __ATOMIC_ACQUIRE);
+    stats.policy = ring->policy;
+    return stats;
+}
+
+size_t lp_ring_snapshot(const lp_ring_t *ring, lp_event_t *out, size_t max) {
+    if (ring == NULL) return 0;
+    uint64_t claimed = __atomic_load_n(&ring->claimed, __ATOMIC_ACQUIRE);
+    uint64_t limit = claimed < ring->capacity ? claimed : ring->capacity;
+    size_t written = 0;
+    for (uint64_t i = 0; i < limit && written < max; i++) {
+        const lp_event_t *slot = &ring->slots[i];
+        uint64_t seq = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE);
+        if (seq == 0) continue;  // claimed but not (yet) committed
+        out[written] = *slot;
+        // The slot may have been recycled while we copied (overwrite policy):
+        // keep the copy only if its marker did not change.
+        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != seq) continue;
+        out[written].seq = seq;
+        written++;
+    }
+    return written;
+}
+
+// MARK: - Harness protocol
+
+int lp_harness_write(const char *buf, size_t len) {
+    if (ready_fd < 0) return -1;
+    for (;;) {
+        ssize_t n = write(ready_fd, buf, len);
+        if (n == (ssize_t)len) return 0;
+        if (n < 0 && errno == EINTR) continue;
+        return -1;  // pipe closed or short write: the harness is gone
+    }
+}
+
+int lp_sd_notify(const char *state) {
+    const char *path = getenv("NOTIFY_SOCKET");
+    if (path == NULL || *path == '\0') return 1;
+    size_t len = strlen(path);
+    struct sockaddr_un addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sun_family = AF_UNIX;
+    if ((path[0] != '/' && path[0] != '@') || len >= sizeof addr.sun_path) {
+        errno = EINVAL;
+        return -1;
+    }
+    memcpy(addr.sun_path, path, len);
+    if (path[0] == '@') addr.sun_path[0] = '\0';  // abstract namespace
+    socklen_t addr_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len);
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    ssize_t sent;
+    do {
+        sent = sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&addr,
+                      addr_len);
+    } while (sent < 0 && errno == EINTR);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return sent < 0 ? -1 : 0;
+}

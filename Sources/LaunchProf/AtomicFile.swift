@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a trace (or state) file could not be written.
+public enum TraceWriteError: Error, CustomStringConvertible, Equatable {
+    case open(path: String, errno: Int32)
+    case write(path: String, errno: Int32)
+    case rename(from: String, to: String, errno: Int32)
+    case outOfMemory
+
+    public var description: String {
+        switch self {
+        case let .open(path, code): "cannot create '\(path)': \(errnoText(code))"
+        case let .write(path, code): "cannot write '\(path)': \(errnoText(code))"
+        case let .rename(from, to, code): "cannot rename '\(from)' to '\(to)': \(errnoText(code))"
+        case .outOfMemory: "cannot allocate the trace ring"
+        }
+    }
+}
+
+func errnoText(_ code: Int32) -> String {
+    String(cString: strerror(code))
+}
+
+/// Writes whole files or nothing: a temporary file beside the target, then
+/// rename(2), so a reader never sees half a file.
+enum AtomicFile {
+    static func write(_ bytes: [UInt8], to path: String, sync: Bool = false) throws(TraceWriteError) {
+        let temporary = "\(path).tmp.\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .open(path: temporary, errno: errno) }
+        var failure: TraceWriteError?
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = .write(path: temporary, errno: errno)
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, sync, fsync(fd) != 0 { failure = .write(path: temporary, errno: errno) }
+        close(fd)
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw .rename(from: temporary, to: path, errno: code)
+        }
+    }
+}
+
+enum StandardError {
+    static func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}

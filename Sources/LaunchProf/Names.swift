@@ -1,0 +1,77 @@
+import CLaunchProfSupport
+import Synchronization
+
+/// How event names are stored in the ring: the address of a `StaticString`
+/// (resolved to text when the trace is written) or an interned index.
+@usableFromInline
+enum Names {
+    @inlinable @inline(__always)
+    static func encode(_ name: StaticString) -> UInt64 {
+        if _fastPath(name.hasPointerRepresentation) {
+            return UInt64(UInt(bitPattern: name.utf8Start))
+        }
+        // A StaticString holding a single Unicode scalar has no address.
+        return intern(name.description)
+    }
+
+    @usableFromInline
+    static func intern(_ name: String) -> UInt64 {
+        LP_NAME_INTERNED | UInt64(Registry.shared.intern(name))
+    }
+
+    /// The text of an encoded name.
+    static func text(of encoded: UInt64) -> String {
+        if encoded & LP_NAME_INTERNED != 0 {
+            return Registry.shared.internedName(Int(encoded & ~LP_NAME_INTERNED)) ?? "<unknown name>"
+        }
+        guard let pointer = UnsafePointer<CChar>(bitPattern: UInt(encoded)) else { return "<null>" }
+        // StaticString literals are stored NUL-terminated in the binary.
+        return String(cString: pointer)
+    }
+}
+
+/// Process-wide tables that are written rarely: interned names, categories
+/// and launch milestones. Guarded by one Mutex; never touched on the hot path.
+final class Registry: Sendable {
+    static let shared = Registry()
+
+    private struct State {
+        var names: [String] = []
+        var nameIndex: [String: Int] = [:]
+        // Index 0: events recorded without a Signposter (LaunchTracker's).
+        var categories: [(subsystem: String, category: String)] = [("launchprof", "launch")]
+        var categoryIndex: [String: UInt16] = ["launchprof\u{0}launch": 0]
+    }
+
+    private let state = Mutex(State())
+
+    func intern(_ name: String) -> Int {
+        state.withLock { state in
+            if let index = state.nameIndex[name] { return index }
+            state.names.append(name)
+            state.nameIndex[name] = state.names.count - 1
+            return state.names.count - 1
+        }
+    }
+
+    func internedName(_ index: Int) -> String? {
+        state.withLock { state in state.names.indices.contains(index) ? state.names[index] : nil }
+    }
+
+    /// The index of (subsystem, category); past 65535 categories, all share the last.
+    func category(subsystem: String, category: String) -> UInt16 {
+        let key = subsystem + "\u{0}" + category
+        return state.withLock { state in
+            if let index = state.categoryIndex[key] { return index }
+            guard state.categories.count < Int(UInt16.max) else { return UInt16.max - 1 }
+            state.categories.append((subsystem, category))
+            let index = UInt16(state.categories.count - 1)
+            state.categoryIndex[key] = index
+            return index
+        }
+    }
+
+    var categories: [(subsystem: String, category: String)] {
+        state.withLock { $0.categories }
+    }
+}
