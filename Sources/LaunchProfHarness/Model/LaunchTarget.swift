@@ -1,0 +1,60 @@
+/// What to launch and how to decide it has launched.
+public struct LaunchTarget: Sendable, Equatable, Codable {
+    /// Name shown in reports (`--command-name`, or the command line).
+    public var name: String
+    /// argv, exactly; argv[0] is resolved through PATH when it has no '/'.
+    public var arguments: [String]
+    /// Run through `/bin/sh -c` (only with `--shell`).
+    public var useShell: Bool
+    /// Extra environment for the child (added to the harness's own).
+    public var environment: [String: String]
+    public var workingDirectory: String?
+    public var ready: ReadyProbe
+    /// Extra files or directories to evict before cold runs.
+    public var evictPaths: [String]
+
+    public init(
+        name: String, arguments: [String], useShell: Bool = false, environment: [String: String] = [:],
+        workingDirectory: String? = nil, ready: ReadyProbe = .exit, evictPaths: [String] = []
+    ) {
+        self.name = name
+        self.arguments = arguments
+        self.useShell = useShell
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.ready = ready
+        self.evictPaths = evictPaths
+    }
+}
+
+/// How the harness decides a launch is complete.
+public enum ReadyProbe: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The process exited (the default).
+    case exit
+    /// The embedded library reported launch complete (`LP1 ready` on LAUNCHPROF_READY_FD).
+    case tracer
+    /// sd_notify `READY=1` on the private NOTIFY_SOCKET.
+    case notify
+    /// A TCP connect to localhost:port succeeds.
+    case port(Int)
+    /// A line of stdout or stderr matches the regular expression.
+    case output(String)
+
+    public var description: String {
+        switch self {
+        case .exit: "exit"
+        case .tracer: "tracer"
+        case .notify: "notify"
+        case .port(let port): "port:\(port)"
+        case .output(let pattern): "output:\(pattern)"
+        }
+    }
+}
+
+/// Page-cache state before a run.
+public enum LaunchMode: String, Sendable, Equatable, Codable, CaseIterable {
+    /// Page cache evicted for the executable, its libraries and --evict paths.
+    case cold
+    /// Page cache hot (warm-up runs first).
+    case warm
+}

@@ -1,0 +1,82 @@
+/// A measured quantity of a run, with its unit. Keys are stable: they name
+/// metrics in JSON results, budgets and baselines.
+public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
+    case wallToReady
+    case wallToExit
+    case processEntry
+    case main
+    case milestone(String)
+    case userCPU
+    case systemCPU
+    case cpu  // user + system
+    case maxRSS
+    case majorFaults
+    case minorFaults
+    case voluntaryContextSwitches
+    case involuntaryContextSwitches
+
+    public enum Unit: String, Sendable, Codable {
+        case nanoseconds, bytes, count
+    }
+
+    public var unit: Unit {
+        switch self {
+        case .wallToReady, .wallToExit, .processEntry, .main, .milestone, .userCPU, .systemCPU, .cpu: .nanoseconds
+        case .maxRSS: .bytes
+        case .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches: .count
+        }
+    }
+
+    /// Stable key: `wall_to_ready`, `milestone:<name>`, `max_rss`, …
+    public var key: String {
+        switch self {
+        case .wallToReady: "wall_to_ready"
+        case .wallToExit: "wall_to_exit"
+        case .processEntry: "process_entry"
+        case .main: "main"
+        case .milestone(let name): "milestone:\(name)"
+        case .userCPU: "user_cpu"
+        case .systemCPU: "system_cpu"
+        case .cpu: "cpu"
+        case .maxRSS: "max_rss"
+        case .majorFaults: "major_faults"
+        case .minorFaults: "minor_faults"
+        case .voluntaryContextSwitches: "voluntary_context_switches"
+        case .involuntaryContextSwitches: "involuntary_context_switches"
+        }
+    }
+
+    public init?(key: String) {
+        if key.hasPrefix("milestone:") {
+            self = .milestone(String(key.dropFirst("milestone:".count)))
+            return
+        }
+        let all: [Metric] = [
+            .wallToReady, .wallToExit, .processEntry, .main, .userCPU, .systemCPU, .cpu, .maxRSS,
+            .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches,
+        ]
+        guard let found = all.first(where: { $0.key == key }) else { return nil }
+        self = found
+    }
+
+    public var description: String { key }
+
+    /// This metric's value in `run`, nil when the run did not measure it.
+    public func value(in run: RunMeasurement) -> Double? {
+        switch self {
+        case .wallToReady: run.wallToReady.map(Double.init)
+        case .wallToExit: run.wallToExit.map(Double.init)
+        case .processEntry: run.processEntry.map(Double.init)
+        case .main: run.main.map(Double.init)
+        case .milestone(let name): run.milestones.first { $0.name == name }.map { Double($0.nanoseconds) }
+        case .userCPU: Double(run.userCPU)
+        case .systemCPU: Double(run.systemCPU)
+        case .cpu: Double(run.userCPU + run.systemCPU)
+        case .maxRSS: Double(run.maxRSSBytes)
+        case .majorFaults: Double(run.majorFaults)
+        case .minorFaults: Double(run.minorFaults)
+        case .voluntaryContextSwitches: Double(run.voluntaryContextSwitches)
+        case .involuntaryContextSwitches: Double(run.involuntaryContextSwitches)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+/// How a measured process ended.
+public enum ExitStatus: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// exit(code).
+    case exited(Int32)
+    /// Killed by a signal it did not send itself on purpose (crash, or external).
+    case signaled(Int32)
+    /// Stayed up after ready and was stopped by the harness with `signal`.
+    case stoppedByHarness(signal: Int32)
+    /// Did not become ready (or exit) within the timeout; its process group was killed.
+    case timedOut
+    /// Could not be started at all (the message says why).
+    case failedToStart(String)
+
+    public var description: String {
+        switch self {
+        case .exited(let code): "exited with status \(code)"
+        case .signaled(let signal): "killed by signal \(signal)"
+        case .stoppedByHarness(let signal): "stopped by launchprof after ready (signal \(signal))"
+        case .timedOut: "timed out"
+        case .failedToStart(let reason): "failed to start: \(reason)"
+        }
+    }
+
+    /// Whether the run counts as a successful launch.
+    public var isSuccess: Bool {
+        switch self {
+        case .exited(let code): code == 0
+        case .stoppedByHarness: true
+        case .signaled, .timedOut, .failedToStart: false
+        }
+    }
+}
+
+/// A traced milestone's time since spawn.
+public struct MilestoneTime: Sendable, Equatable, Codable {
+    public var name: String
+    public var nanoseconds: UInt64
+
+    public init(name: String, nanoseconds: UInt64) {
+        self.name = name
+        self.nanoseconds = nanoseconds
+    }
+}
+
+/// Page-cache residency of the cold-run file set just before a run.
+public struct ResidencyReport: Sendable, Equatable, Codable {
+    public struct File: Sendable, Equatable, Codable {
+        public var path: String
+        public var residentPages: Int
+        public var totalPages: Int
+        /// Why the file could not be evicted, when it stayed resident.
+        public var note: String?
+
+        public init(path: String, residentPages: Int, totalPages: Int, note: String? = nil) {
+            self.path = path
+            self.residentPages = residentPages
+            self.totalPages = totalPages
+            self.note = note
+        }
+    }
+
+    public var files: [File]
+
+    public init(files: [File]) { self.files = files }
+
+    public var residentPages: Int { files.reduce(0) { $0 + $1.residentPages } }
+    public var totalPages: Int { files.reduce(0) { $0 + $1.totalPages } }
+    /// Resident share of the file set, 0...1.
+    public var residentFraction: Double {
+        totalPages == 0 ? 0 : Double(residentPages) / Double(totalPages)
+    }
+}
+
+/// Everything measured about one launch. Durations are nanoseconds since the
+/// harness's t0 (CLOCK_MONOTONIC just before posix_spawn).
+public struct RunMeasurement: Sendable, Equatable, Codable {
+    /// 0-based among the measured runs of its target and mode (warm-ups excluded).
+    public var index: Int
+    /// Time to exit; nil when the process stayed up and the harness stopped it.
+    public var wallToExit: UInt64?
+    /// Time to ready as decided by the probe (equals wallToExit for `exit`).
+    public var wallToReady: UInt64?
+    /// Time to process entry (the LaunchProf constructor), traced programs only.
+    public var processEntry: UInt64?
+    /// Time to main (`recordLaunchStart()`), traced programs only.
+    public var main: UInt64?
+    public var milestones: [MilestoneTime]
+    public var userCPU: UInt64
+    public var systemCPU: UInt64
+    public var maxRSSBytes: UInt64
+    public var majorFaults: UInt64
+    public var minorFaults: UInt64
+    public var voluntaryContextSwitches: UInt64
+    public var involuntaryContextSwitches: UInt64
+    public var exit: ExitStatus
+    /// Cold runs: page-cache residency of the evicted files just before the run.
+    public var residency: ResidencyReport?
+
+    public init(
+        index: Int, wallToExit: UInt64? = nil, wallToReady: UInt64? = nil, processEntry: UInt64? = nil,
+        main: UInt64? = nil, milestones: [MilestoneTime] = [], userCPU: UInt64 = 0, systemCPU: UInt64 = 0,
+        maxRSSBytes: UInt64 = 0, majorFaults: UInt64 = 0, minorFaults: UInt64 = 0,
+        voluntaryContextSwitches: UInt64 = 0, involuntaryContextSwitches: UInt64 = 0,
+        exit: ExitStatus, residency: ResidencyReport? = nil
+    ) {
+        self.index = index
+        self.wallToExit = wallToExit
+        self.wallToReady = wallToReady
+        self.processEntry = processEntry
+        self.main = main
+        self.milestones = milestones
+        self.userCPU = userCPU
+        self.systemCPU = systemCPU
+        self.maxRSSBytes = maxRSSBytes
+        self.majorFaults = majorFaults
+        self.minorFaults = minorFaults
+        self.voluntaryContextSwitches = voluntaryContextSwitches
+        self.involuntaryContextSwitches = involuntaryContextSwitches
+        self.exit = exit
+        self.residency = residency
+    }
+}
