@@ -1,0 +1,111 @@
+/// Summary statistics of one metric over the measured runs.
+public struct MetricSummary: Sendable, Equatable, Codable {
+    public var count: Int
+    public var median: Double
+    public var mean: Double
+    public var standardDeviation: Double
+    public var min: Double
+    public var max: Double
+    public var p90: Double
+    public var p95: Double
+    public var p99: Double
+    /// Median absolute deviation (unscaled).
+    public var mad: Double
+    /// 95% confidence interval of the median (order statistics).
+    public var medianLow: Double
+    public var medianHigh: Double
+
+    public init(
+        count: Int, median: Double, mean: Double, standardDeviation: Double, min: Double, max: Double,
+        p90: Double, p95: Double, p99: Double, mad: Double, medianLow: Double, medianHigh: Double
+    ) {
+        self.count = count
+        self.median = median
+        self.mean = mean
+        self.standardDeviation = standardDeviation
+        self.min = min
+        self.max = max
+        self.p90 = p90
+        self.p95 = p95
+        self.p99 = p99
+        self.mad = mad
+        self.medianLow = medianLow
+        self.medianHigh = medianHigh
+    }
+}
+
+/// All runs of one target in one mode, with their summaries.
+public struct BenchmarkResult: Sendable, Equatable, Codable {
+    public var target: LaunchTarget
+    public var mode: LaunchMode
+    /// Measured runs, in the order they ran (warm-ups excluded).
+    public var runs: [RunMeasurement]
+    /// Per metric key (`Metric.key`), over the successful runs that measured it.
+    public var summaries: [String: MetricSummary]
+    /// Things a person should know: outliers, a slow first run, residency that
+    /// stayed high, failed runs.
+    public var warnings: [String]
+
+    public init(
+        target: LaunchTarget, mode: LaunchMode, runs: [RunMeasurement] = [],
+        summaries: [String: MetricSummary] = [:], warnings: [String] = []
+    ) {
+        self.target = target
+        self.mode = mode
+        self.runs = runs
+        self.summaries = summaries
+        self.warnings = warnings
+    }
+
+    /// "name (mode)", as reports label it.
+    public var label: String { "\(target.name) (\(mode.rawValue))" }
+}
+
+/// The machine a result was measured on.
+public struct MachineDescription: Sendable, Equatable, Codable {
+    public var hostname: String
+    public var kernel: String
+    public var cpuModel: String
+    public var cpuCount: Int
+    public var memoryBytes: UInt64
+
+    public init(hostname: String, kernel: String, cpuModel: String, cpuCount: Int, memoryBytes: UInt64) {
+        self.hostname = hostname
+        self.kernel = kernel
+        self.cpuModel = cpuModel
+        self.cpuCount = cpuCount
+        self.memoryBytes = memoryBytes
+    }
+}
+
+/// What `launchprof run --export-json` writes (and baselines store).
+public struct ResultsDocument: Sendable, Equatable, Codable {
+    /// Schema version of this document; readers reject unknown versions.
+    public static let currentVersion = 1
+
+    public var version: Int
+    public var toolVersion: String
+    /// ISO 8601, UTC.
+    public var date: String
+    public var commandLine: [String]
+    public var machine: MachineDescription
+    /// Name of the reference target, if one was marked (`--reference`).
+    public var reference: String?
+    public var results: [BenchmarkResult]
+
+    public init(
+        version: Int = ResultsDocument.currentVersion, toolVersion: String, date: String, commandLine: [String],
+        machine: MachineDescription, reference: String?, results: [BenchmarkResult]
+    ) {
+        self.version = version
+        self.toolVersion = toolVersion
+        self.date = date
+        self.commandLine = commandLine
+        self.machine = machine
+        self.reference = reference
+        self.results = results
+    }
+}
+
+/// launchprof's own version, recorded in results and baselines.
+public let launchprofVersion = "0.1.0"
