@@ -1,0 +1,193 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The embedded library as the harness sees it: real processes (the sample
+/// app), a real file descriptor for LAUNCHPROF_READY_FD, a real datagram
+/// socket for NOTIFY_SOCKET, a real trace file.
+@Suite("Harness protocol")
+struct ProtocolTests {
+    @Test("pipe records: entry, main, milestones in order, then ready")
+    func readyRecords() throws {
+        let directory = try TemporaryDirectory()
+        let records = directory.path + "/records"
+        // The shell opens fd 3 on a file and execs the sample with it.
+        let result = try runSample(
+            shellRedirect: "3>\(records)", environment: ["LAUNCHPROF_READY_FD": "3"])
+        #expect(result.status == 0)
+        let lines = try String(contentsOfFile: records, encoding: .utf8).split(separator: "\n").map(String.init)
+        let kinds = lines.map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
+        #expect(kinds == ["entry", "main", "milestone", "milestone", "milestone", "ready"])
+        #expect(lines.allSatisfy { $0.hasPrefix("LP1 ") })
+        let names = lines.filter { $0.contains(" milestone ") }.map { $0.split(separator: " ", maxSplits: 3)[3] }
+        #expect(names == ["config loaded", "index ready", "workers warm"])
+        let times = lines.map { UInt64($0.split(separator: " ")[2]) ?? 0 }
+        #expect(times == times.sorted())
+        #expect(lines[0].hasSuffix(" \(result.pid)"))
+    }
+
+    @Test("launch complete sends READY=1 to an abstract NOTIFY_SOCKET")
+    func sdNotifyAbstract() throws {
+        let name = "launchprof-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let socket = try DatagramSocket(abstract: name)
+        let result = try runSample(environment: ["NOTIFY_SOCKET": "@" + name])
+        #expect(result.status == 0)
+        #expect(socket.receive() == "READY=1")
+    }
+
+    @Test("launch complete sends READY=1 to a path NOTIFY_SOCKET")
+    func sdNotifyPath() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/notify.sock"
+        let socket = try DatagramSocket(path: path)
+        let result = try runSample(environment: ["NOTIFY_SOCKET": path])
+        #expect(result.status == 0)
+        #expect(socket.receive() == "READY=1")
+    }
+
+    @Test("the trace is written at exit, whole, with no temporary file left")
+    func traceAtExit() throws {
+        let directory = try TemporaryDirectory()
+        let trace = directory.path + "/sample.lptrace"
+        let result = try runSample(environment: ["LAUNCHPROF_TRACE": trace])
+        #expect(result.status == 0)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: trace)))
+        #expect(bytes.starts(with: Array("LPTRACE\0".utf8)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["sample.lptrace"])
+        // Event count (header offset 72) is more than the milestones alone.
+        let count = bytes[72..<80].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        #expect(count >= 10)
+    }
+
+    @Test("LAUNCHPROF_ENABLE=0 records nothing, but still writes an empty trace")
+    func disabled() throws {
+        let directory = try TemporaryDirectory()
+        let trace = directory.path + "/disabled.lptrace"
+        let result = try runSample(environment: ["LAUNCHPROF_TRACE": trace, "LAUNCHPROF_ENABLE": "0"])
+        #expect(result.status == 0)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: trace)))
+        let count = bytes[72..<80].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        #expect(count == 0)
+    }
+
+    @Test("an unwritable trace path is reported on stderr, naming the path")
+    func unwritableTrace() throws {
+        let result = try runSample(environment: ["LAUNCHPROF_TRACE": "/nonexistent-dir/x.lptrace"])
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("/nonexistent-dir/x.lptrace.tmp."))
+        #expect(result.standardError.contains("No such file or directory"))
+    }
+
+    @Test("a malformed LAUNCHPROF_READY_FD is ignored, not fatal")
+    func badReadyFD() throws {
+        for value in ["banana", "-1", "99999", "4294967296"] {
+            let result = try runSample(environment: ["LAUNCHPROF_READY_FD": value])
+            #expect(result.status == 0, "LAUNCHPROF_READY_FD=\(value)")
+        }
+    }
+}
+
+// MARK: - Helpers
+
+struct SampleResult {
+    var status: Int32
+    var pid: Int32
+    var standardError: String
+}
+
+/// Runs the built lp-sample-app (next to the test binary) and waits for it.
+func runSample(shellRedirect: String? = nil, environment: [String: String]) throws -> SampleResult {
+    let sample = productPath("lp-sample-app")
+    let process = Process()
+    if let shellRedirect {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \"$0\" --words 2000 \(shellRedirect)", sample]
+    } else {
+        process.executableURL = URL(fileURLWithPath: sample)
+        process.arguments = ["--words", "2000"]
+    }
+    process.environment = ProcessInfo.processInfo.environment
+        .filter { !$0.key.hasPrefix("LAUNCHPROF_") && $0.key != "NOTIFY_SOCKET" }
+        .merging(environment) { $1 }
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return SampleResult(status: process.terminationStatus, pid: process.processIdentifier, standardError: errorText)
+}
+
+/// A product built beside the test binary (.build/<triple>/debug/NAME).
+func productPath(_ name: String) -> String {
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+    return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name).path
+}
+
+final class TemporaryDirectory {
+    let path: String
+    init() throws {
+        var template = Array("\(NSTemporaryDirectory())/launchprof-test-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        path = String(cString: made)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A bound AF_UNIX datagram socket, as systemd listens for sd_notify.
+final class DatagramSocket {
+    let fd: Int32
+    private var path: String?
+
+    init(abstract name: String) throws {
+        fd = try Self.bind { address in
+            address.sun_path.0 = 0
+            Self.copy(name, into: &address, offset: 1)
+            return socklen_t(MemoryLayout.offset(of: \sockaddr_un.sun_path)! + 1 + name.utf8.count)
+        }
+    }
+
+    init(path: String) throws {
+        fd = try Self.bind { address in
+            Self.copy(path, into: &address, offset: 0)
+            return socklen_t(MemoryLayout<sockaddr_un>.size)
+        }
+        self.path = path
+    }
+
+    deinit {
+        close(fd)
+        if let path { unlink(path) }
+    }
+
+    /// One datagram, waiting at most 10 s.
+    func receive() -> String? {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 10_000) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        return count < 0 ? nil : String(decoding: buffer[..<count], as: UTF8.self)
+    }
+
+    private static func copy(_ text: String, into address: inout sockaddr_un, offset: Int) {
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in text.utf8.enumerated() where offset + i < raw.count - 1 { raw[offset + i] = byte }
+        }
+    }
+
+    private static func bind(_ fill: (inout sockaddr_un) -> socklen_t) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let length = fill(&address)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, length) }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+        }
+        return fd
+    }
+}
