@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the system packages launchprof needs on a fresh Debian/Ubuntu machine:
+#   libunwind-dev  the sampler's unwinder (pkg-config: libunwind)
+#   pkg-config     how SwiftPM finds libunwind
+#   hyperfine      Scripts/compare-hyperfine.sh measures against it
+#   systemd        provides systemd-notify, a real sd_notify client for tests
+# Does nothing when everything is there; never upgrades what is installed.
+set -euo pipefail
+
+packages=(libunwind-dev pkg-config hyperfine systemd)
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null; then
+    echo "install-deps: missing ${missing[*]}, and this machine has no apt-get: install them with your package manager" >&2
+    exit 1
+fi
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then sudo=(sudo); else
+        echo "install-deps: missing ${missing[*]}; run as root: apt-get install -y ${missing[*]}" >&2
+        exit 1
+    fi
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
