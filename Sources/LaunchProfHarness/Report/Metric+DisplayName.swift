@@ -1,0 +1,20 @@
+extension Metric {
+    /// How reports name the metric: "time to ready", "milestone 'config'".
+    public var displayName: String {
+        switch self {
+        case .wallToReady: "time to ready"
+        case .wallToExit: "time to exit"
+        case .processEntry: "time to process entry"
+        case .main: "time to main"
+        case .milestone(let name): "milestone '\(name)'"
+        case .userCPU: "user CPU"
+        case .systemCPU: "system CPU"
+        case .cpu: "CPU"
+        case .maxRSS: "max RSS"
+        case .majorFaults: "major faults"
+        case .minorFaults: "minor faults"
+        case .voluntaryContextSwitches: "voluntary context switches"
+        case .involuntaryContextSwitches: "involuntary context switches"
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Why a results file (or baseline) could not be read.
+public enum ResultsFileError: Error, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case notJSON(path: String, reason: String)
+    case missingVersion(path: String)
+    case unsupportedVersion(path: String, version: Int)
+    case malformed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason): "cannot read results '\(path)': \(reason)"
+        case let .notJSON(path, reason): "results '\(path)' is not valid JSON: \(reason)"
+        case let .missingVersion(path):
+            "results '\(path)' has no schema \"version\" field; it was not written by launchprof"
+        case let .unsupportedVersion(path, version):
+            "results '\(path)' has schema version \(version); this launchprof reads version "
+                + "\(ResultsDocument.currentVersion)"
+        case let .malformed(path, reason): "results '\(path)' is malformed: \(reason)"
+        }
+    }
+}
+
+extension ResultsDocument {
+    /// Reads a results file written by `JSONExporter`, checking its schema
+    /// version before anything else so an old or newer file gets that error
+    /// rather than a confusing one about a missing key.
+    public static func load(from path: String) throws(ResultsFileError) -> ResultsDocument {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        return try decode(data, path: path)
+    }
+
+    /// Decodes results JSON; `path` names the source in errors.
+    public static func decode(_ data: Data, path: String) throws(ResultsFileError) -> ResultsDocument {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw .notJSON(path: path, reason: describe(error))
+        }
+        guard let dictionary = object as? [String: Any], let rawVersion = dictionary["version"] else {
+            throw .missingVersion(path: path)
+        }
+        guard let version = rawVersion as? Int else { throw .malformed(path: path, reason: "\"version\" is not an integer") }
+        guard version == currentVersion else { throw .unsupportedVersion(path: path, version: version) }
+        do {
+            return try JSONDecoder().decode(ResultsDocument.self, from: data)
+        } catch {
+            throw .malformed(path: path, reason: describe(error))
+        }
+    }
+
+    /// A decoding error as "at results[0].runs[3].exit: …".
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return (error as NSError).localizedDescription }
+        switch error {
+        case let .keyNotFound(key, context):
+            return "missing key \"\(key.stringValue)\"\(location(context.codingPath))"
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context):
+            return context.debugDescription + location(context.codingPath)
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+
+    private static func location(_ path: [any CodingKey]) -> String {
+        guard !path.isEmpty else { return "" }
+        let text = path.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+        return " at " + (text.hasPrefix(".") ? String(text.dropFirst()) : text)
+    }
+}

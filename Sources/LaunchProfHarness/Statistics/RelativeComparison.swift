@@ -1,0 +1,76 @@
+/// How a target compares with the reference target on one metric: the ratio
+/// of their medians with a confidence interval.
+///
+/// Method: two-sample percentile bootstrap of the ratio of medians (Efron &
+/// Tibshirani, *An Introduction to the Bootstrap*, 1993, ch. 13): resample
+/// each sample with replacement, independently, `resamples` times; take the
+/// 2.5% and 97.5% quantiles of the resampled ratios. The generator has a fixed
+/// seed so the same runs always give the same interval.
+public struct RelativeComparison: Sendable, Equatable {
+    /// median(target) / median(reference); above 1 means slower (or larger).
+    public var ratio: Double
+    public var low: Double
+    public var high: Double
+    public var confidence: Double
+
+    public init(ratio: Double, low: Double, high: Double, confidence: Double = 0.95) {
+        self.ratio = ratio
+        self.low = low
+        self.high = high
+        self.confidence = confidence
+    }
+
+    /// Compares `target` with `reference`; nil when either is empty or the
+    /// reference median is 0 (no ratio exists).
+    public init?(
+        target: [Double], reference: [Double], confidence: Double = 0.95, resamples: Int = 2000,
+        seed: UInt64 = 0x6C61_756E_6368  // "launch"
+    ) {
+        guard let targetMedian = Statistics.median(target), let referenceMedian = Statistics.median(reference),
+            referenceMedian != 0
+        else { return nil }
+        var generator = SeededGenerator(seed: seed)
+        var ratios: [Double] = []
+        ratios.reserveCapacity(resamples)
+        for _ in 0..<resamples {
+            let a = Self.resampledMedian(target, using: &generator)
+            let b = Self.resampledMedian(reference, using: &generator)
+            // A resample of the reference can have median 0 even when the
+            // whole sample does not; such a ratio is undefined, so skip it.
+            if b != 0 { ratios.append(a / b) }
+        }
+        ratios.sort()
+        let tail = (1 - confidence) / 2
+        self.init(
+            ratio: targetMedian / referenceMedian,
+            low: Statistics.quantile(sorted: ratios, tail) ?? targetMedian / referenceMedian,
+            high: Statistics.quantile(sorted: ratios, 1 - tail) ?? targetMedian / referenceMedian,
+            confidence: confidence
+        )
+    }
+
+    /// Half the interval's width, for "1.84× ± 0.05".
+    public var halfWidth: Double { (high - low) / 2 }
+
+    /// "1.84× ± 0.05 slower than hello-c", "2.10× ± 0.12 faster than hello-c"
+    /// (a ratio below 1 is inverted so the factor reads naturally), or "as fast as".
+    public func phrase(reference name: String) -> String {
+        if ratio == 1 && low == 1 && high == 1 { return "as fast as \(name)" }
+        if ratio >= 1 {
+            return "\(Self.factor(ratio))× ± \(Self.factor(halfWidth)) slower than \(name)"
+        }
+        // Inverting maps the interval [low, high] to [1/high, 1/low].
+        let inverted = RelativeComparison(ratio: 1 / ratio, low: 1 / high, high: low > 0 ? 1 / low : .infinity)
+        return "\(Self.factor(inverted.ratio))× ± \(Self.factor(inverted.halfWidth)) faster than \(name)"
+    }
+
+    private static func factor(_ value: Double) -> String {
+        value.isFinite ? HumanUnits.fixed(value, decimals: 2) : "∞"
+    }
+
+    private static func resampledMedian(_ values: [Double], using generator: inout SeededGenerator) -> Double {
+        var resample = (0..<values.count).map { _ in values[Int.random(in: 0..<values.count, using: &generator)] }
+        resample.sort()
+        return Statistics.quantile(sorted: resample, 0.5)!  // non-empty: values is non-empty
+    }
+}

@@ -1,0 +1,133 @@
+/// Turns the runs of a `BenchmarkResult` into its summaries and warnings.
+///
+/// Summaries cover the successful runs only (a crash's timing says nothing
+/// about launch), one per metric that at least one of them measured.
+public struct Summarizer: Sendable {
+    /// Outlier rule applied to time to ready.
+    public var outliers = OutlierDetection()
+    /// The first run is "much slower" above this multiple of the rest's median.
+    public var slowFirstRunFactor = 1.5
+    /// Fewer successful runs than this gives a "statistics are weak" warning.
+    public var minimumRuns = 5
+    /// A cold run whose file set was more resident than this (0...1) was not cold.
+    public var residencyThreshold = 0.10
+    public var confidence = 0.95
+
+    public init() {}
+
+    /// `result` with its summaries and warnings computed from its runs.
+    public func summarize(_ result: BenchmarkResult) -> BenchmarkResult {
+        var summarized = result
+        summarized.summaries = summaries(of: result.runs)
+        summarized.warnings = warnings(for: result).map(\.description)
+        return summarized
+    }
+
+    /// One summary per metric measured by a successful run, keyed by `Metric.key`.
+    public func summaries(of runs: [RunMeasurement]) -> [String: MetricSummary] {
+        let successful = runs.filter(\.exit.isSuccess)
+        var summaries: [String: MetricSummary] = [:]
+        for metric in Self.metrics(measuredBy: successful) {
+            let values = successful.compactMap { metric.value(in: $0) }
+            summaries[metric.key] = MetricSummary(values: values, confidence: confidence)
+        }
+        return summaries
+    }
+
+    /// The metrics the runs measured, in report order: wall times, pre-main
+    /// and main, milestones in the order first seen, then resources.
+    public static func metrics(measuredBy runs: [RunMeasurement]) -> [Metric] {
+        guard !runs.isEmpty else { return [] }
+        var milestoneNames: [String] = []
+        for run in runs {
+            for milestone in run.milestones where !milestoneNames.contains(milestone.name) {
+                milestoneNames.append(milestone.name)
+            }
+        }
+        let timed: [Metric] = [.wallToReady, .wallToExit, .processEntry, .main].filter { metric in
+            runs.contains { metric.value(in: $0) != nil }
+        }
+        let resources: [Metric] = [
+            .userCPU, .systemCPU, .cpu, .maxRSS, .majorFaults, .minorFaults,
+            .voluntaryContextSwitches, .involuntaryContextSwitches,
+        ]
+        return timed + milestoneNames.map(Metric.milestone) + resources
+    }
+
+    /// Everything wrong or doubtful about `result`, most serious first.
+    public func warnings(for result: BenchmarkResult) -> [LaunchWarning] {
+        let successful = result.runs.filter(\.exit.isSuccess)
+        var warnings: [LaunchWarning] = []
+        if let failed = failedRunsWarning(result.runs) { warnings.append(failed) }
+        if successful.count < minimumRuns {
+            warnings.append(.fewRuns(successful: successful.count, minimum: minimumRuns))
+        }
+        if result.mode == .cold, let residency = residencyWarning(result.runs) { warnings.append(residency) }
+        warnings += timingWarnings(successful, mode: result.mode)
+        return warnings
+    }
+
+    // MARK: - Individual checks
+
+    private func failedRunsWarning(_ runs: [RunMeasurement]) -> LaunchWarning? {
+        let failed = runs.filter { !$0.exit.isSuccess }
+        guard !failed.isEmpty else { return nil }
+        var groups: [(status: String, runs: [Int])] = []
+        for run in failed {
+            let status = run.exit.description
+            if let position = groups.firstIndex(where: { $0.status == status }) {
+                groups[position].runs.append(run.index + 1)
+            } else {
+                groups.append((status, [run.index + 1]))
+            }
+        }
+        return .failedRuns(groups: groups, total: runs.count)
+    }
+
+    /// The slow-first-run and outlier checks on time to ready. When the first
+    /// run is the slow one, it is reported as such and not again as an outlier.
+    private func timingWarnings(_ runs: [RunMeasurement], mode: LaunchMode) -> [LaunchWarning] {
+        let metric: Metric = .wallToReady
+        let measured = runs.compactMap { run in metric.value(in: run).map { (run: run, value: $0) } }
+        var warnings: [LaunchWarning] = []
+        var firstIsSlow = false
+        if measured.count >= 3, measured[0].run.index == 0, let rest = Statistics.median(measured.dropFirst().map(\.value)),
+            measured[0].value > slowFirstRunFactor * rest
+        {
+            firstIsSlow = true
+            warnings.append(.slowFirstRun(first: measured[0].value, restMedian: rest, mode: mode))
+        }
+        let values = measured.map(\.value)
+        let positions = outliers.outlierPositions(in: values).filter { !(firstIsSlow && $0 == 0) }
+        if !positions.isEmpty, let median = Statistics.median(values), let mad = Statistics.medianAbsoluteDeviation(values) {
+            let list = positions.map { (number: measured[$0].run.index + 1, value: values[$0]) }
+            warnings.append(
+                .outliers(metric: metric, runs: list, median: median, limit: outliers.madMultiple * mad, total: values.count))
+        }
+        return warnings
+    }
+
+    private func residencyWarning(_ runs: [RunMeasurement]) -> LaunchWarning? {
+        let warm = runs.filter { ($0.residency?.residentFraction ?? 0) > residencyThreshold }
+        guard !warm.isEmpty else { return nil }
+        // Per file, the worst residency seen and the first note explaining it.
+        var files: [LaunchWarning.ResidentFile] = []
+        for run in warm {
+            for file in run.residency?.files ?? [] where file.totalPages > 0 {
+                let fraction = Double(file.residentPages) / Double(file.totalPages)
+                guard fraction > residencyThreshold else { continue }
+                if let position = files.firstIndex(where: { $0.path == file.path }) {
+                    files[position].fraction = max(files[position].fraction, fraction)
+                    files[position].note = files[position].note ?? file.note
+                } else {
+                    files.append(.init(path: file.path, fraction: fraction, note: file.note))
+                }
+            }
+        }
+        files.sort { $0.fraction > $1.fraction }
+        let worst = warm.map { $0.residency?.residentFraction ?? 0 }.max() ?? 0
+        return .residencyStayedHigh(
+            runs: warm.map { $0.index + 1 }, worstFraction: worst, files: files, total: runs.count,
+            threshold: residencyThreshold)
+    }
+}
