@@ -1,0 +1,22 @@
+/// Turns a ``Trace`` into one output format.
+public protocol TraceExporter: Sendable {
+    /// The whole output, ready to write.
+    func export(_ trace: Trace) -> String
+}
+
+/// The formats `launchprof export` writes.
+public enum TraceExportFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Chrome Trace Event JSON, for Perfetto (ui.perfetto.dev) and chrome://tracing.
+    case chrome
+    /// A readable timeline, one line per event or interval.
+    case text
+
+    public var exporter: any TraceExporter {
+        switch self {
+        case .chrome: ChromeTraceExporter()
+        case .text: TextTimelineExporter()
+        }
+    }
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,160 @@
+/// A trace file as read by ``TraceReader``: the launch's timestamps, the
+/// tables and the events, all validated.
+///
+/// All timestamps are CLOCK_MONOTONIC nanoseconds, directly comparable with the
+/// harness's own clock. Times the writer did not know are `nil`.
+public struct Trace: Sendable, Equatable {
+    /// Where the trace came from (a path, or a label for in-memory bytes).
+    public var path: String
+    public var header: TraceHeader
+    /// The string table, in file order.
+    public var strings: [String]
+    /// The category table; index 0 is LaunchTracker's `launchprof/launch`.
+    public var categories: [TraceCategory]
+    /// Linux tid -> thread name, for the threads that recorded events.
+    public var threadNames: [UInt32: String]
+    /// The events, sorted by time (the file guarantees it; the reader checks).
+    public var events: [TraceEvent]
+
+    public init(
+        path: String, header: TraceHeader, strings: [String], categories: [TraceCategory],
+        threadNames: [UInt32: String], events: [TraceEvent]
+    ) {
+        self.path = path
+        self.header = header
+        self.strings = strings
+        self.categories = categories
+        self.threadNames = threadNames
+        self.events = events
+    }
+
+    /// The zero of relative times: spawn when the harness started the process,
+    /// otherwise process entry, otherwise the first event.
+    public var timeOrigin: (nanoseconds: UInt64, label: String) {
+        if let spawn = header.spawnNanoseconds { return (spawn, "spawn") }
+        if let entry = header.processEntryNanoseconds { return (entry, "entry") }
+        return (events.first?.timestamp ?? 0, "first event")
+    }
+
+    /// The latest time the trace knows of: its last event or launch complete.
+    public var lastTimestamp: UInt64 {
+        max(events.last?.timestamp ?? 0, header.launchCompleteNanoseconds ?? 0)
+    }
+}
+
+/// The fixed header of a trace file (docs/trace-format.md).
+public struct TraceHeader: Sendable, Equatable {
+    public var formatVersion: UInt32
+    public var pid: UInt32
+    public var policy: TraceOverflowPolicy
+    /// LAUNCHPROF_SPAWN_NS from the harness; `nil` when not spawned by it.
+    public var spawnNanoseconds: UInt64?
+    /// When the C constructor ran, before `main`.
+    public var processEntryNanoseconds: UInt64?
+    /// `LaunchTracker.recordLaunchStart()`, if called.
+    public var mainNanoseconds: UInt64?
+    /// `LaunchTracker.recordLaunchComplete()`, if called.
+    public var launchCompleteNanoseconds: UInt64?
+    /// When the trace was written.
+    public var writtenNanoseconds: UInt64?
+    /// Ring capacity in events.
+    public var capacity: UInt64
+    /// Events in the file (the events section holds exactly this many).
+    public var eventCount: UInt64
+    /// Events dropped when the ring was full, or overwritten.
+    public var lostEvents: UInt64
+
+    public init(
+        formatVersion: UInt32, pid: UInt32, policy: TraceOverflowPolicy, spawnNanoseconds: UInt64?,
+        processEntryNanoseconds: UInt64?, mainNanoseconds: UInt64?, launchCompleteNanoseconds: UInt64?,
+        writtenNanoseconds: UInt64?, capacity: UInt64, eventCount: UInt64, lostEvents: UInt64
+    ) {
+        self.formatVersion = formatVersion
+        self.pid = pid
+        self.policy = policy
+        self.spawnNanoseconds = spawnNanoseconds
+        self.processEntryNanoseconds = processEntryNanoseconds
+        self.mainNanoseconds = mainNanoseconds
+        self.launchCompleteNanoseconds = launchCompleteNanoseconds
+        self.writtenNanoseconds = writtenNanoseconds
+        self.capacity = capacity
+        self.eventCount = eventCount
+        self.lostEvents = lostEvents
+    }
+}
+
+/// What the ring did when it was full.
+public enum TraceOverflowPolicy: UInt32, Sendable, Equatable, CustomStringConvertible {
+    case dropNewest = 0
+    case overwriteOldest = 1
+
+    /// The spelling LAUNCHPROF_BUFFER_POLICY uses.
+    public var description: String {
+        switch self {
+        case .dropNewest: "drop-newest"
+        case .overwriteOldest: "overwrite-oldest"
+        }
+    }
+}
+
+/// A (subsystem, category) pair, as a `Signposter` names it.
+public struct TraceCategory: Sendable, Hashable, CustomStringConvertible {
+    public var subsystem: String
+    public var category: String
+
+    public init(subsystem: String, category: String) {
+        self.subsystem = subsystem
+        self.category = category
+    }
+
+    /// "subsystem/category".
+    public var description: String { "\(subsystem)/\(category)" }
+}
+
+/// What an event record marks.
+public enum TraceEventKind: UInt8, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+    case intervalBegin = 1
+    case intervalEnd = 2
+    case event = 3
+    case milestone = 4
+    case launchComplete = 5
+
+    public var description: String {
+        switch self {
+        case .intervalBegin: "begin"
+        case .intervalEnd: "end"
+        case .event: "event"
+        case .milestone: "milestone"
+        case .launchComplete: "launch complete"
+        }
+    }
+}
+
+/// One event record, with its name and category resolved.
+public struct TraceEvent: Sendable, Equatable {
+    public var timestamp: UInt64
+    public var kind: TraceEventKind
+    public var name: String
+    /// Signpost id; 0 means none.
+    public var id: UInt64
+    public var argument: Int64?
+    /// Linux tid of the recording thread.
+    public var threadID: UInt32
+    /// Index into ``Trace/categories``.
+    public var categoryIndex: Int
+    public var category: TraceCategory
+
+    public init(
+        timestamp: UInt64, kind: TraceEventKind, name: String, id: UInt64, argument: Int64?,
+        threadID: UInt32, categoryIndex: Int, category: TraceCategory
+    ) {
+        self.timestamp = timestamp
+        self.kind = kind
+        self.name = name
+        self.id = id
+        self.argument = argument
+        self.threadID = threadID
+        self.categoryIndex = categoryIndex
+        self.category = category
+    }
+}
