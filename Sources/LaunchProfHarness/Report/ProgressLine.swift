@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A single status line that rewrites itself on a terminal ("\r" + clear
+/// line), e.g. `sample-app (warm)  run 12/30  median 14.2 ms  ETA 3 s`.
+/// When the stream is not a terminal it does nothing, so logs and pipes get
+/// no control characters.
+public struct ProgressLine: Sendable {
+    /// What one update shows.
+    public struct Status: Sendable, Equatable {
+        public var label: String
+        /// 1-based number of the run just finished.
+        public var run: Int
+        /// Planned runs, nil while adaptive stopping decides.
+        public var total: Int?
+        /// Median time to ready so far, ns.
+        public var median: Double?
+        public var remaining: Duration?
+
+        public init(label: String, run: Int, total: Int? = nil, median: Double? = nil, remaining: Duration? = nil) {
+            self.label = label
+            self.run = run
+            self.total = total
+            self.median = median
+            self.remaining = remaining
+        }
+    }
+
+    public let isEnabled: Bool
+    private let descriptor: Int32
+    private let width: @Sendable () -> Int
+
+    /// A progress line on `descriptor`, enabled when `enabled` is nil and the
+    /// descriptor is a terminal.
+    public init(descriptor: Int32 = STDERR_FILENO, enabled: Bool? = nil) {
+        self.descriptor = descriptor
+        isEnabled = enabled ?? (isatty(descriptor) == 1)
+        width = { Self.terminalWidth(descriptor) }
+    }
+
+    /// The text of an update, without control characters.
+    public static func text(_ status: Status) -> String {
+        var parts = [status.label, status.total.map { "run \(status.run)/\($0)" } ?? "run \(status.run)"]
+        if let median = status.median { parts.append("median \(HumanUnits.duration(median))") }
+        if let remaining = status.remaining { parts.append("ETA \(eta(remaining))") }
+        return parts.joined(separator: "  ")
+    }
+
+    /// Replaces the line with `status`, cut to the terminal width so it never
+    /// wraps (a wrapped line could not be rewritten by "\r").
+    public func update(_ status: Status) {
+        guard isEnabled else { return }
+        let text = String(Self.text(status).prefix(max(10, width() - 1)))
+        emit("\r\u{1B}[2K" + text)
+    }
+
+    /// Erases the line, before the report is printed.
+    public func clear() {
+        guard isEnabled else { return }
+        emit("\r\u{1B}[2K")
+    }
+
+    private func emit(_ text: String) {
+        // One write per update; a short write to a terminal is not worth a retry loop.
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    /// "3 s", "2 min 5 s", "1 h 2 min".
+    static func eta(_ duration: Duration) -> String {
+        let seconds = max(0, Int(duration.components.seconds) + (duration.components.attoseconds > 0 ? 1 : 0))
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
+        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
+    }
+
+    private static func terminalWidth(_ descriptor: Int32) -> Int {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+}

@@ -1,0 +1,96 @@
+/// The table `launchprof run` prints: one table per mode, a row per target
+/// with time to ready (median ± MAD), min … max, CPU, max RSS, major faults
+/// and runs; traced milestones as sub-rows; the comparison with the reference
+/// target when one is set; warnings below. Colour only when asked for.
+public struct TerminalReport: ResultsExporter {
+    public var style: ANSIStyle
+
+    public init(colour: Bool) { style = ANSIStyle(enabled: colour) }
+
+    public func export(_ document: ResultsDocument) throws -> String {
+        var blocks = ReportRow.rowsByMode(document).map { mode, rows in table(mode: mode, rows: rows, document: document) }
+        let warnings = warningLines(document)
+        if !warnings.isEmpty { blocks.append(warnings.joined(separator: "\n")) }
+        return blocks.joined(separator: "\n\n") + "\n"
+    }
+
+    // MARK: - Table
+
+    private func table(mode: LaunchMode, rows: [ReportRow], document: ResultsDocument) -> String {
+        let hasReference = rows.contains(where: \.isReference)
+        var header = ["Target", "Time to ready (median ± MAD)", "Min … Max", "User", "System", "Max RSS", "Major faults", "Runs"]
+        if hasReference { header.append("Relative") }
+        var table = TextTable(alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .left])
+        table.append(header)
+        var kinds: [RowKind] = [.header]
+        for row in rows {
+            table.append(mainCells(row, hasReference: hasReference, reference: document.reference ?? ""))
+            kinds.append(row.successfulRuns == row.result.runs.count ? .target : .failing)
+            for (position, detail) in row.details.enumerated() {
+                let branch = position == row.details.count - 1 ? "└ " : "├ "
+                table.append(["  " + branch + detailName(detail.metric), medianAndSpread(detail.summary), range(detail.summary)])
+                kinds.append(.detail)
+            }
+        }
+        let title = style.bold("\(mode == .cold ? "Cold" : "Warm") launch") + (mode == .cold ? " (page cache evicted before each run)" : "")
+        let lines = table.lines { row, column, cell in self.styled(cell, kind: kinds[row], column: column) }
+        return ([title] + lines.map { "  " + $0 }).joined(separator: "\n")
+    }
+
+    private enum RowKind { case header, target, failing, detail }
+
+    private func styled(_ cell: String, kind: RowKind, column: Int) -> String {
+        switch kind {
+        case .header: style.dim(cell)
+        case .target where column == 0: style.cyan(cell)
+        case .failing where column == 0 || column == 7: style.red(cell)
+        case .target, .failing: column == 1 ? style.bold(cell) : cell
+        case .detail: style.dim(cell)
+        }
+    }
+
+    private func mainCells(_ row: ReportRow, hasReference: Bool, reference: String) -> [String] {
+        let resource = { (metric: Metric) in row.resource(metric).map { HumanUnits.format($0.median, unit: metric.unit) } ?? "–" }
+        var cells = [
+            row.result.target.name,
+            row.summary.map(medianAndSpread) ?? "no successful run",
+            row.summary.map(range) ?? "",
+            resource(.userCPU), resource(.systemCPU), resource(.maxRSS), resource(.majorFaults),
+            row.runsText,
+        ]
+        if hasReference {
+            cells.append(row.isReference ? "reference" : row.comparison?.phrase(reference: reference) ?? "–")
+        }
+        return cells
+    }
+
+    private func detailName(_ metric: Metric) -> String {
+        switch metric {
+        case .processEntry: "process entry"
+        case .main: "main"
+        case .milestone(let name): name
+        default: metric.displayName
+        }
+    }
+
+    // MARK: - Cells
+
+    /// "14.2 ms ± 0.310 ms": the spread in the median's unit, so they compare at a glance.
+    func medianAndSpread(_ summary: MetricSummary) -> String {
+        let unit = HumanUnits.timeUnit(for: summary.median)
+        return "\(HumanUnits.duration(summary.median, in: unit)) ± \(HumanUnits.duration(summary.mad, in: unit))"
+    }
+
+    func range(_ summary: MetricSummary) -> String {
+        "\(HumanUnits.duration(summary.min)) … \(HumanUnits.duration(summary.max))"
+    }
+
+    // MARK: - Warnings
+
+    private func warningLines(_ document: ResultsDocument) -> [String] {
+        let lines = document.results.flatMap { result in
+            result.warnings.map { style.yellow("  \(result.label): \($0)") }
+        }
+        return lines.isEmpty ? [] : [style.yellow(style.bold("Warnings"))] + lines
+    }
+}
