@@ -1,0 +1,45 @@
+extension ReadyProbe {
+    /// Parses `--ready`: `exit`, `tracer`, `notify`, `port:N` or `output:REGEX`.
+    public init(parsing text: String) throws(ReadyProbeParseError) {
+        switch text {
+        case "exit": self = .exit
+        case "tracer": self = .tracer
+        case "notify": self = .notify
+        default:
+            if text.hasPrefix("port:") {
+                let value = text.dropFirst("port:".count)
+                guard let port = Int(value), (1...65_535).contains(port) else { throw .badPort(String(value)) }
+                self = .port(port)
+            } else if text.hasPrefix("output:") {
+                let pattern = String(text.dropFirst("output:".count))
+                guard !pattern.isEmpty else { throw .badPattern(pattern, reason: "it is empty") }
+                do {
+                    _ = try Regex(pattern)
+                } catch {
+                    throw .badPattern(pattern, reason: "\(error)")
+                }
+                self = .output(pattern)
+            } else {
+                throw .unknown(text)
+            }
+        }
+    }
+}
+
+/// A `--ready` value that is not a probe.
+public enum ReadyProbeParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknown(String)
+    case badPort(String)
+    case badPattern(String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknown(let text):
+            "unknown ready probe '\(text)': use exit, tracer, notify, port:N or output:REGEX"
+        case .badPort(let text):
+            "ready probe port '\(text)' is not a TCP port (1-65535)"
+        case .badPattern(let pattern, let reason):
+            "ready probe pattern '\(pattern)' is not a valid regular expression: \(reason)"
+        }
+    }
+}

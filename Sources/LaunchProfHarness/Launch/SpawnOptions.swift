@@ -1,0 +1,41 @@
+/// Where a child's stdout and stderr go.
+public enum OutputDisposition: Sendable, Equatable {
+    /// /dev/null (the default: output costs time the launch did not ask for).
+    case discard
+    /// The harness's own stdout and stderr (`--show-output`).
+    case inherit
+    /// One file per run, both streams (`--output-dir`).
+    case file(String)
+}
+
+/// How to start one measured process, beyond the target itself.
+public struct SpawnOptions: Sendable, Equatable {
+    public var output: OutputDisposition
+    /// Read stdout and stderr through pipes (the `output:REGEX` probe). What
+    /// is read is still sent where `output` says.
+    public var captureOutput: Bool
+    /// Create a private sd_notify socket and pass it in NOTIFY_SOCKET.
+    public var notifySocket: Bool
+
+    public init(output: OutputDisposition = .discard, captureOutput: Bool = false, notifySocket: Bool = false) {
+        self.output = output
+        self.captureOutput = captureOutput
+        self.notifySocket = notifySocket
+    }
+
+    /// What `probe` needs: pipes for `output:`, a socket for `notify`.
+    ///
+    /// The notify socket is made only for the notify probe: it costs a socket
+    /// and a bind per run, and a NOTIFY_SOCKET makes LaunchProf programs send
+    /// a datagram at launch complete, which is work the other probes do not
+    /// need to measure. The ready pipe is always passed, for milestones.
+    public static func forProbe(_ probe: ReadyProbe, output: OutputDisposition) -> SpawnOptions {
+        var options = SpawnOptions(output: output)
+        switch probe {
+        case .output: options.captureOutput = true
+        case .notify: options.notifySocket = true
+        case .exit, .tracer, .port: break
+        }
+        return options
+    }
+}

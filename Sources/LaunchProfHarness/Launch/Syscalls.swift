@@ -1,0 +1,70 @@
+import Glibc
+
+/// A failed system call: which call, on what, and the errno it set.
+public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The call that failed, e.g. `posix_spawn`.
+    public var call: String
+    /// What it was applied to, when that helps the reader (a path, a pid).
+    public var subject: String?
+    public var errno: Int32
+
+    public init(call: String, subject: String? = nil, errno: Int32) {
+        self.call = call
+        self.subject = subject
+        self.errno = errno
+    }
+
+    public var description: String {
+        let on = subject.map { " (\($0))" } ?? ""
+        return "\(call)\(on) failed: \(String(cString: strerror(errno)))"
+    }
+}
+
+/// The one place where the harness turns `-1`/errno into a typed error and
+/// retries calls interrupted by a signal (EINTR).
+///
+/// Modelled on swift-system's `valueOrErrno`: every syscall of the launch
+/// engine goes through here, so EINTR handling is never forgotten.
+package enum Syscall {
+    /// Runs `body` until it does not fail with EINTR; a `-1` result becomes a
+    /// ``SystemCallError`` naming `call` and `subject`.
+    @discardableResult
+    package static func check<Result: FixedWidthInteger>(
+        _ call: String, _ subject: String? = nil, _ body: () -> Result
+    ) throws(SystemCallError) -> Result {
+        while true {
+            let result = body()
+            if result != -1 { return result }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            throw SystemCallError(call: call, subject: subject, errno: code)
+        }
+    }
+
+    /// For the posix_spawn family, which return the error number instead of
+    /// setting errno.
+    package static func checkReturn(
+        _ call: String, _ subject: String? = nil, _ body: () -> Int32
+    ) throws(SystemCallError) {
+        while true {
+            let code = body()
+            if code == 0 { return }
+            if code == EINTR { continue }
+            throw SystemCallError(call: call, subject: subject, errno: code)
+        }
+    }
+
+    /// Closes `fd`, ignoring errors: after close(2) the descriptor is gone
+    /// even when it reports EINTR, so retrying would be wrong.
+    package static func closeQuietly(_ fd: Int32) {
+        if fd >= 0 { _ = Glibc.close(fd) }
+    }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds: the clock the tracer uses too, so child
+/// and harness timestamps compare directly.
+package func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
