@@ -1,0 +1,47 @@
+/// Why deferred work began when it did.
+public enum DeferredStartReason: Sendable, Equatable, CustomStringConvertible {
+    /// The process was idle: CPU share measured over the last window.
+    case idle(cpuShare: Double)
+    /// The policy's maximum wait is zero: no idle check.
+    case idleCheckSkipped
+    /// The process stayed busy for the whole maximum wait; last share seen.
+    case timedOut(cpuShare: Double)
+    /// ``DeferredInitializer/runNow()`` cut the waiting short.
+    case forced
+
+    public var description: String {
+        switch self {
+        case .idle(let share): "idle (cpu share \(percent(share)))"
+        case .idleCheckSkipped: "no idle check"
+        case .timedOut(let share): "maximum idle wait reached (cpu share \(percent(share)))"
+        case .forced: "forced by runNow()"
+        }
+    }
+
+    private func percent(_ share: Double) -> String { "\(Int((share * 100).rounded()))%" }
+}
+
+/// Waits until the process is idle by the rule of an ``IdlePolicy``.
+struct IdleDetector {
+    let policy: IdlePolicy
+
+    /// Measures window after window until one is idle or the maximum wait
+    /// has passed. `pause(nanoseconds)` sleeps and returns `true` when the
+    /// wait is to be abandoned (``DeferredInitializer/runNow()``).
+    func waitForIdle(pause: (UInt64) -> Bool) -> DeferredStartReason {
+        let maximumWait = RuntimeClock.nanoseconds(policy.maximumWait)
+        guard maximumWait > 0 else { return .idleCheckSkipped }
+        let window = max(RuntimeClock.nanoseconds(policy.window), 1_000_000)
+        let deadline = RuntimeClock.now &+ maximumWait
+        while true {
+            let wallBefore = RuntimeClock.now
+            let cpuBefore = RuntimeClock.processCPU
+            if pause(window) { return .forced }
+            let wall = RuntimeClock.now - wallBefore
+            let cpu = RuntimeClock.processCPU &- cpuBefore
+            let share = Double(cpu) / Double(max(wall, 1))
+            if share < policy.maximumCPUShare { return .idle(cpuShare: share) }
+            if RuntimeClock.now >= deadline { return .timedOut(cpuShare: share) }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// How an item's value was first asked for.
+public enum PrewarmFirstUse: Sendable, Equatable, CustomStringConvertible {
+    /// The value was ready: prewarming paid off in full.
+    case hit
+    /// Prewarming was under way; the caller waited this long.
+    case wait(nanoseconds: UInt64)
+    /// Prewarming had not started: the caller made the value itself.
+    case miss
+
+    public var description: String {
+        switch self {
+        case .hit: "hit"
+        case .wait(let nanoseconds): "wait \(formatMilliseconds(nanoseconds))"
+        case .miss: "miss"
+        }
+    }
+}
+
+/// Where an item's value was made.
+public enum PrewarmRunner: Sendable, Equatable {
+    /// On a prewarm thread, started by ``PrewarmRegistry/prewarm()``.
+    case background
+    /// On the thread that asked for it (or for an item depending on it).
+    case onDemand
+}
+
+/// What is known about one prewarm item: a snapshot.
+public struct PrewarmItemReport: Sendable, CustomStringConvertible {
+    public let name: String
+    public let dependencies: [String]
+    public let priority: BackgroundPriority
+    public let budget: Duration?
+    /// `nil` until somebody reads the value.
+    public internal(set) var firstUse: PrewarmFirstUse?
+    /// `nil` until the value is being made.
+    public internal(set) var runner: PrewarmRunner?
+    public internal(set) var makeStartedNanoseconds: UInt64?
+    /// How long `make` took, once it returned or threw.
+    public internal(set) var makeNanoseconds: UInt64?
+    /// The error `make` threw, described.
+    public internal(set) var failure: String?
+
+    /// Whether `make` took longer than the item's budget.
+    public var isOverBudget: Bool {
+        guard let budget, let makeNanoseconds else { return false }
+        return makeNanoseconds > RuntimeClock.nanoseconds(budget)
+    }
+
+    public var description: String {
+        var parts = [name]
+        if let makeNanoseconds { parts.append("made in \(formatMilliseconds(makeNanoseconds))") }
+        if let runner { parts.append(runner == .background ? "in background" : "on demand") }
+        if isOverBudget, let budget { parts.append("OVER BUDGET (\(budget))") }
+        if let failure { parts.append("failed: \(failure)") }
+        parts.append("first use: \(firstUse?.description ?? "none")")
+        return parts.joined(separator: ", ")
+    }
+}
