@@ -1,6 +1,52 @@
 import ArgumentParser
+import Foundation
+import LaunchProfHarness
 
-// Placeholder, replaced by the real command.
+/// `launchprof export TRACE --format chrome|text [--output FILE]`: converts a
+/// trace file written by the embedded library for a viewer or a person.
 struct ExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export")
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Convert a trace file to Chrome/Perfetto JSON or a text timeline.",
+        discussion: """
+            Open the Chrome format in https://ui.perfetto.dev or chrome://tracing. \
+            Exits with status 2 when the trace cannot be read or is invalid.
+            """
+    )
+
+    @Argument(help: "The trace file written by a program using LaunchProf (LAUNCHPROF_TRACE).")
+    var trace: String
+
+    @Option(help: "The output format: chrome (Trace Event JSON for Perfetto) or text (a readable timeline).")
+    var format: TraceExportFormat = .chrome
+
+    @Option(name: .shortAndLong, help: "Write to this file (whole or not at all) instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        let parsed: Trace
+        do {
+            parsed = try TraceReader.read(path: trace)
+        } catch {
+            throw fail(error.description)
+        }
+        let text = format.exporter.export(parsed)
+        guard let output else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        do {
+            try AtomicWrite.write(text, to: output)
+        } catch {
+            throw fail(error.description)
+        }
+    }
+
+    /// Prints `message` and returns the exit status for bad input.
+    private func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("launchprof export: \(message)\n".utf8))
+        return ExitCode(2)
+    }
 }
+
+extension TraceExportFormat: ExpressibleByArgument {}

@@ -114,9 +114,16 @@ struct TraceParser {
             }
             var frame = cursor(offset..<bytes.count, "the file", fileEnd: true)
             let tag = try frame.u32("a section header")
-            _ = try frame.u32("a section header")  // reserved
+            let reserved = try frame.u32("a section header")
             let length = try frame.u64("a section header")
             let name = TraceFileFormat.sectionName(tag: tag)
+            // Checked because the checksum cannot cover its own section's
+            // header: a damaged reserved field there would go unnoticed.
+            guard reserved == 0 else {
+                throw .malformed(
+                    path: path, offset: offset + 4,
+                    detail: "\(name) section at byte \(offset) has \(reserved) in its reserved field (must be 0)")
+            }
             guard length <= UInt64(frame.remaining) else {
                 throw .truncated(
                     path: path, offset: offset,
