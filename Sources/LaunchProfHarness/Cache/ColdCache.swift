@@ -1,0 +1,98 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Prepares cold runs: before each one, evicts the target's file set from the
+/// page cache, then measures what is still resident and explains why.
+///
+/// The file set (executable, interpreter, shared libraries, via
+/// ``SharedLibraryResolver``) is resolved once per target and kept; `--evict`
+/// paths are expanded before every run, since a directory's contents may
+/// change. With `dropAllCaches`, the whole page cache is dropped instead of
+/// evicting file by file (root only).
+public final class ColdCache: Sendable {
+    /// A file above this resident share after eviction gets a note saying why.
+    public let residentThreshold: Double
+    /// Drop every cache (/proc/sys/vm/drop_caches) instead of per-file eviction.
+    public let dropsAllCaches: Bool
+    private let resolver: SharedLibraryResolver
+    private let fileSets = Mutex<[TargetKey: LaunchFileSet]>([:])
+
+    /// Fails at once when `dropAllCaches` is asked for on a machine that does
+    /// not allow it, rather than before the first run.
+    public init(
+        dropAllCaches: Bool = false, residentThreshold: Double = 0.10, resolver: SharedLibraryResolver = .init()
+    ) throws(PageCacheError) {
+        if dropAllCaches, let reason = PageCache.dropAllCachesUnavailableReason {
+            throw .dropCachesUnavailable(reason: reason)
+        }
+        self.dropsAllCaches = dropAllCaches
+        self.residentThreshold = residentThreshold
+        self.resolver = resolver
+    }
+
+    /// The target's launch file set, resolved on first use and cached.
+    public func fileSet(for target: LaunchTarget) throws(FileSetError) -> LaunchFileSet {
+        let key = TargetKey(target)
+        if let known = fileSets.withLock({ $0[key] }) { return known }
+        let resolved = try resolver.fileSet(for: target)
+        fileSets.withLock { $0[key] = resolved }
+        return resolved
+    }
+
+    /// Every file a cold run of `target` evicts: its file set, then the
+    /// regular files of its `--evict` paths.
+    public func filesToEvict(for target: LaunchTarget) throws -> [String] {
+        var files = try fileSet(for: target).files
+        for path in target.evictPaths {
+            guard access(path, F_OK) == 0 else { throw FileSetError.evictPathNotFound(path: path) }
+            for file in try PageCache.regularFiles(under: path) {
+                let canonical = FilePaths.canonical(file) ?? file
+                if !files.contains(canonical) { files.append(canonical) }
+            }
+        }
+        return files
+    }
+
+    /// Evicts `target`'s files and reports their residency just after.
+    public func prepare(target: LaunchTarget) throws -> ResidencyReport? {
+        let files = try filesToEvict(for: target)
+        if dropsAllCaches {
+            try PageCache.dropAllCaches()
+        } else {
+            for file in files { try PageCache.evict(file: file) }
+        }
+        return try residency(of: files)
+    }
+
+    /// The residency of `files`, with a note on each file above the threshold.
+    public func residency(of files: [String]) throws -> ResidencyReport {
+        var entries = try files.map { path throws(PageCacheError) in try PageCache.residency(of: path) }
+        let stuck = entries.indices.filter { isResident(entries[$0]) }
+        guard !stuck.isEmpty else { return ResidencyReport(files: entries) }
+        let mappings = ProcessMappings.scan(for: stuck.map { entries[$0].path })
+        for index in stuck {
+            entries[index].note = ResidencyExplanation.note(for: entries[index].path, mappings: mappings)
+        }
+        return ResidencyReport(files: entries)
+    }
+
+    private func isResident(_ file: ResidencyReport.File) -> Bool {
+        file.totalPages > 0 && Double(file.residentPages) / Double(file.totalPages) > residentThreshold
+    }
+}
+
+/// What identifies a target's file set: what is executed and how it is found.
+private struct TargetKey: Hashable {
+    var arguments: [String]
+    var useShell: Bool
+    var environment: [String: String]
+    var workingDirectory: String?
+
+    init(_ target: LaunchTarget) {
+        arguments = Array(target.arguments.prefix(1))
+        useShell = target.useShell
+        environment = target.environment
+        workingDirectory = target.workingDirectory
+    }
+}
