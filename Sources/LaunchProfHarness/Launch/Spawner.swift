@@ -21,8 +21,7 @@ public struct Spawner: Sendable {
     /// else (path resolution, pipes, argv and environment) is ready.
     public func spawn(_ target: LaunchTarget, options: SpawnOptions = SpawnOptions()) throws(LaunchError) -> LaunchedProcess {
         let arguments = try commandLine(of: target)
-        let searchPath = target.environment["PATH"] ?? getenv("PATH").map { String(cString: $0) }
-        let program = try ProgramResolver.resolve(arguments[0], searchPath: searchPath)
+        let program = try resolveProgram(of: target)
         let channels = try ChildChannels(options: options, program: program)
         do throws(SystemCallError) {
             let pid = try channels.withSpawnSetup(target: target) {
@@ -35,6 +34,14 @@ public struct Spawner: Sendable {
             channels.closeAll()
             throw .system(error, program: program)
         }
+    }
+
+    /// The file `target` would execute; throws the error a spawn would, so a
+    /// missing or non-executable program is reported before any run.
+    public func resolveProgram(of target: LaunchTarget) throws(LaunchError) -> String {
+        let arguments = try commandLine(of: target)
+        let searchPath = target.environment["PATH"] ?? getenv("PATH").map { String(cString: $0) }
+        return try ProgramResolver.resolve(arguments[0], searchPath: searchPath)
     }
 
     /// argv as executed: the target's own, or `/bin/sh -c SCRIPT` for `--shell`.

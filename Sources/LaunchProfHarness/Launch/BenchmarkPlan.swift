@@ -1,0 +1,63 @@
+/// What `launchprof run` measures: targets, modes, how many runs.
+public struct BenchmarkPlan: Sendable {
+    public var targets: [LaunchTarget]
+    /// Every target runs in each of these modes.
+    public var modes: [LaunchMode]
+    /// Unrecorded runs per target and mode before measuring (hyperfine's --warmup).
+    public var warmup: Int
+    /// When to stop measuring each target and mode.
+    public var stopping: StoppingRule
+
+    public init(targets: [LaunchTarget], modes: [LaunchMode] = [.warm], warmup: Int = 3, stopping: StoppingRule = StoppingRule()) {
+        self.targets = targets
+        self.modes = modes
+        self.warmup = warmup
+        self.stopping = stopping
+    }
+}
+
+/// A run that failed: which target, mode and run, and why.
+public struct RunFailure: Sendable, Equatable, CustomStringConvertible, Error {
+    public var target: String
+    public var mode: LaunchMode
+    /// "run 3" or "warm-up 1".
+    public var run: String
+    public var reason: String
+
+    public init(target: String, mode: LaunchMode, run: String, reason: String) {
+        self.target = target
+        self.mode = mode
+        self.run = run
+        self.reason = reason
+    }
+
+    public var description: String { "target '\(target)' (\(mode.rawValue)), \(run): \(reason)" }
+}
+
+/// What a benchmark produced, complete or not.
+public struct BenchmarkOutcome: Sendable {
+    /// One per target and mode, in plan order, with summaries and warnings.
+    public var results: [BenchmarkResult]
+    /// SIGINT stopped the benchmark; results hold the runs measured before.
+    public var interrupted: Bool
+    /// The run that stopped the benchmark by failing, if one did.
+    public var failure: RunFailure?
+
+    public init(results: [BenchmarkResult], interrupted: Bool = false, failure: RunFailure? = nil) {
+        self.results = results
+        self.interrupted = interrupted
+        self.failure = failure
+    }
+}
+
+/// One finished run, for a progress display.
+public struct BenchmarkProgress: Sendable {
+    public var context: RunContext
+    public var observed: ObservedRun
+    /// Measured runs of this target and mode so far (0 during warm-ups).
+    public var measuredRuns: Int
+    /// The planned count when fixed (`--runs`), else nil.
+    public var plannedRuns: Int?
+    /// Median time to ready of this target and mode so far, ns.
+    public var median: Double?
+}

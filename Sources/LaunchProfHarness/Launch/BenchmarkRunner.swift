@@ -1,0 +1,136 @@
+import Glibc
+
+/// The scheduler: runs every target in every mode, interleaved run by run
+/// (A B A B …) so slow drift of a shared machine hits all alike; warm-ups
+/// first; cold runs prepared before each launch; stops each target and mode
+/// by its ``StoppingRule``; stops everything on the first failed run or on
+/// SIGINT and returns what was measured.
+///
+/// Adaptive stopping uses ``StoppingRule/shouldStop(runsSoFar:elapsed:)``,
+/// with `elapsed` the wall time since the measured runs began (all targets
+/// together, since they interleave).
+public struct BenchmarkRunner {
+    public var plan: BenchmarkPlan
+    public var executor: any RunExecutor
+    /// Needed for cold mode; prepares the page cache before each cold run.
+    public var coldCache: (any ColdCachePreparer)?
+    public var interrupt: InterruptMonitor?
+    public var progress: ((BenchmarkProgress) -> Void)?
+
+    public init(
+        plan: BenchmarkPlan, executor: any RunExecutor, coldCache: (any ColdCachePreparer)? = nil,
+        interrupt: InterruptMonitor? = nil, progress: ((BenchmarkProgress) -> Void)? = nil
+    ) {
+        self.plan = plan
+        self.executor = executor
+        self.coldCache = coldCache
+        self.interrupt = interrupt
+        self.progress = progress
+    }
+
+    /// One slot per target and mode, in plan order.
+    private struct Slot {
+        var result: BenchmarkResult
+        var warmups = 0
+        var done = false
+    }
+
+    private enum Stop: Error {
+        case interrupted
+        case failed(RunFailure)
+    }
+
+    /// Runs the whole plan. Never throws: failures and interrupts end the
+    /// benchmark early and are reported in the outcome.
+    public func run() -> BenchmarkOutcome {
+        var slots = plan.targets.flatMap { target in
+            plan.modes.map { Slot(result: BenchmarkResult(target: target, mode: $0)) }
+        }
+        var outcome = BenchmarkOutcome(results: [])
+        do throws(Stop) {
+            try runWarmups(&slots)
+            try runMeasured(&slots)
+        } catch {
+            switch error {
+            case .interrupted: outcome.interrupted = true
+            case .failed(let failure): outcome.failure = failure
+            }
+        }
+        outcome.results = slots.map { finish($0.result, outcome: outcome) }
+        return outcome
+    }
+
+    private func runWarmups(_ slots: inout [Slot]) throws(Stop) {
+        for round in 0..<plan.warmup {
+            for index in slots.indices {
+                let result = slots[index].result
+                let context = RunContext(target: result.target, mode: result.mode, index: round, isWarmup: true)
+                _ = try launch(context, measuredSoFar: [])
+            }
+        }
+    }
+
+    private func runMeasured(_ slots: inout [Slot]) throws(Stop) {
+        let start = monotonicNanoseconds()
+        while slots.contains(where: { !$0.done }) {
+            for index in slots.indices where !slots[index].done {
+                let result = slots[index].result
+                let context = RunContext(target: result.target, mode: result.mode, index: result.runs.count, isWarmup: false)
+                let measurement = try launch(context, measuredSoFar: result.runs)
+                slots[index].result.runs.append(measurement)
+                let elapsed = Duration.nanoseconds(Int64(monotonicNanoseconds() - start))
+                if plan.stopping.shouldStop(runsSoFar: slots[index].result.runs, elapsed: elapsed) {
+                    slots[index].done = true
+                }
+            }
+        }
+    }
+
+    /// Prepares (cold), launches and checks one run.
+    private func launch(_ context: RunContext, measuredSoFar: [RunMeasurement]) throws(Stop) -> RunMeasurement {
+        if interrupt?.isInterrupted == true { throw .interrupted }
+        let failure = { (reason: String) in
+            RunFailure(target: context.target.name, mode: context.mode, run: context.runDescription, reason: reason)
+        }
+        var residency: ResidencyReport?
+        if context.mode == .cold {
+            guard let coldCache else { throw .failed(failure("cold mode needs a page-cache preparer")) }
+            do {
+                residency = try coldCache.prepare(target: context.target)
+            } catch {
+                throw .failed(failure("cannot evict its files from the page cache: \(error)"))
+            }
+        }
+        let observed: ObservedRun
+        do {
+            observed = try executor.execute(context)
+        } catch {
+            throw .failed(failure("\(error)"))
+        }
+        if observed.interrupted || interrupt?.isInterrupted == true { throw .interrupted }
+        let measurement = observed.measurement(index: context.index, residency: residency)
+        report(context, observed, measured: context.isWarmup ? [] : measuredSoFar + [measurement])
+        if let reason = observed.failure { throw .failed(failure(reason)) }
+        return measurement
+    }
+
+    private func report(_ context: RunContext, _ observed: ObservedRun, measured: [RunMeasurement]) {
+        guard let progress else { return }
+        let fixed = plan.stopping.minRuns == plan.stopping.maxRuns ? plan.stopping.maxRuns : nil
+        let median = Summarizer().summaries(of: measured)[Metric.wallToReady.key]?.median
+        progress(BenchmarkProgress(
+            context: context, observed: observed, measuredRuns: measured.count, plannedRuns: fixed, median: median))
+    }
+
+    /// Summaries and warnings, plus what stopped the benchmark early.
+    private func finish(_ result: BenchmarkResult, outcome: BenchmarkOutcome) -> BenchmarkResult {
+        var summarized = Summarizer().summarize(result)
+        if let failure = outcome.failure, failure.target == result.target.name, failure.mode == result.mode {
+            summarized.warnings.append("benchmark stopped: \(failure)")
+        }
+        if outcome.interrupted {
+            summarized.warnings.append("interrupted (SIGINT) after \(result.runs.count) measured runs")
+        }
+        return summarized
+    }
+}

@@ -1,0 +1,72 @@
+/// Which run of the benchmark is about to happen.
+public struct RunContext: Sendable, Equatable {
+    public var target: LaunchTarget
+    public var mode: LaunchMode
+    /// 0-based among the warm-ups or among the measured runs.
+    public var index: Int
+    public var isWarmup: Bool
+
+    public init(target: LaunchTarget, mode: LaunchMode, index: Int, isWarmup: Bool) {
+        self.target = target
+        self.mode = mode
+        self.index = index
+        self.isWarmup = isWarmup
+    }
+
+    /// "warm-up 2" or "run 5" (1-based, as people count).
+    public var runDescription: String { isWarmup ? "warm-up \(index + 1)" : "run \(index + 1)" }
+}
+
+/// Performs one launch. The real one spawns a process
+/// (``ProcessExecutor``); tests may script one to check scheduling
+/// deterministically, as hyperfine's mock executor does.
+public protocol RunExecutor {
+    /// Launches `context.target` once and returns what was observed. A target
+    /// that cannot be started throws ``LaunchError``.
+    func execute(_ context: RunContext) throws -> ObservedRun
+}
+
+/// The real executor: posix_spawn and the run loop.
+public struct ProcessExecutor: RunExecutor {
+    public var spawner = Spawner()
+    public var timeout: Duration
+    public var grace: Duration
+    public var output: OutputPlan
+    public var interrupt: InterruptMonitor?
+
+    public init(
+        timeout: Duration = .seconds(60), grace: Duration = .seconds(2), output: OutputPlan = .discard,
+        interrupt: InterruptMonitor? = nil
+    ) {
+        self.timeout = timeout
+        self.grace = grace
+        self.output = output
+        self.interrupt = interrupt
+    }
+
+    public func execute(_ context: RunContext) throws -> ObservedRun {
+        let options = SpawnOptions.forProbe(context.target.ready, output: output.disposition(for: context))
+        let process = try spawner.spawn(context.target, options: options)
+        let settings = RunSettings(probe: context.target.ready, timeout: timeout, grace: grace)
+        return try RunObserver(process: process, settings: settings, interrupt: interrupt).observe()
+    }
+}
+
+/// Where the output of all runs goes.
+public enum OutputPlan: Sendable, Equatable {
+    case discard
+    case inherit
+    /// One file per run in this directory: `<name>-<mode>-run-<n>.log`.
+    case directory(String)
+
+    func disposition(for context: RunContext) -> OutputDisposition {
+        switch self {
+        case .discard: return .discard
+        case .inherit: return .inherit
+        case .directory(let directory):
+            let safe = String(context.target.name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" })
+            let run = context.isWarmup ? "warmup-\(context.index + 1)" : "run-\(context.index + 1)"
+            return .file("\(directory)/\(safe.prefix(80))-\(context.mode.rawValue)-\(run).log")
+        }
+    }
+}

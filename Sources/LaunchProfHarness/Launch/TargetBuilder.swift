@@ -1,0 +1,89 @@
+import Foundation
+
+/// Turns the command-line description of what to run into launch targets:
+/// quoted commands split without a shell (or run by one with `--shell`), or
+/// one argv-exact command given after `--`.
+public struct TargetBuilder: Sendable {
+    /// Commands each written as one string (`'cmd1 a' 'cmd2 b'`).
+    public var commands: [String] = []
+    /// One command given word by word after `--`.
+    public var argv: [String] = []
+    /// `--command-name`, in command order; fewer names than commands is fine.
+    public var names: [String] = []
+    public var useShell = false
+    public var ready: ReadyProbe = .exit
+    public var evictPaths: [String] = []
+
+    public init() {}
+
+    /// The targets, in command order.
+    public func targets() throws(TargetBuildError) -> [LaunchTarget] {
+        if !commands.isEmpty, !argv.isEmpty { throw .bothForms }
+        let lines: [(name: String, arguments: [String])]
+        if !argv.isEmpty {
+            lines = [(Self.display(argv), argv)]
+        } else {
+            guard !commands.isEmpty else { throw .noCommand }
+            lines = try commands.map { command throws(TargetBuildError) in
+                (command, try split(command))
+            }
+        }
+        guard names.count <= lines.count else { throw .tooManyNames(names: names.count, commands: lines.count) }
+        let targets = lines.enumerated().map { index, line in
+            LaunchTarget(
+                name: index < names.count ? names[index] : line.name, arguments: line.arguments,
+                useShell: useShell, ready: ready, evictPaths: evictPaths)
+        }
+        var seen: Set<String> = []
+        for target in targets where !seen.insert(target.name).inserted { throw .duplicateName(target.name) }
+        return targets
+    }
+
+    private func split(_ command: String) throws(TargetBuildError) -> [String] {
+        // With --shell the string goes to /bin/sh -c as written.
+        if useShell { return [command] }
+        let words: [String]
+        do throws(CommandSplitError) {
+            words = try CommandSplitter.split(command)
+        } catch {
+            throw .unsplittable(error)
+        }
+        guard !words.isEmpty else { throw .emptyCommand }
+        return words
+    }
+
+    /// argv for display, quoting words a reader could not tell apart otherwise.
+    static func display(_ argv: [String]) -> String {
+        argv.map { word in
+            word.isEmpty || word.contains(where: { " \t\n'\"\\$`".contains($0) })
+                ? "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" : word
+        }.joined(separator: " ")
+    }
+}
+
+/// What is wrong with the commands given to `launchprof run`.
+public enum TargetBuildError: Error, Sendable, Equatable, CustomStringConvertible {
+    case noCommand
+    case bothForms
+    case emptyCommand
+    case unsplittable(CommandSplitError)
+    case tooManyNames(names: Int, commands: Int)
+    case duplicateName(String)
+
+    public var description: String {
+        switch self {
+        case .noCommand:
+            "no command to run: give quoted commands ('cmd a' 'cmd b') or one command after '--'"
+        case .bothForms:
+            "give either quoted commands or one command after '--', not both"
+        case .emptyCommand:
+            "a command is empty"
+        case .unsplittable(let error):
+            error.description
+        case .tooManyNames(let names, let commands):
+            "\(names) --command-name values for \(commands) command(s); give at most one per command"
+        case .duplicateName(let name):
+            "two commands are named '\(name)'; name them apart with --command-name"
+        }
+    }
+}
