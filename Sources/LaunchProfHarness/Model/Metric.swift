@@ -63,11 +63,13 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// This metric's value in `run`, nil when the run did not measure it.
     public func value(in run: RunMeasurement) -> Double? {
+        // Not `.map(Double.init)`: for a UInt64 that resolves to
+        // Double(bitPattern:) and turns 10 ms into 4.9e-317.
         switch self {
-        case .wallToReady: run.wallToReady.map(Double.init)
-        case .wallToExit: run.wallToExit.map(Double.init)
-        case .processEntry: run.processEntry.map(Double.init)
-        case .main: run.main.map(Double.init)
+        case .wallToReady: run.wallToReady.map { Double($0) }
+        case .wallToExit: run.wallToExit.map { Double($0) }
+        case .processEntry: run.processEntry.map { Double($0) }
+        case .main: run.main.map { Double($0) }
         case .milestone(let name): run.milestones.first { $0.name == name }.map { Double($0.nanoseconds) }
         case .userCPU: Double(run.userCPU)
         case .systemCPU: Double(run.systemCPU)
