@@ -1,6 +1,71 @@
 import ArgumentParser
+import Foundation
+import LaunchProfHarness
 
-// Placeholder, replaced by the real command.
+/// `launchprof record [--output FILE] -- CMD ARGS…`: one traced launch.
 struct RecordCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "record")
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Run a program once with tracing on and write its trace file.",
+        discussion: """
+            The program must link LaunchProf (the trace is written by the library at exit). \
+            Open the result with 'launchprof export TRACE --format chrome' in https://ui.perfetto.dev. \
+            Exits with 2 on bad usage, 3 when the program failed or wrote no trace.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: "Where to write the trace (default: <program>.lptrace in the current directory).")
+    var output: String?
+
+    @Option(help: "Seconds to wait for the program to exit before killing it and its process group.")
+    var timeout: Double = 60
+
+    @Flag(help: "Discard the program's standard output and error instead of showing them.")
+    var quiet = false
+
+    @Argument(parsing: .captureForPassthrough, help: "The command to run, after '--' (argv exactly, no shell).")
+    var command: [String] = []
+
+    mutating func validate() throws {
+        if command.first == "--" { command.removeFirst() }
+        guard !command.isEmpty else { throw ValidationError("give the command to record after '--', e.g. launchprof record -- ./app") }
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)") }
+    }
+
+    func run() throws {
+        let program = URL(fileURLWithPath: command[0]).lastPathComponent
+        let path = output ?? "\(program).lptrace"
+        let target = LaunchTarget(name: program, arguments: command)
+        let recorder = TraceRecorder(timeout: .milliseconds(Int64(timeout * 1000)), output: quiet ? .discard : .inherit)
+        do {
+            let recorded = try recorder.record(target, to: path)
+            FileHandle.standardError.write(Data(RecordSummary(recorded, path: path).text.utf8))
+        } catch {
+            FileHandle.standardError.write(Data("launchprof record: \(error)\n".utf8))
+            if case .launch = error { throw ExitCode(2) }
+            throw ExitCode(3)
+        }
+    }
+}
+
+/// The few lines `record` prints about the trace it wrote.
+struct RecordSummary {
+    let text: String
+
+    init(_ recorded: RecordedLaunch, path: String) {
+        let trace = recorded.trace
+        let origin = trace.timeOrigin
+        func since(_ ns: UInt64) -> String {
+            String(format: "%.3f ms", Double(ns &- origin.nanoseconds) / 1e6)
+        }
+        var lines = ["launchprof record: wrote \(path): \(trace.header.eventCount) events, \(trace.header.lostEvents) lost, \(recorded.run.exit)"]
+        if let entry = trace.header.processEntryNanoseconds { lines.append("  process entry  +\(since(entry)) since \(origin.label)") }
+        if let main = trace.header.mainNanoseconds { lines.append("  main           +\(since(main))") }
+        // "main" is LaunchTracker.recordLaunchStart()'s milestone, shown above.
+        for event in trace.events where event.kind == .milestone && event.name != "main" {
+            lines.append("  milestone      +\(since(event.timestamp))  \(event.name)")
+        }
+        if let complete = trace.header.launchCompleteNanoseconds { lines.append("  launch complete +\(since(complete))") }
+        text = lines.joined(separator: "\n") + "\n"
+    }
 }
