@@ -152,7 +152,7 @@ import Testing
         let id = try #require(begin["id"] as? String)
         #expect(id.hasPrefix("0x"))
         #expect(end["id"] as? String == id)
-        #expect(UInt64(id.dropFirst(2), radix: 16) == trace.events.first { $0.name == "handoff" }?.id)
+        #expect(UInt64(id.dropFirst(2), radix: 16) == trace.events.first { $0.name == "handoff" && $0.category.subsystem == subsystem }?.id)
         #expect((end["ts"] as? Double ?? 0) > (begin["ts"] as? Double ?? .infinity))
 
         let overlap = events.filter { $0["name"] as? String == "overlap" }

@@ -59,16 +59,12 @@ struct ChromeEventList {
         let pid = header.pid
         if let spawn = header.spawnNanoseconds { addInstant("spawn", at: spawn, scope: "p", tid: pid) }
         if let entry = header.processEntryNanoseconds { addInstant("process entry", at: entry, scope: "p", tid: pid) }
-        if let main = header.mainNanoseconds, !hasLaunchEvent(.milestone, named: "main", at: main) {
+        if let main = header.mainNanoseconds, !trace.hasMainEvent {
             addInstant("main", at: main, scope: "p", tid: pid)
         }
-        if let complete = header.launchCompleteNanoseconds, !hasLaunchEvent(.launchComplete, named: nil, at: complete) {
+        if let complete = header.launchCompleteNanoseconds, !trace.hasLaunchCompleteEvent {
             addInstant("launch complete", at: complete, scope: "p", tid: pid)
         }
-    }
-
-    private func hasLaunchEvent(_ kind: TraceEventKind, named name: String?, at timestamp: UInt64) -> Bool {
-        trace.events.contains { $0.kind == kind && $0.timestamp == timestamp && (name == nil || $0.name == name) }
     }
 
     private mutating func addInstant(_ name: String, at timestamp: UInt64, scope: String, tid: UInt32) {

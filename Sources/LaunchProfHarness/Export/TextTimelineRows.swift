@@ -31,12 +31,10 @@ struct TextTimelineRows {
         if let entry = header.processEntryNanoseconds {
             rows.append(Row(timestamp: entry, thread: process, kind: "entry", name: "process entry"))
         }
-        if let main = header.mainNanoseconds, !trace.events.contains(where: { $0.kind == .milestone && $0.timestamp == main }) {
+        if let main = header.mainNanoseconds, !trace.hasMainEvent {
             rows.append(Row(timestamp: main, thread: process, kind: "milestone", name: "main"))
         }
-        if let complete = header.launchCompleteNanoseconds,
-            !trace.events.contains(where: { $0.kind == .launchComplete })
-        {
+        if let complete = header.launchCompleteNanoseconds, !trace.hasLaunchCompleteEvent {
             rows.append(Row(timestamp: complete, thread: process, kind: "launch complete", name: "launch complete"))
         }
         return rows
