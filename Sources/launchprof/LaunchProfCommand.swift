@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LaunchProfHarness
 
 @main
@@ -9,4 +10,21 @@ struct LaunchProfCommand: AsyncParsableCommand {
         version: launchprofVersion,
         subcommands: [RunCommand.self, RecordCommand.self, ExportCommand.self]
     )
+
+    /// As the default, except that bad usage exits with 2 (as hyperfine and
+    /// most Unix tools do) instead of swift-argument-parser's EX_USAGE (64).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            exit(withError: ExitCode(2))
+        }
+    }
 }

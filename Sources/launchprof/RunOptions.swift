@@ -1,0 +1,113 @@
+import ArgumentParser
+import LaunchProfHarness
+
+/// The flags of `launchprof run`. Names follow hyperfine where the meaning is
+/// the same.
+struct RunOptions: ParsableArguments {
+    @Option(name: [.short, .long], help: "Run each command exactly this many times (no adaptive stopping).")
+    var runs: Int?
+
+    @Option(name: [.short, .long], help: "Unmeasured runs per command and mode before measuring.")
+    var warmup: Int = 3
+
+    @Option(name: [.customShort("m"), .long], help: "Adaptive stopping: at least this many measured runs.")
+    var minRuns: Int?
+
+    @Option(name: [.customShort("M"), .long], help: "Adaptive stopping: at most this many measured runs.")
+    var maxRuns: Int?
+
+    @Option(help: "Adaptive stopping: keep measuring at least this many seconds.")
+    var minTime: Double?
+
+    @Option(help: ArgumentHelp("Page-cache mode, repeatable to run both: cold or warm.", valueName: "mode"))
+    var mode: [LaunchMode] = []
+
+    @Option(help: ArgumentHelp(
+        "When a launch counts as done: exit, tracer, notify, port:N or output:REGEX.", valueName: "probe"))
+    var ready: String = "exit"
+
+    @Option(help: "Seconds before a run that is neither ready nor exited is killed with its process group.")
+    var timeout: Double = 60
+
+    @Option(help: "Seconds a process stopped after ready may take to exit before it gets SIGKILL.")
+    var grace: Double = 2
+
+    @Option(help: ArgumentHelp("Also evict this file or directory before cold runs (repeatable).", valueName: "path"))
+    var evict: [String] = []
+
+    @Flag(help: "Cold runs drop the whole page cache (needs root and a writable /proc/sys/vm/drop_caches).")
+    var dropCaches = false
+
+    @Option(name: [.customShort("n"), .long], help: "Name of the next command in reports (repeatable, in command order).")
+    var commandName: [String] = []
+
+    @Option(help: "Report the others relative to the command with this name.")
+    var reference: String?
+
+    @Flag(help: "Show the commands' output instead of discarding it.")
+    var showOutput = false
+
+    @Option(help: ArgumentHelp("Save each run's output to a file in this directory.", valueName: "dir"))
+    var outputDir: String?
+
+    @Flag(help: "Run each command string through /bin/sh -c instead of splitting it into words.")
+    var shell = false
+
+    @Option(help: ArgumentHelp("Write every run and the summary as JSON to this file.", valueName: "file"))
+    var exportJson: String?
+
+    @Option(help: ArgumentHelp("Write the summary table as Markdown to this file.", valueName: "file"))
+    var exportMarkdown: String?
+
+    mutating func validate() throws {
+        if let runs, runs < 1 { throw ValidationError("--runs must be at least 1, got \(runs)") }
+        if warmup < 0 { throw ValidationError("--warmup cannot be negative, got \(warmup)") }
+        if let minRuns, minRuns < 1 { throw ValidationError("--min-runs must be at least 1, got \(minRuns)") }
+        if let maxRuns, maxRuns < 1 { throw ValidationError("--max-runs must be at least 1, got \(maxRuns)") }
+        if let minRuns, let maxRuns, minRuns > maxRuns {
+            throw ValidationError("--min-runs (\(minRuns)) is more than --max-runs (\(maxRuns))")
+        }
+        if runs != nil, minRuns != nil || maxRuns != nil || minTime != nil {
+            throw ValidationError("--runs fixes the run count; drop --min-runs, --max-runs and --min-time")
+        }
+        if let minTime, !(minTime >= 0) { throw ValidationError("--min-time must be a positive number of seconds") }
+        if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)") }
+        if !(grace >= 0) { throw ValidationError("--grace cannot be negative, got \(grace)") }
+        if showOutput, outputDir != nil { throw ValidationError("--show-output and --output-dir exclude each other") }
+        do {
+            _ = try ReadyProbe(parsing: ready)
+        } catch {
+            throw ValidationError("--ready: \(error)")
+        }
+        if (dropCaches || !evict.isEmpty), !modes.contains(.cold) {
+            throw ValidationError("--evict and --drop-caches only apply to cold runs; add --mode cold")
+        }
+    }
+
+    /// `--mode`, defaulting to warm.
+    var modes: [LaunchMode] {
+        var unique: [LaunchMode] = []
+        for mode in mode where !unique.contains(mode) { unique.append(mode) }
+        return unique.isEmpty ? [.warm] : unique
+    }
+
+    /// The stopping rule the run-count flags ask for.
+    var stopping: StoppingRule {
+        if let runs { return .fixed(runs) }
+        let defaults = StoppingRule()
+        let minimum = minRuns ?? defaults.minRuns
+        return StoppingRule(
+            minRuns: minimum, maxRuns: max(minimum, maxRuns ?? defaults.maxRuns),
+            minTime: minTime.map { .milliseconds(Int64($0 * 1000)) } ?? defaults.minTime)
+    }
+
+    /// Where run output goes.
+    var outputPlan: OutputPlan {
+        if let outputDir { return .directory(outputDir) }
+        return showOutput ? .inherit : .discard
+    }
+
+    static func seconds(_ value: Double) -> Duration { .milliseconds(Int64(value * 1000)) }
+}
+
+extension LaunchMode: ExpressibleByArgument {}
