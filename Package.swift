@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "lp-sample-app", targets: ["SampleApp"]),
         .executable(name: "lp-sample-server", targets: ["SampleServer"]),
         .executable(name: "lp-hello-c", targets: ["HelloC"]),
+        .executable(name: "lp-hello-traced", targets: ["HelloTraced"]),
+        .executable(name: "lp-hello-plain", targets: ["HelloPlain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,6 +58,16 @@ let package = Package(
         .executableTarget(
             name: "HelloC",
             path: "Sources/Samples/HelloC"
+        ),
+        // Hello-worlds with and without LaunchProf: Scripts/compare-launch-overhead.sh.
+        .executableTarget(
+            name: "HelloTraced",
+            dependencies: ["LaunchProf"],
+            path: "Sources/Samples/HelloTraced"
+        ),
+        .executableTarget(
+            name: "HelloPlain",
+            path: "Sources/Samples/HelloPlain"
         ),
         .testTarget(
             name: "LaunchProfTests",
