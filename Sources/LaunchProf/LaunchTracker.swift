@@ -44,21 +44,21 @@ public enum LaunchTracker {
             return true
         }
         guard first else { return }
-        lp_record(UInt8(LP_KIND_MILESTONE), Names.encode("main"), 0, 0, 0, 0)
+        lp_record_at(now, UInt8(LP_KIND_MILESTONE), Names.encode("main"), 0, 0, 0, 0)
         HarnessPipe.send(kind: "main", nanoseconds: now, name: nil)
     }
 
     /// Marks a named milestone of the launch.
     public static func recordMilestone(_ name: StaticString) {
         let now = lp_now_ns()
-        lp_record(UInt8(LP_KIND_MILESTONE), Names.encode(name), 0, 0, 0, 0)
+        lp_record_at(now, UInt8(LP_KIND_MILESTONE), Names.encode(name), 0, 0, 0, 0)
         remember(Milestone(name: name.description, nanoseconds: now))
     }
 
     /// Marks a milestone whose name is only known at run time.
     public static func recordMilestone(_ name: String) {
         let now = lp_now_ns()
-        lp_record(UInt8(LP_KIND_MILESTONE), Names.intern(name), 0, 0, 0, 0)
+        lp_record_at(now, UInt8(LP_KIND_MILESTONE), Names.intern(name), 0, 0, 0, 0)
         remember(Milestone(name: name, nanoseconds: now))
     }
 
@@ -79,7 +79,7 @@ public enum LaunchTracker {
             return state.completionHandlers
         }
         guard let handlers else { return }
-        lp_record(UInt8(LP_KIND_LAUNCH_COMPLETE), Names.encode("launch complete"), 0, 0, 0, 0)
+        lp_record_at(now, UInt8(LP_KIND_LAUNCH_COMPLETE), Names.encode("launch complete"), 0, 0, 0, 0)
         HarnessPipe.send(kind: "ready", nanoseconds: now, name: nil)
         _ = lp_sd_notify("READY=1")
         for handler in handlers { handler() }

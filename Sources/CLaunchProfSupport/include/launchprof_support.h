@@ -140,11 +140,10 @@ lp_ring_t *lp_global_ring_install(lp_ring_t *ring);
 /// event as dropped. Returns the slot to write, or NULL when dropped.
 lp_event_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor);
 
-/// Records one event. Lock-free, never blocks, never allocates.
-static inline void lp_ring_record(lp_ring_t *ring, uint8_t kind, uint64_t name,
-                                  uint64_t id, int64_t arg, uint8_t flags,
-                                  uint16_t category) {
-    uint64_t now = lp_now_ns();
+/// Records one event stamped `now`. Lock-free, never blocks, never allocates.
+static inline void lp_ring_record_at(lp_ring_t *ring, uint64_t now, uint8_t kind,
+                                     uint64_t name, uint64_t id, int64_t arg,
+                                     uint8_t flags, uint16_t category) {
     lp_cursor_t *cursor = &lp_tls_cursor;
     lp_event_t *slot;
     if (__builtin_expect(ring != NULL && cursor->generation == ring->generation &&
@@ -164,6 +163,23 @@ static inline void lp_ring_record(lp_ring_t *ring, uint8_t kind, uint64_t name,
     slot->flags = flags;
     slot->category = category;
     __atomic_store_n(&slot->seq, cursor->seq++, __ATOMIC_RELEASE);
+}
+
+/// Records one event stamped now. Lock-free, never blocks, never allocates.
+static inline void lp_ring_record(lp_ring_t *ring, uint8_t kind, uint64_t name,
+                                  uint64_t id, int64_t arg, uint8_t flags,
+                                  uint16_t category) {
+    lp_ring_record_at(ring, lp_now_ns(), kind, name, id, arg, flags, category);
+}
+
+/// Records into the process-wide ring, stamped `now`, when tracing is enabled
+/// (for milestones whose time is also kept elsewhere: one clock read for both).
+static inline void lp_record_at(uint64_t now, uint8_t kind, uint64_t name,
+                                uint64_t id, int64_t arg, uint8_t flags,
+                                uint16_t category) {
+    if (!lp_tracing_enabled()) return;
+    lp_ring_record_at(__atomic_load_n(&lp_global_ring, __ATOMIC_ACQUIRE), now, kind,
+                      name, id, arg, flags, category);
 }
 
 /// Records into the process-wide ring when tracing is enabled.
