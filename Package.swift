@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "lp-sample-app", targets: ["SampleApp"]),
         .executable(name: "lp-sample-server", targets: ["SampleServer"]),
         .executable(name: "lp-hello-c", targets: ["HelloC"]),
+        .executable(name: "lp-sample-deferred", targets: ["SampleDeferred"]),
         .executable(name: "lp-hello-traced", targets: ["HelloTraced"]),
         .executable(name: "lp-hello-plain", targets: ["HelloPlain"]),
     ],
@@ -58,6 +59,11 @@ let package = Package(
         .executableTarget(
             name: "HelloC",
             path: "Sources/Samples/HelloC"
+        ),
+        .executableTarget(
+            name: "SampleDeferred",
+            dependencies: ["LaunchProf"],
+            path: "Sources/Samples/SampleDeferred"
         ),
         // Hello-worlds with and without LaunchProf: Scripts/compare-launch-overhead.sh.
         .executableTarget(
