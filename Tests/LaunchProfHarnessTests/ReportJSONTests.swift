@@ -76,6 +76,13 @@ import Testing
         }
     }
 
+    @Test func documentMeasuredNowIsDatedInUTC() {
+        let document = ResultsDocument.measuredNow(
+            commandLine: ["launchprof", "run"], reference: nil, results: [], date: Date(timeIntervalSince1970: 0))
+        #expect(document.date == "1970-01-01T00:00:00Z")
+        #expect(document.version == ResultsDocument.currentVersion && document.toolVersion == launchprofVersion)
+    }
+
     @Test func machineDescriptionReadsThisMachine() {
         let machine = MachineDescription.current()
         #expect(!machine.hostname.isEmpty && machine.hostname != "unknown")

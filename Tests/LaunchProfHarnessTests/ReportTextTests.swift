@@ -71,7 +71,7 @@ import Testing
         #expect(app.contains("1.50 ms") && app.contains("12.3 MiB") && app.contains("| 3 |") && app.contains("| 20 |"))
         #expect(app.contains("slower than hello-c"))
         #expect(lines.contains { $0.hasPrefix("| hello-c | warm | 1.00 ms |") && $0.hasSuffix("| reference |") })
-        #expect(lines.contains { $0.hasPrefix("| sample-app | warm | milestone 'config loaded' | 7.10 ms |") })
+        #expect(lines.contains { $0.hasPrefix("| sample-app | warm | config loaded | 7.10 ms |") })
         #expect(text.contains("### Warnings"))
         #expect(text.contains("Measured on bench-1 (Test CPU @ 3.0GHz, 2 CPUs, 8.00 GiB, Linux 6.8.0 x86_64)"))
     }

@@ -57,7 +57,7 @@ public struct MarkdownExporter: ResultsExporter {
         for row in rows {
             for (metric, summary) in row.details {
                 lines.append(line([
-                    escape(row.result.target.name), row.result.mode.rawValue, escape(metric.displayName),
+                    escape(row.result.target.name), row.result.mode.rawValue, escape(metric.detailName),
                     HumanUnits.duration(summary.median),
                     "\(HumanUnits.duration(summary.medianLow)) … \(HumanUnits.duration(summary.medianHigh))",
                     HumanUnits.duration(summary.p95),

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Metric {
     /// How reports name the metric: "time to ready", "milestone 'config'".
     public var displayName: String {
@@ -15,6 +17,15 @@ extension Metric {
         case .minorFaults: "minor faults"
         case .voluntaryContextSwitches: "voluntary context switches"
         case .involuntaryContextSwitches: "involuntary context switches"
+        }
+    }
+
+    /// How a milestone sub-row names it: "process entry", "main", "config loaded".
+    public var detailName: String {
+        switch self {
+        case .processEntry: "process entry"
+        case .milestone(let name): name
+        default: displayName.replacingOccurrences(of: "time to ", with: "")
         }
     }
 }

@@ -28,7 +28,7 @@ public struct TerminalReport: ResultsExporter {
             kinds.append(row.successfulRuns == row.result.runs.count ? .target : .failing)
             for (position, detail) in row.details.enumerated() {
                 let branch = position == row.details.count - 1 ? "└ " : "├ "
-                table.append(["  " + branch + detailName(detail.metric), medianAndSpread(detail.summary), range(detail.summary)])
+                table.append(["  " + branch + detail.metric.detailName, medianAndSpread(detail.summary), range(detail.summary)])
                 kinds.append(.detail)
             }
         }
@@ -62,15 +62,6 @@ public struct TerminalReport: ResultsExporter {
             cells.append(row.isReference ? "reference" : row.comparison?.phrase(reference: reference) ?? "–")
         }
         return cells
-    }
-
-    private func detailName(_ metric: Metric) -> String {
-        switch metric {
-        case .processEntry: "process entry"
-        case .main: "main"
-        case .milestone(let name): name
-        default: metric.displayName
-        }
     }
 
     // MARK: - Cells
