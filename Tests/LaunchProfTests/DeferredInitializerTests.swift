@@ -317,10 +317,12 @@ final class CPUBurners: Sendable {
         }
     }
 
-    /// Stops the burners, waits until they have stopped, and returns when.
+    /// Stops the burners, waits until they have stopped, and returns when
+    /// they were told to: they burned at least until then.
     func stop() -> UInt64 {
+        let told = lp_now_ns()
         running.store(false, ordering: .relaxed)
         for _ in 0..<count { finished.wait() }
-        return lp_now_ns()
+        return told
     }
 }
