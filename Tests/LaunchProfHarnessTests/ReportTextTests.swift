@@ -46,6 +46,14 @@ import Testing
         #expect(text.contains("\u{1B}[0m"))
     }
 
+    @Test func colourIsNotWantedOnAPipe() {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        #expect(!ANSIStyle.wanted(descriptor: fds[1], environment: [:]))
+        #expect(ANSIStyle(enabled: false).yellow("x") == "x")
+    }
+
     @Test func noRelativeColumnWithoutAReference() throws {
         let text = try TerminalReport(colour: false).export(ReportFixtures.document(reference: nil))
         #expect(!text.contains("Relative") && !text.contains("slower than"))

@@ -1,9 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
 /// Terminal colours, applied only when the caller asked for colour (the
 /// command decides from isatty(1) and NO_COLOR); otherwise text passes through.
 public struct ANSIStyle: Sendable {
     public var enabled: Bool
 
     public init(enabled: Bool) { self.enabled = enabled }
+
+    /// Whether output to `descriptor` should be coloured: it is a terminal,
+    /// `NO_COLOR` is unset or empty (https://no-color.org) and `TERM` is not "dumb".
+    public static func wanted(
+        descriptor: Int32 = STDOUT_FILENO, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Bool {
+        guard isatty(descriptor) == 1 else { return false }
+        return (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
 
     public func bold(_ text: String) -> String { wrap(text, "1") }
     public func dim(_ text: String) -> String { wrap(text, "2") }

@@ -31,11 +31,11 @@ public struct ProgressLine: Sendable {
     private let descriptor: Int32
     private let width: @Sendable () -> Int
 
-    /// A progress line on `descriptor`, enabled when `enabled` is nil and the
-    /// descriptor is a terminal.
+    /// A progress line on `descriptor`. With `enabled` nil it is on when the
+    /// descriptor is a terminal that understands "clear line" (TERM is not "dumb").
     public init(descriptor: Int32 = STDERR_FILENO, enabled: Bool? = nil) {
         self.descriptor = descriptor
-        isEnabled = enabled ?? (isatty(descriptor) == 1)
+        isEnabled = enabled ?? (isatty(descriptor) == 1 && getenv("TERM").map { String(cString: $0) } != "dumb")
         width = { Self.terminalWidth(descriptor) }
     }
 
