@@ -216,6 +216,8 @@ public struct RunObserver {
             run.exit = end.status
         }
         if settings.probe == .exit, run.wallToExit != nil, !run.interrupted { run.wallToReady = run.wallToExit }
+        // Output or a datagram read only after exit was still sent before it.
+        if let ready = run.wallToReady, let exit = run.wallToExit, ready > exit { run.wallToReady = exit }
     }
 
     private static func since(_ t0: UInt64, _ ns: UInt64) -> UInt64 { ns > t0 ? ns - t0 : 0 }
