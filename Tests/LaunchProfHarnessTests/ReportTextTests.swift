@@ -28,8 +28,8 @@ import Testing
         #expect(!text.contains("\u{1B}"))
         #expect(text.contains("Warm launch"))
         #expect(text.contains("hello-c"))
-        #expect(text.contains("1.00 ms ± 0.100 ms"))  // median ± MAD in the median's unit
-        #expect(text.contains("14.2 ms ± 0.100 ms"))
+        #expect(text.contains("1.00 ms ± 100 µs"))  // median ± MAD
+        #expect(text.contains("14.2 ms ± 100 µs"))
         #expect(text.contains("800 µs … 1.20 ms"))  // min … max
         #expect(text.contains("1.50 ms") && text.contains("800 µs"))  // user and system CPU
         #expect(text.contains("12.3 MiB"))
@@ -75,7 +75,7 @@ import Testing
         let header = try #require(lines.first { $0.hasPrefix("| Target | Mode | Time to ready") })
         let columns = header.split(separator: "|").count
         #expect(lines.contains { $0.hasPrefix("| :--- | :--- | ---: |") && $0.split(separator: "|").count == columns })
-        let app = try #require(lines.first { $0.hasPrefix("| sample-app | warm | 14.2 ms | 0.100 ms |") })
+        let app = try #require(lines.first { $0.hasPrefix("| sample-app | warm | 14.2 ms | 100 µs |") })
         #expect(app.contains("1.50 ms") && app.contains("12.3 MiB") && app.contains("| 3 |") && app.contains("| 20 |"))
         #expect(app.contains("slower than hello-c"))
         #expect(lines.contains { $0.hasPrefix("| hello-c | warm | 1.00 ms |") && $0.hasSuffix("| reference |") })

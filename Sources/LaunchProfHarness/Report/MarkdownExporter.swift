@@ -41,9 +41,8 @@ public struct MarkdownExporter: ResultsExporter {
 
     private func timeCells(_ summary: MetricSummary?) -> [String] {
         guard let summary else { return ["no successful run", "", "", "", ""] }
-        let unit = HumanUnits.timeUnit(for: summary.median)
         return [
-            HumanUnits.duration(summary.median, in: unit), HumanUnits.duration(summary.mad, in: unit),
+            HumanUnits.duration(summary.median), HumanUnits.duration(summary.mad),
             "\(HumanUnits.duration(summary.medianLow)) … \(HumanUnits.duration(summary.medianHigh))",
             HumanUnits.duration(summary.min), HumanUnits.duration(summary.max),
         ]

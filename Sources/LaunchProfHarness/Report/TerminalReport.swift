@@ -66,10 +66,10 @@ public struct TerminalReport: ResultsExporter {
 
     // MARK: - Cells
 
-    /// "14.2 ms ± 0.310 ms": the spread in the median's unit, so they compare at a glance.
+    /// "14.2 ms ± 310 µs": each number in its own unit, so a small spread
+    /// keeps its three significant digits without a row of zeros.
     func medianAndSpread(_ summary: MetricSummary) -> String {
-        let unit = HumanUnits.timeUnit(for: summary.median)
-        return "\(HumanUnits.duration(summary.median, in: unit)) ± \(HumanUnits.duration(summary.mad, in: unit))"
+        "\(HumanUnits.duration(summary.median)) ± \(HumanUnits.duration(summary.mad))"
     }
 
     func range(_ summary: MetricSummary) -> String {
