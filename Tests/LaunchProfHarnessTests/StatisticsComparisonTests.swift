@@ -25,6 +25,13 @@ import Testing
         #expect(comparison.phrase(reference: "big").hasSuffix("faster than big"))
     }
 
+    @Test func phraseDigitsFollowTheSizeOfTheFactor() {
+        #expect(RelativeComparison(ratio: 1.84, low: 1.79, high: 1.89).phrase(reference: "c") == "1.84× ± 0.05 slower than c")
+        #expect(RelativeComparison(ratio: 14.2, low: 13.4, high: 15.0).phrase(reference: "c") == "14.2× ± 0.8 slower than c")
+        #expect(RelativeComparison(ratio: 198.2, low: 130, high: 274).phrase(reference: "c") == "198× ± 72 slower than c")
+        #expect(RelativeComparison(ratio: 0.5, low: 0.4, high: 0.625).phrase(reference: "c") == "2.00× ± 0.45 faster than c")
+    }
+
     @Test func noRatioWithoutData() {
         #expect(RelativeComparison(target: [], reference: [1]) == nil)
         #expect(RelativeComparison(target: [1], reference: [0, 0]) == nil)

@@ -57,15 +57,19 @@ public struct RelativeComparison: Sendable, Equatable {
     public func phrase(reference name: String) -> String {
         if ratio == 1 && low == 1 && high == 1 { return "as fast as \(name)" }
         if ratio >= 1 {
-            return "\(Self.factor(ratio))× ± \(Self.factor(halfWidth)) slower than \(name)"
+            return "\(Self.factor(ratio, halfWidth)) slower than \(name)"
         }
         // Inverting maps the interval [low, high] to [1/high, 1/low].
         let inverted = RelativeComparison(ratio: 1 / ratio, low: 1 / high, high: low > 0 ? 1 / low : .infinity)
-        return "\(Self.factor(inverted.ratio))× ± \(Self.factor(inverted.halfWidth)) faster than \(name)"
+        return "\(Self.factor(inverted.ratio, inverted.halfWidth)) faster than \(name)"
     }
 
-    private static func factor(_ value: Double) -> String {
-        value.isFinite ? HumanUnits.fixed(value, decimals: 2) : "∞"
+    /// "1.84× ± 0.05", "14.2× ± 0.8", "198× ± 72": two decimals for small
+    /// factors, three significant digits for large ones, the spread alike.
+    private static func factor(_ ratio: Double, _ halfWidth: Double) -> String {
+        guard ratio.isFinite, halfWidth.isFinite else { return "\(HumanUnits.significant(ratio))× ± ∞" }
+        let decimals = ratio < 10 ? 2 : ratio < 100 ? 1 : 0
+        return "\(HumanUnits.fixed(ratio, decimals: decimals))× ± \(HumanUnits.fixed(halfWidth, decimals: decimals))"
     }
 
     private static func resampledMedian(_ values: [Double], using generator: inout SeededGenerator) -> Double {
