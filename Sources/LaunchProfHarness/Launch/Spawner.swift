@@ -32,6 +32,9 @@ public struct Spawner: Sendable {
             return LaunchedProcess(pid: pid.pid, startNanoseconds: pid.t0, channels: channels.parentSide())
         } catch {
             channels.closeAll()
+            if error.errno == ENOEXEC {
+                throw .notExecutable(program, reason: "the kernel cannot run it (not an ELF binary or a #! script)")
+            }
             throw .system(error, program: program)
         }
     }

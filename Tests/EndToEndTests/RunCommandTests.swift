@@ -1,0 +1,154 @@
+import Foundation
+import Glibc
+import LaunchProfHarness
+import Testing
+
+/// `launchprof run` as a user runs it: the real binary, real targets, its
+/// output, exports and exit status.
+@Suite("launchprof run")
+struct RunCommandTests {
+    @Test("/bin/true: table on stdout, JSON export with every run, exit 0")
+    func binTrue() throws {
+        let json = Products.temporaryPath("true.json")
+        defer { unlink(json) }
+        let result = try launchprof(["run", "-r", "5", "-w", "1", "--export-json", json, "/bin/true"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("/bin/true"))
+        let document = try JSONDecoder().decode(ResultsDocument.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
+        #expect(document.version == ResultsDocument.currentVersion)
+        #expect(document.results.count == 1)
+        #expect(document.results[0].runs.count == 5)
+        #expect(document.results[0].runs.allSatisfy { $0.exit == .exited(0) && ($0.wallToExit ?? 0) > 0 })
+        #expect(document.results[0].summaries["wall_to_ready"]?.count == 5)
+    }
+
+    @Test("two quoted commands, named, with a reference and a Markdown export")
+    func twoCommands() throws {
+        let markdown = Products.temporaryPath("two.md")
+        defer { unlink(markdown) }
+        let result = try launchprof([
+            "run", "-r", "3", "-w", "0", "-n", "nothing", "-n", "echo", "--reference", "nothing",
+            "--export-markdown", markdown, "/bin/true", "/bin/echo 'a b'",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("nothing") && result.standardOutput.contains("echo"))
+        let text = try String(contentsOfFile: markdown, encoding: .utf8)
+        #expect(text.contains("nothing") && text.contains("echo"))
+    }
+
+    @Test("the sample app to tracer ready, argv after '--', milestones in the table")
+    func sampleApp() throws {
+        let app = try Products.path("lp-sample-app")
+        let result = try launchprof(["run", "-r", "3", "-w", "1", "--ready", "tracer", "--", app, "--words", "2000"])
+        #expect(result.status == 0, "\(result.standardError)")
+        for milestone in ["config loaded", "index ready", "workers warm"] {
+            #expect(result.standardOutput.contains(milestone))
+        }
+    }
+
+    @Test("the sample server to notify ready, stopped after each run, nothing left behind")
+    func sampleServer() throws {
+        let server = try Products.path("lp-sample-server")
+        let json = Products.temporaryPath("server.json")
+        defer { unlink(json) }
+        let result = try launchprof([
+            "run", "-r", "3", "-w", "0", "--ready", "notify", "--export-json", json, "--", server, "--port", "0",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let document = try JSONDecoder().decode(ResultsDocument.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
+        let runs = document.results[0].runs
+        #expect(runs.allSatisfy { $0.exit == .stoppedByHarness(signal: SIGTERM) && $0.wallToReady != nil })
+        #expect(runs.allSatisfy { $0.milestones.map(\.name) == ["routes loaded", "listening"] })
+    }
+
+    @Test("a crash exits 3 with a message naming the target and the run")
+    func crash() throws {
+        let result = try launchprof(["run", "-r", "2", "-w", "0", "-n", "crasher", "--shell", "kill -SEGV $$"])
+        #expect(result.status == 3)
+        #expect(result.standardError.contains("target 'crasher' (warm), run 1: crashed: killed by signal 11 (SIGSEGV)"))
+    }
+
+    @Test("a hang is killed at the timeout, exit 3")
+    func timeout() throws {
+        let result = try launchprof(["run", "-r", "1", "-w", "0", "--timeout", "0.5", "--", "/bin/sleep", "30"])
+        #expect(result.status == 3)
+        #expect(result.standardError.contains("run 1: timed out"))
+    }
+
+    @Test("a missing or non-executable program exits 3 naming it")
+    func missingProgram() throws {
+        let missing = try launchprof(["run", "-r", "1", "launchprof-no-such-program --flag"])
+        #expect(missing.status == 3)
+        #expect(missing.standardError.contains("program 'launchprof-no-such-program' not found in PATH"))
+        // Executable bits on a text file without #!: the kernel refuses it.
+        let text = Products.temporaryPath("not-a-program")
+        defer { unlink(text) }
+        try "just text\n".write(toFile: text, atomically: true, encoding: .utf8)
+        chmod(text, 0o755)
+        let notExecutable = try launchprof(["run", "-r", "1", "-n", "text", "--", text])
+        #expect(notExecutable.status == 3)
+        #expect(notExecutable.standardError.contains("'\(text)' is not executable: the kernel cannot run it"))
+        chmod(text, 0o644)
+        let noPermission = try launchprof(["run", "-r", "1", "--", text])
+        #expect(noPermission.status == 3)
+        #expect(noPermission.standardError.contains("'\(text)' is not executable: no execute permission"))
+    }
+
+    @Test("bad usage exits 2 with a message", arguments: [
+        (["run", "--bogus", "/bin/true"], "Unknown option '--bogus'"),
+        (["run", "--ready", "soon", "/bin/true"], "unknown ready probe 'soon'"),
+        (["run", "--ready", "port:0", "/bin/true"], "is not a TCP port"),
+        (["run", "'unterminated"], "unterminated ' quote"),
+        (["run", "-r", "0", "/bin/true"], "--runs must be at least 1"),
+        (["run", "--reference", "x", "/bin/true"], "--reference 'x' names no command"),
+        (["run"], "no command to run"),
+        (["run", "/bin/true", "--", "/bin/true"], "not both"),
+    ])
+    func badUsage(_ arguments: [String], _ message: String) throws {
+        let result = try launchprof(arguments)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+
+    @Test("SIGINT mid-benchmark: the child is killed, the JSON export still written, exit 130")
+    func interrupt() throws {
+        let marker = "30.\(UInt32.random(in: 100_000...999_999))"
+        let json = Products.temporaryPath("interrupted.json")
+        defer { unlink(json) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Products.path("launchprof"))
+        process.arguments = ["run", "-r", "5", "-w", "0", "--export-json", json, "/bin/true", "/bin/sleep \(marker)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the sleep (the second target's first run) is running.
+        let deadline = Date().addingTimeInterval(30)
+        while processes(withArgument: marker).isEmpty, Date() < deadline { usleep(20_000) }
+        #expect(!processes(withArgument: marker).isEmpty)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(processes(withArgument: marker).isEmpty)
+        let document = try JSONDecoder().decode(ResultsDocument.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
+        #expect(document.results.first?.runs.count == 1)
+        #expect(document.results.last?.runs.isEmpty == true)
+        #expect(document.results.allSatisfy { $0.warnings.contains { $0.contains("interrupted") } })
+    }
+
+    private func launchprof(_ arguments: [String]) throws -> CommandRun {
+        try CommandRun.run(try Products.path("launchprof"), arguments, timeout: 120)
+    }
+
+    /// Live processes with `argument` in their command line.
+    private func processes(withArgument argument: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                data.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == argument })
+            else { return nil }
+            let stat = (try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8)) ?? ""
+            return stat.contains(") Z ") ? nil : pid
+        }
+    }
+}
