@@ -112,6 +112,24 @@ struct PrewarmRegistryTests {
         #expect(registry.summary.misses == 1)
     }
 
+    @Test("every make is an interval and every first use an event in the trace")
+    func traced() throws {
+        Tracer.enable()
+        let registry = PrewarmRegistry()
+        let item = registry.register("traced item 5150") { 1 }
+        try registry.prewarm()
+        #expect(registry.waitUntilFinished(timeout: .seconds(30)))
+        _ = try item.value
+        _ = try item.value
+        let events = TraceRing.global?.snapshot() ?? []
+        guard (Tracer.statistics?.lost ?? 0) == 0 else { return }  // a full ring drops events
+        let mine = events.filter { Names.text(of: $0.name).hasPrefix("traced item 5150") }
+        let kinds = mine.map { ($0.kind, Names.text(of: $0.name)) }
+        #expect(kinds.contains { $0 == (UInt8(LP_KIND_BEGIN), "traced item 5150") })
+        #expect(kinds.contains { $0 == (UInt8(LP_KIND_END), "traced item 5150") })
+        #expect(kinds.filter { $0 == (UInt8(LP_KIND_EVENT), "traced item 5150: hit") }.count == 1)
+    }
+
     // MARK: - Dependencies
 
     @Test("items are made after their dependencies, whatever their priority", arguments: [1, 3])
