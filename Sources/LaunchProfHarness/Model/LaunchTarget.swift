@@ -28,7 +28,7 @@ public struct LaunchTarget: Sendable, Equatable, Codable {
 }
 
 /// How the harness decides a launch is complete.
-public enum ReadyProbe: Sendable, Equatable, Codable, CustomStringConvertible {
+public enum ReadyProbe: Sendable, Equatable, CustomStringConvertible {
     /// The process exited (the default).
     case exit
     /// The embedded library reported launch complete (`LP1 ready` on LAUNCHPROF_READY_FD).
@@ -57,4 +57,23 @@ public enum LaunchMode: String, Sendable, Equatable, Codable, CaseIterable {
     case cold
     /// Page cache hot (warm-up runs first).
     case warm
+}
+
+/// JSON holds a probe as the text `--ready` takes (`"port:8080"`), so results
+/// and config files read the same.
+extension ReadyProbe: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do {
+            self = try ReadyProbe(parsing: text)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(error)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
 }

@@ -1,5 +1,5 @@
 /// How a measured process ended.
-public enum ExitStatus: Sendable, Equatable, Codable, CustomStringConvertible {
+public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
     /// exit(code).
     case exited(Int32)
     /// Killed by a signal it did not send itself on purpose (crash, or external).
@@ -27,6 +27,51 @@ public enum ExitStatus: Sendable, Equatable, Codable, CustomStringConvertible {
         case .exited(let code): code == 0
         case .stoppedByHarness: true
         case .signaled, .timedOut, .failedToStart: false
+        }
+    }
+}
+
+/// JSON: `{"kind": "exited", "code": 0}`, `{"kind": "signaled", "signal": 11}`,
+/// `{"kind": "stopped_by_harness", "signal": 15}`, `{"kind": "timed_out"}`,
+/// `{"kind": "failed_to_start", "reason": "…"}`.
+extension ExitStatus: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case kind, code, signal, reason
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try container.decode(String.self, forKey: .kind)
+        switch kind {
+        case "exited": self = .exited(try container.decode(Int32.self, forKey: .code))
+        case "signaled": self = .signaled(try container.decode(Int32.self, forKey: .signal))
+        case "stopped_by_harness": self = .stoppedByHarness(signal: try container.decode(Int32.self, forKey: .signal))
+        case "timed_out": self = .timedOut
+        case "failed_to_start": self = .failedToStart(try container.decode(String.self, forKey: .reason))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: container,
+                debugDescription: "unknown exit kind '\(kind)' (expected exited, signaled, stopped_by_harness, timed_out or failed_to_start)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .exited(let code):
+            try container.encode("exited", forKey: .kind)
+            try container.encode(code, forKey: .code)
+        case .signaled(let signal):
+            try container.encode("signaled", forKey: .kind)
+            try container.encode(signal, forKey: .signal)
+        case .stoppedByHarness(let signal):
+            try container.encode("stopped_by_harness", forKey: .kind)
+            try container.encode(signal, forKey: .signal)
+        case .timedOut:
+            try container.encode("timed_out", forKey: .kind)
+        case .failedToStart(let reason):
+            try container.encode("failed_to_start", forKey: .kind)
+            try container.encode(reason, forKey: .reason)
         }
     }
 }
