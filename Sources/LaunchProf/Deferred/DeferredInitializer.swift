@@ -69,8 +69,8 @@ public final class DeferredInitializer: Sendable {
         enqueue(.fixed(name), priority, .async(work))
     }
 
-    /// Like ``deferUntilIdle(_:priority:_:)-(StaticString,_,_)`` for a name
-    /// only known at run time (interned in the trace: a lock and a hash).
+    /// Like `deferUntilIdle(_:priority:_:)`, for a name only known at run
+    /// time (interned in the trace: a lock and a hash).
     @discardableResult
     public func deferUntilIdle(
         named name: String, priority: BackgroundPriority = .normal,
@@ -147,9 +147,9 @@ public final class DeferredInitializer: Sendable {
     public var phase: Phase { state.withLock { $0.phase } }
 
     /// Why and when the tasks began running, once they have.
-    public var startReport: (reason: DeferredStartReason, nanoseconds: UInt64)? {
+    public var startReport: DeferredStartReport? {
         state.withLock { state in
-            state.startReason.map { ($0, state.runningSinceNanoseconds) }
+            state.startReason.map { DeferredStartReport(reason: $0, nanoseconds: state.runningSinceNanoseconds) }
         }
     }
 

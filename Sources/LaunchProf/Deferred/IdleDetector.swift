@@ -21,6 +21,13 @@ public enum DeferredStartReason: Sendable, Equatable, CustomStringConvertible {
     private func percent(_ share: Double) -> String { "\(Int((share * 100).rounded()))%" }
 }
 
+/// When deferred tasks began running, and why then.
+public struct DeferredStartReport: Sendable, Equatable {
+    public let reason: DeferredStartReason
+    /// CLOCK_MONOTONIC nanoseconds.
+    public let nanoseconds: UInt64
+}
+
 /// Waits until the process is idle by the rule of an ``IdlePolicy``.
 struct IdleDetector {
     let policy: IdlePolicy

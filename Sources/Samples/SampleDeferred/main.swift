@@ -193,8 +193,8 @@ func optimizedLaunch(idleDelay: Duration) -> LaunchOutcome {
 
     outcome.checksum = settings.count &+ rendered.count &+ results.sum
     outcome.deferredRuns = deferred.tasks.map { ($0.name, $0.runNanoseconds ?? 0) }
-    if let (reason, started) = deferred.startReport, let complete = LaunchTracker.launchCompleteNanoseconds {
-        outcome.deferredStart = "started \(milliseconds(started - complete)) after launch complete (\(reason))"
+    if let start = deferred.startReport, let complete = LaunchTracker.launchCompleteNanoseconds {
+        outcome.deferredStart = "started \(milliseconds(start.nanoseconds - complete)) after launch complete (\(start.reason))"
     }
     let report = templates.report
     outcome.prewarm = "templates \(report.firstUse?.description ?? "unused"), made in \(milliseconds(report.makeNanoseconds ?? 0))"
