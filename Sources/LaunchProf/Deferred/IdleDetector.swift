@@ -39,7 +39,9 @@ struct IdleDetector {
         let maximumWait = RuntimeClock.nanoseconds(policy.maximumWait)
         guard maximumWait > 0 else { return .idleCheckSkipped }
         let window = max(RuntimeClock.nanoseconds(policy.window), 1_000_000)
-        let deadline = RuntimeClock.now &+ maximumWait
+        // Saturating: a maximum wait of "forever" must not wrap into the past.
+        let (sum, overflow) = RuntimeClock.now.addingReportingOverflow(maximumWait)
+        let deadline = overflow ? UInt64.max : sum
         while true {
             let wallBefore = RuntimeClock.now
             let cpuBefore = RuntimeClock.processCPU

@@ -42,8 +42,11 @@ public final class PrewarmRegistry: Sendable {
 
     /// Registers a value to prewarm. Dependencies are checked by
     /// ``prewarm()`` (and by the first read), so items can be registered in
-    /// any order. `make` may read its dependencies' values; it should read
-    /// no other item's value it does not declare as a dependency.
+    /// any order. `make` may read its dependencies' values (a dependency's
+    /// error reaches it there: dependencies order the work, they do not
+    /// cancel it). It must not read the value of an item it does not declare
+    /// as a dependency when that item could depend on it: the two would wait
+    /// for each other.
     public func register<T: Sendable>(
         _ name: String, dependsOn dependencies: [String] = [], priority: BackgroundPriority = .normal,
         budget: Duration? = nil, _ make: @escaping @Sendable () throws -> T
