@@ -92,10 +92,13 @@ struct RunCommand: ParsableCommand {
         let coldCache = options.modes.contains(.cold) ? try ColdCache(dropAllCaches: options.dropCaches) : nil
         let plan = BenchmarkPlan(targets: targets, modes: options.modes, warmup: options.warmup, stopping: options.stopping)
         let line = ProgressLine()
-        let runner = BenchmarkRunner(plan: plan, executor: executor, coldCache: coldCache, interrupt: interrupt) {
-            line.update(ProgressLine.Status(
-                label: "\($0.context.target.name) (\($0.context.mode.rawValue))",
-                run: $0.context.isWarmup ? 0 : $0.measuredRuns, total: $0.plannedRuns, median: $0.median))
+        var runner = BenchmarkRunner(plan: plan, executor: executor, coldCache: coldCache, interrupt: interrupt)
+        if line.isEnabled {
+            runner.progress = {
+                line.update(ProgressLine.Status(
+                    label: "\($0.context.target.name) (\($0.context.mode.rawValue))",
+                    run: $0.context.isWarmup ? 0 : $0.measuredRuns, total: $0.plannedRuns, median: $0.median))
+            }
         }
         let outcome = runner.run()
         line.clear()

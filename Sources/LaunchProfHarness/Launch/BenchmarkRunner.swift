@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// The scheduler: runs every target in every mode, interleaved run by run
@@ -31,6 +32,8 @@ public struct BenchmarkRunner {
     /// One slot per target and mode, in plan order.
     private struct Slot {
         var result: BenchmarkResult
+        /// Some run's max RSS was only the harness's own peak (an upper bound).
+        var rssUpperBound: UInt64?
         var warmups = 0
         var done = false
     }
@@ -56,7 +59,7 @@ public struct BenchmarkRunner {
             case .failed(let failure): outcome.failure = failure
             }
         }
-        outcome.results = slots.map { finish($0.result, outcome: outcome) }
+        outcome.results = slots.map { finish($0, outcome: outcome) }
         return outcome
     }
 
@@ -76,8 +79,9 @@ public struct BenchmarkRunner {
             for index in slots.indices where !slots[index].done {
                 let result = slots[index].result
                 let context = RunContext(target: result.target, mode: result.mode, index: result.runs.count, isWarmup: false)
-                let measurement = try launch(context, measuredSoFar: result.runs)
+                let (measurement, observed) = try launch(context, measuredSoFar: result.runs)
                 slots[index].result.runs.append(measurement)
+                if observed.maxRSSIsUpperBound { slots[index].rssUpperBound = measurement.maxRSSBytes }
                 let elapsed = Duration.nanoseconds(Int64(monotonicNanoseconds() - start))
                 if plan.stopping.shouldStop(runsSoFar: slots[index].result.runs, elapsed: elapsed) {
                     slots[index].done = true
@@ -87,7 +91,9 @@ public struct BenchmarkRunner {
     }
 
     /// Prepares (cold), launches and checks one run.
-    private func launch(_ context: RunContext, measuredSoFar: [RunMeasurement]) throws(Stop) -> RunMeasurement {
+    private func launch(
+        _ context: RunContext, measuredSoFar: [RunMeasurement]
+    ) throws(Stop) -> (RunMeasurement, ObservedRun) {
         if interrupt?.isInterrupted == true { throw .interrupted }
         let failure = { (reason: String) in
             RunFailure(target: context.target.name, mode: context.mode, run: context.runDescription, reason: reason)
@@ -111,20 +117,30 @@ public struct BenchmarkRunner {
         let measurement = observed.measurement(index: context.index, residency: residency)
         report(context, observed, measured: context.isWarmup ? [] : measuredSoFar + [measurement])
         if let reason = observed.failure { throw .failed(failure(reason)) }
-        return measurement
+        return (measurement, observed)
     }
 
     private func report(_ context: RunContext, _ observed: ObservedRun, measured: [RunMeasurement]) {
         guard let progress else { return }
         let fixed = plan.stopping.minRuns == plan.stopping.maxRuns ? plan.stopping.maxRuns : nil
-        let median = Summarizer().summaries(of: measured)[Metric.wallToReady.key]?.median
+        // Only the median, sorted directly: a full summary (with its
+        // bootstrap) after every run would cost O(n²) over a long benchmark.
+        let times = measured.filter(\.exit.isSuccess).compactMap(\.wallToReady).sorted()
+        let median = times.isEmpty ? nil : Double(times[(times.count - 1) / 2] / 2 + times[times.count / 2] / 2)
         progress(BenchmarkProgress(
             context: context, observed: observed, measuredRuns: measured.count, plannedRuns: fixed, median: median))
     }
 
     /// Summaries and warnings, plus what stopped the benchmark early.
-    private func finish(_ result: BenchmarkResult, outcome: BenchmarkOutcome) -> BenchmarkResult {
+    private func finish(_ slot: Slot, outcome: BenchmarkOutcome) -> BenchmarkResult {
+        let result = slot.result
         var summarized = Summarizer().summarize(result)
+        if let bound = slot.rssUpperBound {
+            let mebibytes = String(format: "%.1f MiB", Double(bound) / 1_048_576)
+            summarized.warnings.append(
+                "max RSS is an upper bound (\(mebibytes) is launchprof's own peak): posix_spawn execs from a child "
+                    + "sharing launchprof's memory, and the kernel counts that memory's peak in the child's max RSS")
+        }
         if let failure = outcome.failure, failure.target == result.target.name, failure.mode == result.mode {
             summarized.warnings.append("benchmark stopped: \(failure)")
         }

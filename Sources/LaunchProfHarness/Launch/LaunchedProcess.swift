@@ -42,15 +42,35 @@ public final class LaunchedProcess {
     /// CLOCK_MONOTONIC ns just before posix_spawn.
     public let startNanoseconds: UInt64
     let channels: ParentChannels
+    /// The harness's own peak RSS when it spawned the child. posix_spawn
+    /// execs from a vfork-style child sharing the harness's memory, and the
+    /// kernel carries that memory's peak into the child's ru_maxrss, so a
+    /// child's max RSS at or below this level is only an upper bound.
+    let parentPeakRSSBytes: UInt64
     /// Readable when the process exits; -1 where pidfd_open is unavailable.
     let pidDescriptor: Int32
     private(set) var end: ProcessEnd?
 
-    init(pid: pid_t, startNanoseconds: UInt64, channels: ParentChannels) {
+    /// argv and envp as passed to posix_spawn, freed in deinit.
+    private let spawnStrings: [CStringArray]
+
+    init(
+        pid: pid_t, startNanoseconds: UInt64, channels: ParentChannels, parentPeakRSSBytes: UInt64,
+        spawnStrings: [CStringArray] = []
+    ) {
         self.pid = pid
+        self.spawnStrings = spawnStrings
         self.startNanoseconds = startNanoseconds
         self.channels = channels
+        self.parentPeakRSSBytes = parentPeakRSSBytes
         self.pidDescriptor = GNUExtensions.pidfdOpen(pid)
+    }
+
+    /// The calling process's peak RSS so far (ru_maxrss is in KiB).
+    static func ownPeakRSSBytes() -> UInt64 {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return UInt64(max(0, usage.ru_maxrss)) * 1024
     }
 
     deinit {
@@ -61,6 +81,7 @@ public final class LaunchedProcess {
         for fd in [channels.readyRead, channels.stdoutRead, channels.stderrRead, channels.ownedOutputFile, pidDescriptor] {
             Syscall.closeQuietly(fd)
         }
+        for strings in spawnStrings { strings.free() }
     }
 
     /// Sends `signal` to the child's whole process group (grandchildren too).

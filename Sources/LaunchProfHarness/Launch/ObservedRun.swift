@@ -31,6 +31,9 @@ public struct ObservedRun: Sendable, Equatable {
     /// SIGINT arrived during the run; the process was killed and the run
     /// does not count.
     public var interrupted = false
+    /// The kernel's max RSS for this run is the harness's own peak (see
+    /// ``LaunchedProcess/parentPeakRSSBytes``): the program used at most that.
+    public var maxRSSIsUpperBound = false
     /// A harness pipe record this launchprof cannot read; the run was killed.
     public var protocolError: String?
 

@@ -206,6 +206,7 @@ public struct RunObserver {
 
     private mutating func finish(with end: ProcessEnd) {
         run.usage = end.usage
+        run.maxRSSIsUpperBound = end.usage.maxRSSBytes <= process.parentPeakRSSBytes
         if timedOut {
             run.exit = .timedOut
             run.wallToExit = nil

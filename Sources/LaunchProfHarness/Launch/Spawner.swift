@@ -23,13 +23,18 @@ public struct Spawner: Sendable {
         let arguments = try commandLine(of: target)
         let program = try resolveProgram(of: target)
         let channels = try ChildChannels(options: options, program: program)
+        // Read before t0: the parent's work after posix_spawn returns competes
+        // with the starting child for a CPU, so it is kept to the minimum.
+        let parentPeak = LaunchedProcess.ownPeakRSSBytes()
         do throws(SystemCallError) {
             let pid = try channels.withSpawnSetup(target: target) {
                 (actions: inout posix_spawn_file_actions_t, attributes: inout posix_spawnattr_t) throws(SystemCallError) in
                 try launch(program: program, arguments: arguments, target: target, channels: channels,
                            actions: &actions, attributes: &attributes)
             }
-            return LaunchedProcess(pid: pid.pid, startNanoseconds: pid.t0, channels: channels.parentSide())
+            return LaunchedProcess(
+                pid: pid.pid, startNanoseconds: pid.t0, channels: channels.parentSide(), parentPeakRSSBytes: parentPeak,
+                spawnStrings: pid.strings)
         } catch {
             channels.closeAll()
             if error.errno == ENOEXEC {
@@ -57,20 +62,26 @@ public struct Spawner: Sendable {
     private func launch(
         program: String, arguments: [String], target: LaunchTarget, channels: ChildChannels,
         actions: inout posix_spawn_file_actions_t, attributes: inout posix_spawnattr_t
-    ) throws(SystemCallError) -> (pid: pid_t, t0: UInt64) {
+    ) throws(SystemCallError) -> (pid: pid_t, t0: UInt64, strings: [CStringArray]) {
         var environment = SpawnEnvironment(base: target.environment, channels: channels)
         let argv = CStringArray(arguments)
-        defer { argv.free() }
         var pid: pid_t = 0
         // t0: the last thing before posix_spawn. Only formatting 20 digits
         // into a preallocated slot separates the two.
         let t0 = monotonicNanoseconds()
         environment.setSpawnTime(t0)
-        defer { environment.free() }
-        try Syscall.checkReturn("posix_spawn", program) {
-            posix_spawn(&pid, program, &actions, &attributes, argv.pointers, environment.pointers)
+        do {
+            try Syscall.checkReturn("posix_spawn", program) {
+                posix_spawn(&pid, program, &actions, &attributes, argv.pointers, environment.pointers)
+            }
+        } catch {
+            argv.free()
+            environment.free()
+            throw error
         }
-        return (pid, t0)
+        // Freed with the process, after the run: work done here would compete
+        // with the starting child for a CPU.
+        return (pid, t0, [argv, environment.storage])
     }
 }
 
@@ -114,6 +125,8 @@ struct SpawnEnvironment {
     }
 
     var pointers: [UnsafeMutablePointer<CChar>?] { strings.pointers }
+    /// The strings themselves, for whoever frees them later.
+    var storage: CStringArray { strings }
 
     /// Writes `t0` in decimal into the preallocated slot, without allocating.
     mutating func setSpawnTime(_ t0: UInt64) {
