@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import LaunchProfHarness
 
 /// The flags of `launchprof run`. Names follow hyperfine where the meaning is
@@ -81,6 +82,16 @@ struct RunOptions: ParsableArguments {
         }
         if (dropCaches || !evict.isEmpty), !modes.contains(.cold) {
             throw ValidationError("--evict and --drop-caches only apply to cold runs; add --mode cold")
+        }
+        for path in evict where access(path, F_OK) != 0 {
+            throw ValidationError("--evict '\(path)' does not exist")
+        }
+        if dropCaches {
+            do {
+                _ = try ColdCache(dropAllCaches: true)
+            } catch {
+                throw ValidationError("--drop-caches: \(error)")
+            }
         }
     }
 

@@ -61,6 +61,27 @@ struct RunCommandTests {
         #expect(runs.allSatisfy { $0.milestones.map(\.name) == ["routes loaded", "listening"] })
     }
 
+    @Test("--output-dir keeps each run's output in its own file")
+    func outputDirectory() throws {
+        let directory = Products.temporaryPath("outputs")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try launchprof(["run", "-r", "2", "-w", "1", "-n", "hello", "--output-dir", directory, "/bin/echo hi"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(files == ["hello-warm-run-1.log", "hello-warm-run-2.log", "hello-warm-warmup-1.log"])
+        #expect(try String(contentsOfFile: "\(directory)/hello-warm-run-2.log", encoding: .utf8) == "hi\n")
+    }
+
+    @Test("adaptive stopping stays within --min-runs and --max-runs")
+    func adaptiveRuns() throws {
+        let json = Products.temporaryPath("adaptive.json")
+        defer { unlink(json) }
+        let result = try launchprof(["run", "-w", "0", "-m", "3", "-M", "5", "--min-time", "0", "--export-json", json, "/bin/true"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let document = try JSONDecoder().decode(ResultsDocument.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
+        #expect((3...5).contains(document.results[0].runs.count))
+    }
+
     @Test("a crash exits 3 with a message naming the target and the run")
     func crash() throws {
         let result = try launchprof(["run", "-r", "2", "-w", "0", "-n", "crasher", "--shell", "kill -SEGV $$"])
@@ -102,6 +123,9 @@ struct RunCommandTests {
         (["run", "-r", "0", "/bin/true"], "--runs must be at least 1"),
         (["run", "--reference", "x", "/bin/true"], "--reference 'x' names no command"),
         (["run"], "no command to run"),
+        (["run", "--mode", "cold", "--evict", "/nonexistent/x", "/bin/true"], "--evict '/nonexistent/x' does not exist"),
+        (["run", "--evict", "/tmp", "/bin/true"], "add --mode cold"),
+        (["run", "-m", "5", "-M", "2", "/bin/true"], "--min-runs (5) is more than --max-runs (2)"),
         (["run", "/bin/true", "--", "/bin/true"], "not both"),
     ])
     func badUsage(_ arguments: [String], _ message: String) throws {
