@@ -134,8 +134,9 @@ struct RunCommandTests {
         #expect(result.standardError.contains(message), "\(result.standardError)")
     }
 
-    @Test("SIGINT mid-benchmark: the child is killed, the JSON export still written, exit 130")
-    func interrupt() throws {
+    @Test("SIGINT (or SIGTERM) mid-benchmark: the child is killed, the JSON export still written, exit 130",
+        arguments: [SIGINT, SIGTERM])
+    func interrupt(_ signal: Int32) throws {
         let marker = "30.\(UInt32.random(in: 100_000...999_999))"
         let json = Products.temporaryPath("interrupted.json")
         defer { unlink(json) }
@@ -149,7 +150,7 @@ struct RunCommandTests {
         let deadline = Date().addingTimeInterval(30)
         while processes(withArgument: marker).isEmpty, Date() < deadline { usleep(20_000) }
         #expect(!processes(withArgument: marker).isEmpty)
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
         #expect(processes(withArgument: marker).isEmpty)

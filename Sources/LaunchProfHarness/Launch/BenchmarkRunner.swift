@@ -145,7 +145,7 @@ public struct BenchmarkRunner {
             summarized.warnings.append("benchmark stopped: \(failure)")
         }
         if outcome.interrupted {
-            summarized.warnings.append("interrupted (SIGINT) after \(result.runs.count) measured runs")
+            summarized.warnings.append("interrupted by a signal after \(result.runs.count) measured runs")
         }
         return summarized
     }

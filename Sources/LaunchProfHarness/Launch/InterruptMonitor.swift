@@ -2,51 +2,59 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Turns SIGINT (Ctrl-C) into something the run loop can poll: a pipe that
-/// becomes readable, and a flag.
+/// Turns SIGINT (Ctrl-C), SIGTERM and SIGHUP into something the run loop can
+/// poll: a pipe that becomes readable, and a flag.
 ///
-/// A Dispatch signal source receives the signal on a queue (not in a signal
-/// handler), so the reaction may do anything; SIGINT itself is set to ignored
-/// while the monitor runs, so the harness is not killed before it has
-/// stopped the child and written what it measured. Children are spawned with
-/// default dispositions and in their own process group, so a terminal's
-/// Ctrl-C reaches only the harness.
+/// A Dispatch signal source receives each signal on a queue (not in a signal
+/// handler), so the reaction may do anything; the signals themselves are set
+/// to ignored while the monitor runs, so the harness is not killed before it
+/// has stopped the child and written what it measured. Children are spawned
+/// with default dispositions and in their own process group, so a terminal's
+/// Ctrl-C reaches only the harness — which is also why SIGTERM and SIGHUP
+/// must be caught: dying from them would leave the child's group running.
 public final class InterruptMonitor: @unchecked Sendable {
     // @unchecked: every stored property is immutable after init; the flag is
     // atomic and the pipe is written with single write(2) calls.
     private let readEnd: Int32
     private let writeEnd: Int32
     private let interrupted = Atomic<Bool>(false)
-    private let source: any DispatchSourceSignal
+    private let sources: [any DispatchSourceSignal]
+    /// The signals that interrupt a benchmark.
+    public static let signals = [SIGINT, SIGTERM, SIGHUP]
 
-    /// Starts listening for SIGINT.
+    /// Starts listening for ``signals``.
     public init() throws(SystemCallError) {
         var ends: [Int32] = [-1, -1]
         try Syscall.check("pipe2", "interrupt pipe") { GNUExtensions.pipe2(&ends, O_CLOEXEC | O_NONBLOCK) }
         readEnd = ends[0]
         writeEnd = ends[1]
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "launchprof.sigint"))
-        source.setEventHandler { [weak self] in self?.interrupt() }
-        source.resume()
+        let queue = DispatchQueue(label: "launchprof.interrupt")
+        sources = Self.signals.map { number in
+            signal(number, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: number, queue: queue)
+        }
+        for source in sources {
+            source.setEventHandler { [weak self] in self?.interrupt() }
+            source.resume()
+        }
     }
 
-    /// Stops listening and restores SIGINT's default action.
+    /// Stops listening and restores the signals' default actions.
     public func stop() {
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
+        for source in sources { source.cancel() }
+        for number in Self.signals { signal(number, SIG_DFL) }
     }
 
     deinit {
-        source.cancel()
+        for source in sources { source.cancel() }
         Syscall.closeQuietly(readEnd)
         Syscall.closeQuietly(writeEnd)
     }
 
-    /// Whether SIGINT has arrived.
+    /// Whether one of the signals has arrived.
     public var isInterrupted: Bool { interrupted.load(ordering: .sequentiallyConsistent) }
 
-    /// Readable once SIGINT has arrived (never drained): poll it with POLLIN.
+    /// Readable once a signal has arrived (never drained): poll it with POLLIN.
     var descriptor: Int32 { readEnd }
 
     /// Marks the monitor interrupted as SIGINT would (for tests and callers
