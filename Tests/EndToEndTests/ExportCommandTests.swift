@@ -1,30 +1,15 @@
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 
 /// Runs the built `launchprof export` on a trace written by the built
 /// `lp-sample-app`, as a user would.
 @Suite struct ExportCommandTests {
-    /// Where SwiftPM put the products: beside the test binary.
-    static let productsDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        .deletingLastPathComponent()
-
-    static func product(_ name: String) throws -> String {
-        let path = productsDirectory.appendingPathComponent(name).path
-        try #require(FileManager.default.isExecutableFile(atPath: path), "\(path) is missing: run `swift build` first")
-        return path
-    }
-
-    static func temporaryPath(_ name: String) -> String {
-        "\(NSTemporaryDirectory())/launchprof-e2e-\(getpid())-\(UUID().uuidString.prefix(8))-\(name)"
-    }
-
     /// A trace of one run of the sample app (small, so it runs fast).
     static func sampleTrace() throws -> String {
-        let trace = temporaryPath("sample.lptrace")
-        let result = try ExportRun.run(
-            try product("lp-sample-app"), ["--words", "2000", "--workers", "2"],
+        let trace = Products.temporaryPath("sample.lptrace")
+        let result = try CommandRun.run(
+            try Products.path("lp-sample-app"), ["--words", "2000", "--workers", "2"],
             environment: ["LAUNCHPROF_TRACE": trace])
         try #require(result.status == 0, "lp-sample-app failed: \(result.standardError)")
         return trace
@@ -33,7 +18,7 @@ import Testing
     @Test func chromeExportHoldsTheSampleMilestonesInOrderAndItsThreads() throws {
         let trace = try Self.sampleTrace()
         defer { unlink(trace) }
-        let result = try ExportRun.run(try Self.product("launchprof"), ["export", trace, "--format", "chrome"])
+        let result = try CommandRun.run(try Products.path("launchprof"), ["export", trace, "--format", "chrome"])
         #expect(result.status == 0, "\(result.standardError)")
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -61,13 +46,13 @@ import Testing
 
     @Test func textExportToAFile() throws {
         let trace = try Self.sampleTrace()
-        let output = Self.temporaryPath("timeline.txt")
+        let output = Products.temporaryPath("timeline.txt")
         defer {
             unlink(trace)
             unlink(output)
         }
-        let result = try ExportRun.run(
-            try Self.product("launchprof"), ["export", trace, "--format", "text", "--output", output])
+        let result = try CommandRun.run(
+            try Products.path("launchprof"), ["export", trace, "--format", "text", "--output", output])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
         let text = try String(contentsOfFile: output, encoding: .utf8)
@@ -80,71 +65,31 @@ import Testing
     }
 
     @Test func badTraceFileExitsWithStatus2AndNamesIt() throws {
-        let path = Self.temporaryPath("not-a-trace.lptrace")
+        let path = Products.temporaryPath("not-a-trace.lptrace")
         defer { unlink(path) }
         try Data("hello, world\n".utf8).write(to: URL(fileURLWithPath: path))
-        let result = try ExportRun.run(try Self.product("launchprof"), ["export", path])
+        let result = try CommandRun.run(try Products.path("launchprof"), ["export", path])
         #expect(result.status == 2)
         #expect(result.standardError.contains("'\(path)' is not a launchprof trace"))
         #expect(result.standardOutput.isEmpty)
 
-        let missing = try ExportRun.run(try Self.product("launchprof"), ["export", "/nonexistent/x.lptrace"])
+        let missing = try CommandRun.run(try Products.path("launchprof"), ["export", "/nonexistent/x.lptrace"])
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("cannot read trace '/nonexistent/x.lptrace': No such file or directory"))
     }
 
     @Test func truncatedTraceExitsWithStatus2AndLeavesNoOutput() throws {
         let trace = try Self.sampleTrace()
-        let output = Self.temporaryPath("out.json")
+        let output = Products.temporaryPath("out.json")
         defer {
             unlink(trace)
             unlink(output)
         }
         let bytes = try Data(contentsOf: URL(fileURLWithPath: trace))
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: trace))
-        let result = try ExportRun.run(try Self.product("launchprof"), ["export", trace, "--output", output])
+        let result = try CommandRun.run(try Products.path("launchprof"), ["export", trace, "--output", output])
         #expect(result.status == 2)
         #expect(result.standardError.contains("is truncated"))
         #expect(!FileManager.default.fileExists(atPath: output))
-    }
-}
-
-/// One finished run of a child process: exit status and its output.
-private struct ExportRun {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
-
-    /// Runs `executable` to completion, killing it if it outlives `timeout`,
-    /// so no test leaves a child behind.
-    static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60
-    ) throws -> ExportRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        // Read both pipes before waiting, so a chatty child never blocks on a full pipe.
-        let errorData = Mutex(Data())
-        let errorDone = DispatchSemaphore(value: 0)
-        Thread {
-            errorData.withLock { $0 = error.fileHandleForReading.readDataToEndOfFile() }
-            errorDone.signal()
-        }.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        errorDone.wait()
-        process.waitUntilExit()
-        watchdog.cancel()
-        return ExportRun(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: errorData.withLock { String(decoding: $0, as: UTF8.self) })
     }
 }
