@@ -114,6 +114,44 @@ void lp_set_tracing_enabled(int enabled) {
     __atomic_store_n(&lp_enabled, enabled ? 1 : 0, __ATOMIC_RELAXED);
 }
 
+// MARK: - Launch milestones
+
+static uint64_t launch_times[2];
+static struct { uint64_t ns, name; } milestones[LP_MAX_MILESTONES];
+static uint32_t milestone_claimed;  // atomic: slots handed out
+static uint32_t milestone_count;    // atomic: slots published, in order
+
+int lp_launch_mark(int slot, uint64_t ns) {
+    uint64_t expected = 0;
+    return __atomic_compare_exchange_n(&launch_times[slot & 1], &expected, ns, 0,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+uint64_t lp_launch_time(int slot) { return __atomic_load_n(&launch_times[slot & 1], __ATOMIC_ACQUIRE); }
+
+void lp_milestone_add(uint64_t ns, uint64_t name) {
+    uint32_t index = __atomic_fetch_add(&milestone_claimed, 1, __ATOMIC_RELAXED);
+    if (index >= LP_MAX_MILESTONES) return;
+    milestones[index].ns = ns;
+    milestones[index].name = name;
+    // Publish in claim order, so readers never see a slot before it is filled.
+    uint32_t expected = index;
+    while (!__atomic_compare_exchange_n(&milestone_count, &expected, index + 1, 1,
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+        expected = index;
+    }
+}
+
+size_t lp_milestones(uint64_t *ns, uint64_t *names, size_t max) {
+    uint32_t count = __atomic_load_n(&milestone_count, __ATOMIC_ACQUIRE);
+    size_t n = count < max ? count : max;
+    for (size_t i = 0; i < n; i++) {
+        ns[i] = milestones[i].ns;
+        names[i] = milestones[i].name;
+    }
+    return n;
+}
+
 // MARK: - Thread names
 
 #define LP_MAX_THREAD_NAMES 1024
@@ -328,6 +366,30 @@ int lp_harness_write(const char *buf, size_t len) {
         if (n < 0 && errno == EINTR) continue;
         return -1;  // pipe closed or short write: the harness is gone
     }
+}
+
+void lp_harness_record(const char *kind, uint64_t ns, const char *name, size_t name_len) {
+    if (ready_fd < 0) return;
+    char line[1100];
+    size_t n = 0;
+    memcpy(line, "LP1 ", 4);
+    n = 4;
+    size_t kind_len = strlen(kind);
+    if (kind_len > 32) kind_len = 32;
+    memcpy(line + n, kind, kind_len);
+    n += kind_len;
+    line[n++] = ' ';
+    n += lp_format_u64(line + n, ns);
+    if (name != NULL) {
+        if (name_len > 1024) name_len = 1024;
+        line[n++] = ' ';
+        for (size_t i = 0; i < name_len; i++) {
+            unsigned char c = (unsigned char)name[i];
+            line[n++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+        }
+    }
+    line[n++] = '\n';
+    lp_harness_write(line, n);
 }
 
 int lp_sd_notify(const char *state) {

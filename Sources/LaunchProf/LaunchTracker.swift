@@ -1,5 +1,4 @@
 import CLaunchProfSupport
-import Synchronization
 
 /// Launch milestones, from process entry to launch complete.
 ///
@@ -15,14 +14,16 @@ public enum LaunchTracker {
         public let nanoseconds: UInt64
     }
 
-    struct State {
-        var mainNs: UInt64 = 0
-        var completeNs: UInt64 = 0
-        var milestones: [Milestone] = []
-        var completionHandlers: [@Sendable () -> Void] = []
+    /// Handlers waiting for launch complete. Touched only by
+    /// ``onLaunchComplete(_:)`` and ``recordLaunchComplete()``: the milestone
+    /// path uses C statics alone, so a first milestone instantiates no
+    /// generic type (measured: that was ~30% of LaunchProf's launch cost).
+    private struct Completion {
+        var done = false
+        var handlers: [@Sendable () -> Void] = []
     }
 
-    static let state = Mutex(State())
+    private static let completion = Locked(Completion())
 
     /// When the process entered (the constructor ran), CLOCK_MONOTONIC ns.
     public static var processEntryNanoseconds: UInt64 { lp_process_entry_ns() }
@@ -38,33 +39,43 @@ public enum LaunchTracker {
     /// to main); only the first call counts.
     public static func recordLaunchStart() {
         let now = lp_now_ns()
-        let first = state.withLock { state in
-            guard state.mainNs == 0 else { return false }
-            state.mainNs = now
-            return true
-        }
-        guard first else { return }
+        guard lp_launch_mark(0, now) != 0 else { return }
         lp_record_at(now, UInt8(LP_KIND_MILESTONE), Names.encode("main"), 0, 0, 0, 0)
-        HarnessPipe.send(kind: "main", nanoseconds: now, name: nil)
+        lp_harness_record("main", now, nil, 0)
     }
 
     /// Marks a named milestone of the launch.
     public static func recordMilestone(_ name: StaticString) {
         let now = lp_now_ns()
-        lp_record_at(now, UInt8(LP_KIND_MILESTONE), Names.encode(name), 0, 0, 0, 0)
-        remember(Milestone(name: name.description, nanoseconds: now))
+        let encoded = Names.encode(name)
+        lp_record_at(now, UInt8(LP_KIND_MILESTONE), encoded, 0, 0, 0, 0)
+        lp_milestone_add(now, encoded)
+        guard lp_harness_connected() != 0 else { return }
+        if name.hasPointerRepresentation {
+            name.utf8Start.withMemoryRebound(to: CChar.self, capacity: name.utf8CodeUnitCount) {
+                lp_harness_record("milestone", now, $0, name.utf8CodeUnitCount)
+            }
+        } else {
+            sendMilestone(name.description, at: now)
+        }
     }
 
-    /// Marks a milestone whose name is only known at run time.
-    public static func recordMilestone(_ name: String) {
+    /// Marks a milestone whose name is only known at run time. The name is
+    /// interned on first use (a lock and a hash), so prefer the `StaticString`
+    /// form; the label keeps a literal from choosing this slower overload.
+    public static func recordMilestone(dynamicName name: String) {
         let now = lp_now_ns()
-        lp_record_at(now, UInt8(LP_KIND_MILESTONE), Names.intern(name), 0, 0, 0, 0)
-        remember(Milestone(name: name, nanoseconds: now))
+        let encoded = Names.intern(name)
+        lp_record_at(now, UInt8(LP_KIND_MILESTONE), encoded, 0, 0, 0, 0)
+        lp_milestone_add(now, encoded)
+        if lp_harness_connected() != 0 { sendMilestone(name, at: now) }
     }
 
-    private static func remember(_ milestone: Milestone) {
-        state.withLock { $0.milestones.append(milestone) }
-        HarnessPipe.send(kind: "milestone", nanoseconds: milestone.nanoseconds, name: milestone.name)
+    private static func sendMilestone(_ name: String, at now: UInt64) {
+        var name = name
+        name.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { lp_harness_record("milestone", now, $0.baseAddress, $0.count) }
+        }
     }
 
     /// Marks the launch complete: the program is ready for its user. Only the
@@ -72,74 +83,58 @@ public enum LaunchTracker {
     /// runs the handlers registered with ``onLaunchComplete(_:)``.
     public static func recordLaunchComplete() {
         let now = lp_now_ns()
-        let handlers: [@Sendable () -> Void]? = state.withLock { state in
-            guard state.completeNs == 0 else { return nil }
-            state.completeNs = now
-            defer { state.completionHandlers = [] }
-            return state.completionHandlers
-        }
-        guard let handlers else { return }
+        guard lp_launch_mark(1, now) != 0 else { return }
         lp_record_at(now, UInt8(LP_KIND_LAUNCH_COMPLETE), Names.encode("launch complete"), 0, 0, 0, 0)
-        HarnessPipe.send(kind: "ready", nanoseconds: now, name: nil)
+        lp_harness_record("ready", now, nil, 0)
         _ = lp_sd_notify("READY=1")
+        let handlers = completion.withLock { state in
+            state.done = true
+            defer { state.handlers = [] }
+            return state.handlers
+        }
         for handler in handlers { handler() }
     }
 
     /// Whether ``recordLaunchComplete()`` has been called.
-    public static var isLaunchComplete: Bool { state.withLock { $0.completeNs != 0 } }
+    public static var isLaunchComplete: Bool { lp_launch_time(1) != 0 }
 
     /// Runs `handler` once launch is complete: at once (on the calling thread)
     /// if it already is, otherwise on the thread that completes it.
     public static func onLaunchComplete(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state in
-            if state.completeNs != 0 { return true }
-            state.completionHandlers.append(handler)
+        let runNow = completion.withLock { state in
+            if state.done { return true }
+            state.handlers.append(handler)
             return false
         }
         if runNow { handler() }
     }
 
-    /// Milestones recorded so far, in order.
-    public static var milestones: [Milestone] { state.withLock { $0.milestones } }
+    /// Milestones recorded so far, in order (the first 1024).
+    public static var milestones: [Milestone] {
+        let capacity = Int(LP_MAX_MILESTONES)
+        var times = [UInt64](repeating: 0, count: capacity)
+        var names = [UInt64](repeating: 0, count: capacity)
+        let count = lp_milestones(&times, &names, capacity)
+        return (0..<count).map { Milestone(name: Names.text(of: names[$0]), nanoseconds: times[$0]) }
+    }
 
     /// When main began (``recordLaunchStart()``), if recorded.
     public static var mainNanoseconds: UInt64? {
-        let ns = state.withLock { $0.mainNs }
+        let ns = lp_launch_time(0)
         return ns == 0 ? nil : ns
     }
 
     /// When launch completed, if it has.
     public static var launchCompleteNanoseconds: UInt64? {
-        let ns = state.withLock { $0.completeNs }
+        let ns = lp_launch_time(1)
         return ns == 0 ? nil : ns
     }
 }
 
-/// Protocol v1 records on LAUNCHPROF_READY_FD: one line, one write(2) each.
-///
-///     LP1 entry <ns> <pid>        (written by the C constructor)
-///     LP1 main <ns>
-///     LP1 milestone <ns> <name>
-///     LP1 ready <ns>
-enum HarnessPipe {
-    /// Names longer than this are cut so each record stays below PIPE_BUF
-    /// (4096) and one write(2) stays atomic.
-    static let maxNameBytes = 1024
-
-    static func send(kind: String, nanoseconds: UInt64, name: String?) {
-        guard lp_harness_connected() != 0 else { return }
-        var line = "LP1 \(kind) \(nanoseconds)"
-        if let name {
-            var clean = String(decoding: name.utf8.prefix(maxNameBytes), as: UTF8.self)
-            clean = String(clean.map { $0.isNewline || $0 == "\t" ? " " : $0 })
-            line += " " + clean
-        }
-        line += "\n"
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                _ = lp_harness_write(chars.baseAddress, chars.count)
-            }
-        }
-    }
-}
+// Protocol v1 records on LAUNCHPROF_READY_FD (docs/trace-format.md), one
+// line and one write(2) each, formatted in C (lp_harness_record):
+//
+//     LP1 entry <ns> <pid>        (written by the C constructor)
+//     LP1 main <ns>
+//     LP1 milestone <ns> <name>
+//     LP1 ready <ns>

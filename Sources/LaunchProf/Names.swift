@@ -1,5 +1,4 @@
 import CLaunchProfSupport
-import Synchronization
 
 /// How event names are stored in the ring: the address of a `StaticString`
 /// (resolved to text when the trace is written) or an interned index.
@@ -31,7 +30,7 @@ enum Names {
 }
 
 /// Process-wide tables that are written rarely: interned names, categories
-/// and launch milestones. Guarded by one Mutex; never touched on the hot path.
+/// and launch milestones. Guarded by one lock; never touched on the hot path.
 final class Registry: Sendable {
     static let shared = Registry()
 
@@ -43,7 +42,7 @@ final class Registry: Sendable {
         var categoryIndex: [String: UInt16] = ["launchprof\u{0}launch": 0]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func intern(_ name: String) -> Int {
         state.withLock { state in

@@ -39,7 +39,7 @@ import Testing
                 signposter.endInterval("inner", inner)
                 signposter.endInterval("outer", outer, value: 9)
             }
-            LaunchTracker.recordMilestone(milestone)
+            LaunchTracker.recordMilestone(dynamicName: milestone)
         }
         let trace = try TraceReader.parse(bytes, path: "/tmp/round trip \"quoted\".lptrace")
         let (text, document, events) = try export(trace)

@@ -19,7 +19,7 @@ import Testing
                 signposter.emitEvent(dynamicName: "dynamic é", id: SignpostID(77))
                 signposter.endInterval("parse", state, value: -12)
             }
-            LaunchTracker.recordMilestone(milestone)
+            LaunchTracker.recordMilestone(dynamicName: milestone)
         }
         let trace = try TraceReader.parse(bytes, path: "/tmp/reader.lptrace")
 

@@ -214,6 +214,25 @@ lp_ring_stats_t lp_ring_stats(const lp_ring_t *ring);
 /// yet visible is skipped, never read half-written.
 size_t lp_ring_snapshot(const lp_ring_t *ring, lp_event_t *out, size_t max);
 
+// MARK: - Launch milestones
+
+/// Stores `ns` as the time of main (slot 0) or launch complete (slot 1) if
+/// none was stored yet; returns 1 for the first call, 0 after.
+int lp_launch_mark(int slot, uint64_t ns);
+
+/// The time stored for main (slot 0) or launch complete (slot 1), 0 if none.
+uint64_t lp_launch_time(int slot);
+
+#define LP_MAX_MILESTONES 1024
+
+/// Keeps a milestone (encoded name as in events) for the in-process list.
+/// Past LP_MAX_MILESTONES, milestones still reach the ring and the harness
+/// but not this list.
+void lp_milestone_add(uint64_t ns, uint64_t name);
+
+/// Copies up to `max` kept milestones (oldest first); returns the count.
+size_t lp_milestones(uint64_t *ns, uint64_t *names, size_t max);
+
 // MARK: - Thread names
 
 typedef struct lp_thread_name {
@@ -235,6 +254,11 @@ void lp_set_thread_name(const char *name);
 /// EINTR). Returns 0 when written, -1 when there is no harness pipe or the
 /// write failed.
 int lp_harness_write(const char *buf, size_t len);
+
+/// Writes one protocol record, "LP1 <kind> <ns>[ <name>]\n", with one
+/// write(2). Control characters in `name` become spaces and it is cut at 1024
+/// bytes, so the record stays below PIPE_BUF. `name` may be NULL.
+void lp_harness_record(const char *kind, uint64_t ns, const char *name, size_t name_len);
 
 /// Whether LAUNCHPROF_READY_FD named a usable descriptor.
 int lp_harness_connected(void);

@@ -1,4 +1,3 @@
-import Synchronization
 
 // MARK: - Queueing, settling and running tasks
 
@@ -109,7 +108,7 @@ extension DeferredInitializer {
     /// it ends.
     private static func waitForTask(_ body: @escaping @Sendable () async throws -> Void) -> (any Error)? {
         final class Outcome: Sendable {
-            let error = Mutex<(any Error)?>(nil)
+            let error = Locked<(any Error)?>(nil)
             let done = ThreadSemaphore()
         }
         let outcome = Outcome()

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Runs non-critical start-up work after launch, when the process is idle.
 ///
@@ -37,7 +36,7 @@ public final class DeferredInitializer: Sendable {
     }
 
     public let configuration: DeferredConfiguration
-    let state = Mutex(DeferredSchedule())
+    let state = Locked(DeferredSchedule())
     /// Wakes the settling thread early (``runNow()``).
     let settleInterrupt = ThreadSemaphore()
     static let signposter = Signposter(subsystem: "launchprof", category: "deferred")

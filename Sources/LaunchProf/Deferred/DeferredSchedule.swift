@@ -11,7 +11,7 @@ struct DeferredEntry {
     var work: DeferredWork?
 }
 
-/// The mutable state of a ``DeferredInitializer``, guarded by its Mutex.
+/// The mutable state of a ``DeferredInitializer``, guarded by its lock.
 struct DeferredSchedule {
     var entries: [DeferredEntry] = []
     /// Ids of tasks not started, in registration order. Picking scans it:

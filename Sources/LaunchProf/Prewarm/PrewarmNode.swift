@@ -1,10 +1,9 @@
-import Synchronization
 
 /// One prewarm item: its recipe and a cell that is filled exactly once.
 ///
 /// Whoever first claims the cell (a prewarm thread or a reader) makes the
 /// value; everyone else either reads it or waits for it. The state machine
-/// (not started -> running -> done) lives under one Mutex, so no race can
+/// (not started -> running -> done) lives under one lock, so no race can
 /// make a value twice.
 final class PrewarmNode: Sendable {
     let name: String
@@ -14,7 +13,7 @@ final class PrewarmNode: Sendable {
     /// Registration order: the tie-break after priority.
     let order: Int
     let make: @Sendable () throws -> any Sendable
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private enum Progress {
         case notStarted
@@ -54,7 +53,7 @@ final class PrewarmNode: Sendable {
         self.order = order
         self.make = make
         let report = PrewarmItemReport(name: name, dependencies: dependencies, priority: priority, budget: budget)
-        state = Mutex(State(report: report))
+        state = Locked(State(report: report))
     }
 
     var report: PrewarmItemReport { state.withLock { $0.report } }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Makes expensive values in the background during launch, so they are ready
 /// when first needed.
@@ -33,7 +32,7 @@ public final class PrewarmRegistry: Sendable {
     public static let shared = PrewarmRegistry()
 
     public let configuration: PrewarmConfiguration
-    let state = Mutex(PrewarmSchedule())
+    let state = Locked(PrewarmSchedule())
     static let signposter = Signposter(subsystem: "launchprof", category: "prewarm")
 
     public init(configuration: PrewarmConfiguration = PrewarmConfiguration()) {

@@ -1,4 +1,4 @@
-/// The mutable state of a ``PrewarmRegistry``, guarded by its Mutex.
+/// The mutable state of a ``PrewarmRegistry``, guarded by its lock.
 struct PrewarmSchedule {
     var nodes: [PrewarmNode] = []
     var byName: [String: PrewarmNode] = [:]
