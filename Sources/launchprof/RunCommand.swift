@@ -48,6 +48,7 @@ struct RunCommand: ParsableCommand {
         print(try TerminalReport(colour: isatty(STDOUT_FILENO) == 1).export(document), terminator: "")
         if let path = options.exportJson { try JSONExporter().write(document, to: path) }
         if let path = options.exportMarkdown { try MarkdownExporter().write(document, to: path) }
+        if let path = options.report { try HTMLReport(document: document).write(to: path) }
         if let failure = outcome.failure { throw self.failure("\(failure)") }
         if outcome.interrupted {
             FileHandle.standardError.write(Data("launchprof: interrupted; reported the runs measured so far\n".utf8))

@@ -60,6 +60,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write the summary table as Markdown to this file.", valueName: "file"))
     var exportMarkdown: String?
 
+    @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
+    var report: String?
+
     mutating func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1, got \(runs)") }
         if warmup < 0 { throw ValidationError("--warmup cannot be negative, got \(warmup)") }

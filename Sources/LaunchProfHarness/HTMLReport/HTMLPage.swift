@@ -1,0 +1,147 @@
+/// Renders an ``HTMLReport`` as one XHTML-compatible page.
+struct HTMLPage {
+    let report: HTMLReport
+    let charts: [ReportChart]
+
+    init(report: HTMLReport) {
+        self.report = report
+        charts = report.charts
+    }
+
+    private var document: ResultsDocument { report.document }
+
+    func render() -> String {
+        var body = [ReportHeader(report: report).render(), summarySection()]
+        if let baseline = report.baseline { body.append(changeSection(baseline)) }
+        for (number, target) in report.targetNames.enumerated() { body.append(targetSection(target, number: number + 1)) }
+        if let resources = charts.first(where: { $0.id == "resources" }) {
+            body.append(section("resources", "Resources", [figure(resources)]))
+        }
+        body.append(footer())
+        let names = report.targetNames
+        let title = "launchprof report" + (names.isEmpty ? "" : ": " + names.prefix(4).joined(separator: ", "))
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8"/>
+            <meta name="viewport" content="width=device-width, initial-scale=1"/>
+            <title>\(escape(title))</title>
+            <style>
+            \(HTMLPage.styleSheet)
+            </style>
+            </head>
+            <body>
+            \(body.joined(separator: "\n"))
+            </body>
+            </html>
+
+            """
+    }
+
+    // MARK: - Sections
+
+    private func summarySection() -> String {
+        guard !document.results.isEmpty else {
+            return section("summary", "Summary", [
+                "<p class=\"empty\">The results hold no targets: nothing was measured (was the run interrupted before its first measured run?).</p>",
+            ])
+        }
+        let header = ["Target", "Mode", "Ready when", "Runs", "Median", "95% CI of median", "p90", "Min … max", "Relative"]
+        var rows: [String] = []
+        for (mode, reportRows) in ReportRow.rowsByMode(document) {
+            for row in reportRows {
+                let cells = summaryCells(row, mode: mode)
+                let numeric = 3...7
+                let markup = cells.enumerated().map { index, cell in
+                    numeric.contains(index) ? "<td class=\"num\">\(cell)</td>" : "<td>\(cell)</td>"
+                }
+                rows.append("<tr>" + markup.joined() + "</tr>")
+            }
+        }
+        let table = "<table>\n<thead><tr>" + header.map { "<th>\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+            + rows.joined(separator: "\n") + "\n</tbody>\n</table>"
+        let note = "<p class=\"note\">Times are from spawn to ready (the probe in “Ready when”), over the successful runs. "
+            + "Hover any mark in the charts for its exact value.</p>"
+        return section("summary", "Summary", [table, note])
+    }
+
+    /// The cells of a summary row, as markup.
+    private func summaryCells(_ row: ReportRow, mode: LaunchMode) -> [String] {
+        let number = (report.targetNames.firstIndex(of: row.result.target.name) ?? 0) + 1
+        let failed = row.successfulRuns < row.result.runs.count
+        let relative = row.isReference ? "reference" : row.comparison?.phrase(reference: document.reference ?? "") ?? "–"
+        var cells = [
+            "<a href=\"#target-\(number)\">\(escape(row.result.target.name))</a>", escape(mode.rawValue),
+            escape(row.result.target.ready.description),
+            failed ? "<span class=\"bad\">\(escape(row.runsText)) ▲</span>" : escape(row.runsText),
+        ]
+        guard let summary = row.summary else {
+            return cells + ["<span class=\"bad\">no successful run</span>", "", "", "", escape(relative)]
+        }
+        let duration = { (value: Double) in HumanUnits.duration(value) }
+        cells.append("<b>\(escape(duration(summary.median)))</b>")
+        cells.append(escape("\(duration(summary.medianLow)) … \(duration(summary.medianHigh))"))
+        cells.append(escape(duration(summary.p90)))
+        cells.append(escape("\(duration(summary.min)) … \(duration(summary.max))"))
+        cells.append(escape(relative))
+        return cells
+    }
+
+    private func changeSection(_ baseline: ResultsDocument) -> String {
+        var parts = [
+            "<p>Baseline: \(escape(baseline.date)), launchprof \(escape(baseline.toolVersion)), on \(escape(baseline.machine.hostname)). "
+                + "Its runs are drawn beside the current ones in each target's distributions (grey, hatched, hollow dots).</p>",
+        ]
+        if baseline.machine != document.machine {
+            parts.append("<p class=\"warning\">The baseline was measured on a different machine (\(escape(baseline.machine.hostname)), "
+                + "\(escape(baseline.machine.cpuModel))): differences may come from the machine, not the program.</p>")
+        }
+        let changes = report.changes
+        if let chart = charts.first(where: { $0.id == "changes" }) {
+            parts.append(figure(chart))
+            parts.append("<p class=\"note\">The results hold no significance test of these changes: "
+                + "they are differences of medians, marked ◆ not tested. Judge them against the spread in the distributions.</p>")
+        } else if changes.isEmpty {
+            parts.append("<p class=\"empty\">No target and mode was measured in both the baseline and these results.</p>")
+        }
+        return section("changes", "Against the baseline", parts)
+    }
+
+    private func targetSection(_ target: String, number: Int) -> String {
+        let results = report.results(of: target, in: document)
+        var parts: [String] = []
+        if let command = results.first?.target.arguments {
+            parts.append("<p class=\"command\"><code>\(escape(ReportHeader.shellWords(command)))</code></p>")
+        }
+        for result in results {
+            if let failure = result.failureSummary {
+                parts.append("<p class=\"warning\"><b>\(escape(result.label))</b>: \(escape(failure)).</p>")
+            }
+        }
+        let warnings = results.flatMap { result in result.warnings.map { (result.label, $0) } }
+        if !warnings.isEmpty {
+            parts.append("<ul class=\"warnings\">" + warnings.map { "<li><b>\(escape($0.0))</b>: \(escape($0.1))</li>" }.joined() + "</ul>")
+        }
+        parts += charts.filter { $0.id.hasPrefix("t\(number)-") }.map(figure)
+        return section("target-\(number)", target, parts)
+    }
+
+    private func footer() -> String {
+        let source = report.source.map { " from \(escape($0))" } ?? ""
+        return "<footer>Written by launchprof \(escape(launchprofVersion))\(source). "
+            + "Self-contained: no scripts, fonts or links outside this file.</footer>"
+    }
+
+    // MARK: - Markup
+
+    private func section(_ id: String, _ title: String, _ parts: [String]) -> String {
+        "<section id=\"\(id)\">\n<h2>\(escape(title))</h2>\n" + parts.joined(separator: "\n") + "\n</section>"
+    }
+
+    private func figure(_ chart: ReportChart) -> String {
+        "<figure>\n\(chart.markup())\n</figure>"
+    }
+
+    private func escape(_ text: String) -> String { MarkupText.escape(text) }
+}
