@@ -78,7 +78,7 @@ struct WaterfallLayout {
     private mutating func drawMark(_ mark: LaunchWaterfall.Mark, placement: LabelPlacer.Placement, baseline: Double, bottom: Double) {
         let x = scale(mark.time)
         let colour = mark.kind == .ready ? ChartPalette.toReady : ChartPalette.ink
-        let title = "\(mark.name): \(ReportNumber.milliseconds(mark.time)) after spawn (\(waterfall.runDescription))"
+        let title = "\(waterfall.result.label), \(mark.name): \(ReportNumber.milliseconds(mark.time)) after spawn (\(waterfall.runDescription))"
         let solid = mark.kind == .ready || mark.kind == .exit || mark.kind == .spawn
         canvas.line(
             x1: x, y1: baseline - 4, x2: x, y2: bottom,
