@@ -6,13 +6,16 @@ public struct Budget: Sendable, Equatable {
         /// In the metric's base unit (ns, bytes, count).
         case absolute(Quantity)
         /// At most `factor` times the same statistic of `reference`, in the
-        /// same mode, measured interleaved in the same run.
-        case ratio(Double, reference: String)
+        /// same mode, measured interleaved in the same run; of the reference's
+        /// `metric` when given (a milestone against a hello-world's exit),
+        /// else of the budget's own metric.
+        case ratio(Double, reference: String, metric: Metric? = nil)
 
         public var description: String {
             switch self {
             case .absolute(let quantity): "<= \(quantity)"
-            case let .ratio(factor, reference): "<= \(HumanUnits.significant(factor))x \(reference)"
+            case let .ratio(factor, reference, metric):
+                "<= \(HumanUnits.significant(factor))x \(reference)" + (metric.map { " \($0.key)" } ?? "")
             }
         }
     }
@@ -46,8 +49,9 @@ public struct Budget: Sendable, Equatable {
 }
 
 extension Budget.Limit {
-    /// Parses `40ms`, `<= 40ms`, `1.2x hello-c`, `<= 1.2× hello-c`; a ratio
-    /// without a name is relative to `defaultReference`.
+    /// Parses `40ms`, `<= 40ms`, `1.2x hello-c`, `<= 1.2× hello-c`,
+    /// `3x hello-c wall_to_exit`; a ratio without a name is relative to
+    /// `defaultReference`.
     public init(parsing text: String, defaultReference: String?) throws(BudgetLimitError) {
         var rest = Substring(text)
         rest = rest.drop { $0 == " " }
@@ -57,11 +61,17 @@ extension Budget.Limit {
             let factor = Double(first.dropLast())
         {
             guard factor.isFinite, factor > 0 else { throw .badRatio(text) }
-            guard words.count <= 2 else { throw .badRatio(text) }
-            guard let reference = words.count == 2 ? String(words[1]) : defaultReference else {
+            guard words.count <= 3 else { throw .badRatio(text) }
+            guard let reference = words.count >= 2 ? String(words[1]) : defaultReference else {
                 throw .ratioWithoutReference(text)
             }
-            self = .ratio(factor, reference: reference)
+            var metric: Metric?
+            if words.count == 3 {
+                let key = String(words[2])
+                guard let parsed = Metric(key: Metric.aliases[key] ?? key) else { throw .unknownMetric(text, key) }
+                metric = parsed
+            }
+            self = .ratio(factor, reference: reference, metric: metric)
             return
         }
         do {
@@ -77,11 +87,14 @@ public enum BudgetLimitError: Error, Equatable, CustomStringConvertible {
     case quantity(QuantityError)
     case badRatio(String)
     case ratioWithoutReference(String)
+    case unknownMetric(String, String)
 
     public var description: String {
         switch self {
         case .quantity(let error): error.description
-        case .badRatio(let text): "'\(text)' is not a ratio like '1.2x hello-c' (a positive factor, then a target name)"
+        case .badRatio(let text):
+            "'\(text)' is not a ratio like '1.2x hello-c' (a positive factor, a target name, optionally its metric)"
+        case let .unknownMetric(text, key): "'\(text)' names unknown metric '\(key)' of its reference"
         case .ratioWithoutReference(let text):
             "'\(text)' is a ratio but names no reference target; write '\(text) NAME' or set 'reference'"
         }

@@ -81,14 +81,16 @@ public struct BudgetEvaluator: Sendable {
             evaluation.passed = observed <= quantity.value
             evaluation.message = "\(HumanUnits.format(observed, unit: unit)) \(evaluation.passed ? "<=" : ">") "
                 + "\(HumanUnits.format(quantity.value, unit: unit))"
-        case let .ratio(factor, reference):
+        case let .ratio(factor, reference, referenceMetric):
             evaluation.reference = reference
+            let referenceMetric = referenceMetric ?? budget.metric
             guard let referenceResult = results.first(where: { $0.target.name == reference && $0.mode == result.mode }) else {
                 evaluation.message = "reference '\(reference)' was not measured in \(result.mode.rawValue) mode in this run"
                 return evaluation
             }
-            guard let referenceValue = Self.statistic(budget.statistic, of: budget.metric, in: referenceResult) else {
-                evaluation.message = "reference '\(reference)' not measured: \(Self.unmeasured(budget.metric, referenceResult))"
+            guard let referenceValue = Self.statistic(budget.statistic, of: referenceMetric, in: referenceResult) else {
+                evaluation.message = "reference '\(reference)' not measured: \(Self.unmeasured(referenceMetric, referenceResult))"
+                    + (referenceMetric == budget.metric ? "; name a metric it has, e.g. '\(HumanUnits.significant(factor))x \(reference) wall_to_exit'" : "")
                 return evaluation
             }
             guard referenceValue > 0 else {

@@ -183,7 +183,10 @@ public enum ConfigReader {
             throw error as! ConfigError
         }
         if case .absolute(let quantity) = limit, quantity.unit != metric.unit {
-            throw limitNode.error("\(quantity.unit.noun) limit for \(metric.key), which is \(metric.unit.article) \(metric.unit.noun)")
+            throw limitNode.error("a \(quantity.unit.noun) limit for \(metric.key), which is a \(metric.unit.noun)")
+        }
+        if case .ratio(_, _, let other?) = limit, other.unit != metric.unit {
+            throw limitNode.error("a ratio of \(metric.key) (a \(metric.unit.noun)) to \(other.key) (a \(other.unit.noun))")
         }
         var mode: LaunchMode?
         if let node = keys["mode"] {
@@ -218,7 +221,7 @@ public enum ConfigReader {
             guard names.contains(budget.target) else {
                 throw fail("budget for '\(budget.target)', which is not a target (targets: \(names.joined(separator: ", ")))")
             }
-            if case .ratio(_, let reference) = budget.limit {
+            if case .ratio(_, let reference, _) = budget.limit {
                 guard names.contains(reference) else {
                     throw fail("ratio to '\(reference)', which is not a target (targets: \(names.joined(separator: ", ")))")
                 }
@@ -260,6 +263,4 @@ extension Metric.Unit {
         case .count: "count"
         }
     }
-
-    var article: String { "a" }
 }

@@ -25,6 +25,8 @@ public struct BenchmarkPlan: Sendable {
     public func modes(of target: LaunchTarget) -> [LaunchMode] { schedules[target.name]?.modes ?? modes }
     public func warmup(of target: LaunchTarget) -> Int { schedules[target.name]?.warmup ?? warmup }
     public func stopping(of target: LaunchTarget) -> StoppingRule { schedules[target.name]?.stopping ?? stopping }
+    /// Every mode some target runs in.
+    public var allModes: Set<LaunchMode> { Set(targets.flatMap { modes(of: $0) }) }
     /// nil: the executor's own timeout.
     public func timeout(of target: LaunchTarget) -> Duration? { schedules[target.name]?.timeout }
 }

@@ -63,8 +63,12 @@ public struct BaselineComparer: Sendable {
         var checks: [RegressionCheck] = []
         let fromBudgets = budgets.filter { $0.target == result.target.name && ($0.mode ?? result.mode) == result.mode }
             .map { RegressionCheck(metric: $0.metric, statistic: $0.statistic, threshold: $0.threshold) }
+        // With the exit probe, time to ready is time to exit: one metric, checked once.
+        let same = { (a: Metric, b: Metric) in
+            a == b || (result.target.ready == .exit && Set([a, b]) == [.wallToReady, .wallToExit])
+        }
         for check in defaultChecks + fromBudgets {
-            if let index = checks.firstIndex(where: { $0.metric == check.metric && $0.statistic == check.statistic }) {
+            if let index = checks.firstIndex(where: { same($0.metric, check.metric) && $0.statistic == check.statistic }) {
                 if check.threshold != nil { checks[index].threshold = check.threshold }
             } else {
                 checks.append(check)
