@@ -239,6 +239,10 @@ public enum ConfigReader {
         switch error {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
             return ConfigError(file: file, line: mark.line, column: mark.column, message: "is not valid YAML: \(problem)")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            return ConfigError(
+                file: file, line: context.mark.line, column: context.mark.column, key: duplicates.sorted().joined(separator: ", "),
+                message: "appears twice in the mapping that starts here")
         default:
             return ConfigError(file: file, message: "is not valid YAML: \(error)")
         }

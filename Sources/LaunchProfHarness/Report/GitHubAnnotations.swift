@@ -40,12 +40,12 @@ public enum GitHubAnnotations {
     }
 
     /// Escaping of the runner's toolkit (`escapeData`, `escapeProperty`).
-    static func data(_ text: String) -> String {
+    public static func data(_ text: String) -> String {
         text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
-    static func property(_ text: String) -> String {
+    public static func property(_ text: String) -> String {
         data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }

@@ -33,6 +33,8 @@ public struct JUnitExporter: ResultsExporter {
 
     struct Suite {
         var name: String
+        /// The `type` of its failures: launch, budget or regression.
+        var failureType: String
         var cases: [Case]
         var failures: Int { cases.filter { $0.failure != nil }.count }
 
@@ -50,7 +52,7 @@ public struct JUnitExporter: ResultsExporter {
                 }
                 lines.append(open + ">")
                 if let failure = test.failure {
-                    lines.append(#"      <failure message="\#(xmlEscaped(failure.message))" type="\#(name)">\#(xmlEscaped(failure.details))</failure>"#)
+                    lines.append(#"      <failure message="\#(xmlEscaped(failure.message))" type="\#(failureType)">\#(xmlEscaped(failure.details))</failure>"#)
                 }
                 if let output = test.output { lines.append("      <system-out>\(xmlEscaped(output))</system-out>") }
                 lines.append("    </testcase>")
@@ -61,7 +63,7 @@ public struct JUnitExporter: ResultsExporter {
     }
 
     private func launches(_ document: ResultsDocument) -> Suite {
-        Suite(name: "launches", cases: document.results.map { result in
+        Suite(name: "launches", failureType: "launch", cases: document.results.map { result in
             let failed = result.runs.filter { !$0.exit.isSuccess }
             let seconds = result.runs.compactMap { $0.wallToExit ?? $0.wallToReady }.reduce(0) { $0 + Double($1) / 1e9 }
             var test = Case(name: result.label, classname: "launchprof.launches", seconds: seconds)
@@ -80,7 +82,7 @@ public struct JUnitExporter: ResultsExporter {
     }
 
     private func budgets(_ evaluations: [BudgetEvaluation]) -> Suite {
-        Suite(name: "budgets", cases: evaluations.map { evaluation in
+        Suite(name: "budgets", failureType: "budget", cases: evaluations.map { evaluation in
             var test = Case(
                 name: evaluation.title, classname: "launchprof.budgets.\(evaluation.target)", seconds: 0,
                 output: evaluation.message)
@@ -93,7 +95,7 @@ public struct JUnitExporter: ResultsExporter {
     }
 
     private func regressions(_ comparison: BaselineComparison) -> Suite {
-        Suite(name: "regressions against \(comparison.baseline)", cases: comparison.changes.map { change in
+        Suite(name: "regressions against \(comparison.baseline)", failureType: "regression", cases: comparison.changes.map { change in
             var test = Case(
                 name: change.title, classname: "launchprof.regressions.\(change.target)", seconds: 0,
                 output: "\(change.verdict.rawValue): \(change.summary)")
@@ -101,7 +103,7 @@ public struct JUnitExporter: ResultsExporter {
                 test.failure = (
                     "regressed \(change.changeText), \(change.pValueText)",
                     "\(change.title): \(change.summary); threshold \(MetricChange.percent(change.threshold)), "
-                        + "significance \(HumanUnits.significant(change.significance)), "
+                        + "significance \(change.significance), "
                         + "\(change.baselineRuns) baseline and \(change.currentRuns) current runs")
             }
             return test
