@@ -16,6 +16,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // libunwind through pkg-config; the sampler (CLaunchProfSupport) uses it.
@@ -37,7 +38,7 @@ let package = Package(
         // The engine behind the CLI.
         .target(
             name: "LaunchProfHarness",
-            dependencies: []
+            dependencies: [.product(name: "Yams", package: "Yams")]
         ),
         .executableTarget(
             name: "launchprof",

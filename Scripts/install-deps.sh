@@ -4,8 +4,14 @@
 #   pkg-config     how SwiftPM finds libunwind
 #   hyperfine      Scripts/compare-hyperfine.sh measures against it
 #   systemd        provides systemd-notify, a real sd_notify client for tests
+# and, from PyPI, junitparser: the tests read launchprof's JUnit XML with it.
 # Does nothing when everything is there; never upgrades what is installed.
 set -euo pipefail
+
+if ! python3 -c 'import junitparser' 2>/dev/null; then
+    echo "install-deps: installing junitparser (PyPI)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check junitparser >&2
+fi
 
 packages=(libunwind-dev pkg-config hyperfine systemd)
 missing=()

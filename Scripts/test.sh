@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # The test command: installs what a fresh machine lacks, then runs every test
 # (unit tests and end-to-end tests that run the built samples for real).
+#
+# The regression-gate tests compare a saved baseline of real launches with a
+# later run, so load from other tests running in parallel must not fall on
+# one side only: they run alone, after the rest. Arguments are passed to a
+# single `swift test` instead (e.g. Scripts/test.sh --filter Budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/install-deps.sh
 swift build --build-tests
-swift test "$@"
+if [ $# -gt 0 ]; then
+    exec swift test "$@"
+fi
+swift test --skip RegressionGateTests
+swift test --filter RegressionGateTests

@@ -20,7 +20,8 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the HTML report to this file.", valueName: "file"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Earlier results to compare with (a results JSON file).", valueName: "file"))
+    @Option(help: ArgumentHelp(
+        "Earlier results to compare with and draw beside: a saved baseline's name or a results JSON file.", valueName: "name"))
     var baseline: String?
 
     @Option(help: ArgumentHelp(
@@ -41,9 +42,10 @@ struct ReportCommand: ParsableCommand {
         let report: HTMLReport
         do {
             let document = try ResultsDocument.load(from: results)
-            let baselineDocument = try baseline.map { path throws(ResultsFileError) in try ResultsDocument.load(from: path) }
+            let baselineDocument = try baseline.map { name throws(BaselineError) in try BaselineStore().load(name) }
             let traces = try ReportTraces.assign(trace, to: document)
-            report = HTMLReport(document: document, baseline: baselineDocument, traces: traces, source: results)
+            report = HTMLReport(
+                document: document, baseline: baselineDocument, baselineName: baseline, traces: traces, source: results)
         } catch {
             throw fail("\(error)")
         }

@@ -2,19 +2,23 @@ import ArgumentParser
 import Foundation
 import LaunchProfHarness
 
-/// `launchprof run`: cold and warm launch benchmarks of real executables.
+/// `launchprof run`: cold and warm launch benchmarks of real executables,
+/// with budgets and baselines for CI.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Benchmark how long executables take to launch, cold and warm, to exit or to ready.",
         discussion: """
             Commands are given quoted ('cmd1 a' 'cmd2 b', split like a shell would but never run \
-            by one unless --shell) or as one argv-exact command after '--'. Several commands and \
-            modes are interleaved run by run. Exit status: 0 success, 2 bad usage, 3 a target \
-            failed to launch (crash, timeout, non-zero exit), 130 interrupted.
+            by one unless --shell) or as one argv-exact command after '--'; or, with no command, \
+            the targets of ./launchprof.yml (or --config FILE) are run and their budgets checked. \
+            Several commands and modes are interleaved run by run. Exit status: 0 success (every \
+            budget met, no regression), 1 a budget exceeded or a regression, 2 bad usage or config, \
+            3 a target failed to launch (crash, timeout, non-zero exit), 130 interrupted.
             """)
 
     @OptionGroup var options: RunOptions
+    @OptionGroup var gate: GateOptions
 
     @Argument(help: ArgumentHelp(
         "Commands to benchmark, each one quoted string; or, after '--', one command passed as argv exactly.",
@@ -22,48 +26,122 @@ struct RunCommand: ParsableCommand {
     var commands: [String] = []
 
     mutating func validate() throws {
-        _ = try targets()
-        if let reference = options.reference, try !targets().contains(where: { $0.name == reference }) {
-            throw ValidationError("--reference '\(reference)' names no command; use a command as written or its --command-name")
+        if configPath != nil {
+            if !commands.isEmpty { throw ValidationError("give commands or a config file's targets, not both") }
+            if !options.commandName.isEmpty { throw ValidationError("--command-name names commands; a config file names its targets") }
+            if options.shell { throw ValidationError("--shell applies to quoted commands, not to a config file's argv lists") }
+        } else {
+            if !options.target.isEmpty { throw ValidationError("--target selects targets of a config file; there is none") }
+            _ = try commandTargets()
         }
     }
 
     func run() throws {
-        let targets = try targets()
-        for target in targets {
+        let config = try readConfig()
+        let plan = try self.plan(config: config)
+        let reference = options.reference ?? config?.reference
+        if let reference, !plan.targets.contains(where: { $0.name == reference }) {
+            throw usage("--reference '\(reference)' names no target; use a command as written, its --command-name or a target name")
+        }
+        if (options.dropCaches || !options.evict.isEmpty), !plan.allModes.contains(.cold) {
+            throw usage("--evict and --drop-caches only apply to cold runs; add --mode cold")
+        }
+        for target in plan.targets {
             do {
                 _ = try Spawner().resolveProgram(of: target)
             } catch {
                 throw failure("target '\(target.name)': \(error)")
             }
         }
+        // Read the baseline before measuring: a typo should not cost a whole benchmark.
+        let baseline = try options.baseline.map { name in
+            do {
+                return try BaselineStore().load(name)
+            } catch {
+                throw usage("\(error)")
+            }
+        }
+        let comparer = try gate.comparer(config: config)
         if let directory = options.outputDir {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        let outcome = try benchmark(targets)
-        let document = ResultsDocument(
-            toolVersion: launchprofVersion, date: ISO8601DateFormatter().string(from: Date()),
-            commandLine: CommandLine.arguments, machine: .current(), reference: options.reference,
-            results: outcome.results)
-        print(try TerminalReport(colour: isatty(STDOUT_FILENO) == 1).export(document), terminator: "")
-        if let path = options.exportJson { try JSONExporter().write(document, to: path) }
-        if let path = options.exportMarkdown { try MarkdownExporter().write(document, to: path) }
-        if let path = options.report { try HTMLReport(document: document).write(to: path) }
+
+        let outcome = try benchmark(plan)
+        var document = ResultsDocument.measuredNow(
+            commandLine: CommandLine.arguments, reference: reference, results: outcome.results)
+        if let budgets = config?.budgets, !budgets.isEmpty {
+            document.budgets = BudgetEvaluator(budgets: budgets).evaluate(outcome.results)
+        }
+        if let baseline, let name = options.baseline {
+            document.comparison = comparer.compare(baseline: baseline, current: document, baselineName: name)
+        }
+        try Output.report(document, markdown: options.exportMarkdown, json: options.exportJson, junit: gate.exportJunit)
+        if let path = options.report {
+            do {
+                try HTMLReport(document: document, baseline: baseline, baselineName: options.baseline).write(to: path)
+            } catch {
+                Output.error("\(error)")
+                throw ExitCode(2)
+            }
+        }
+
         if let failure = outcome.failure { throw self.failure("\(failure)") }
         if outcome.interrupted {
-            FileHandle.standardError.write(Data("launchprof: interrupted; reported the runs measured so far\n".utf8))
+            Output.error("interrupted; reported the runs measured so far")
             throw ExitCode(130)
+        }
+        if let name = options.saveBaseline {
+            do {
+                let path = try BaselineStore().save(document, as: name)
+                Output.note("saved baseline '\(name)' to \(path)")
+            } catch {
+                throw failure(error.description)
+            }
+        }
+        let status = GateVerdict(document).exitStatus
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// `--config`, or ./launchprof.yml when no command is given.
+    private var configPath: String? {
+        if let path = options.config { return path }
+        if commands.isEmpty, FileManager.default.fileExists(atPath: LaunchConfig.defaultFileName) {
+            return LaunchConfig.defaultFileName
+        }
+        return nil
+    }
+
+    private func readConfig() throws -> LaunchConfig? {
+        guard let path = configPath else { return nil }
+        do {
+            return try ConfigReader.read(path: path)
+        } catch {
+            throw usage(error.description)
         }
     }
 
-    private func targets() throws -> [LaunchTarget] {
+    private func plan(config: LaunchConfig?) throws -> BenchmarkPlan {
+        let overrides = try options.overrides()
+        guard let config else {
+            return BenchmarkPlan(
+                targets: try commandTargets(), modes: overrides.modes ?? [.warm], warmup: overrides.warmup ?? 3,
+                stopping: overrides.stopping ?? StoppingRule())
+        }
+        do {
+            return try config.plan(selecting: options.target, overrides: overrides)
+        } catch {
+            throw usage(error.description)
+        }
+    }
+
+    private func commandTargets() throws -> [LaunchTarget] {
         var builder = TargetBuilder()
         let (quoted, argv) = Self.splitAtTerminator(commands, commandLine: CommandLine.arguments)
         builder.commands = quoted
         builder.argv = argv
         builder.names = options.commandName
         builder.useShell = options.shell
-        builder.ready = try ReadyProbe(parsing: options.ready)
+        builder.ready = try options.readyProbe() ?? .exit
         builder.evictPaths = options.evict
         do {
             return try builder.targets()
@@ -84,14 +162,13 @@ struct RunCommand: ParsableCommand {
         return (Array(values.dropLast(count)), Array(values.suffix(count)))
     }
 
-    private func benchmark(_ targets: [LaunchTarget]) throws -> BenchmarkOutcome {
+    private func benchmark(_ plan: BenchmarkPlan) throws -> BenchmarkOutcome {
         let interrupt = try InterruptMonitor()
         defer { interrupt.stop() }
         let executor = ProcessExecutor(
-            timeout: RunOptions.seconds(options.timeout), grace: RunOptions.seconds(options.grace),
+            timeout: RunOptions.seconds(options.timeout ?? 60), grace: RunOptions.seconds(options.grace),
             output: options.outputPlan, interrupt: interrupt)
-        let coldCache = options.modes.contains(.cold) ? try ColdCache(dropAllCaches: options.dropCaches) : nil
-        let plan = BenchmarkPlan(targets: targets, modes: options.modes, warmup: options.warmup, stopping: options.stopping)
+        let coldCache = plan.allModes.contains(.cold) ? try ColdCache(dropAllCaches: options.dropCaches) : nil
         let line = ProgressLine()
         var runner = BenchmarkRunner(plan: plan, executor: executor, coldCache: coldCache, interrupt: interrupt)
         if line.isEnabled {
@@ -108,7 +185,13 @@ struct RunCommand: ParsableCommand {
 
     /// Prints `message` and exits with 3, "a target failed to launch".
     private func failure(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("launchprof: \(message)\n".utf8))
+        Output.error(message)
         return ExitCode(3)
+    }
+
+    /// Prints `message` and exits with 2, "bad usage or config".
+    private func usage(_ message: String) -> ExitCode {
+        Output.error(message)
+        return ExitCode(2)
     }
 }

@@ -8,8 +8,8 @@ struct RunOptions: ParsableArguments {
     @Option(name: [.short, .long], help: "Run each command exactly this many times (no adaptive stopping).")
     var runs: Int?
 
-    @Option(name: [.short, .long], help: "Unmeasured runs per command and mode before measuring.")
-    var warmup: Int = 3
+    @Option(name: [.short, .long], help: "Unmeasured runs per command and mode before measuring (default 3).")
+    var warmup: Int?
 
     @Option(name: [.customShort("m"), .long], help: "Adaptive stopping: at least this many measured runs.")
     var minRuns: Int?
@@ -24,11 +24,11 @@ struct RunOptions: ParsableArguments {
     var mode: [LaunchMode] = []
 
     @Option(help: ArgumentHelp(
-        "When a launch counts as done: exit, tracer, notify, port:N or output:REGEX.", valueName: "probe"))
-    var ready: String = "exit"
+        "When a launch counts as done: exit (default), tracer, notify, port:N or output:REGEX.", valueName: "probe"))
+    var ready: String?
 
-    @Option(help: "Seconds before a run that is neither ready nor exited is killed with its process group.")
-    var timeout: Double = 60
+    @Option(help: "Seconds before a run that is neither ready nor exited is killed with its process group (default 60).")
+    var timeout: Double?
 
     @Option(help: "Seconds a process stopped after ready may take to exit before it gets SIGKILL.")
     var grace: Double = 2
@@ -60,12 +60,28 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write the summary table as Markdown to this file.", valueName: "file"))
     var exportMarkdown: String?
 
+    @Option(help: ArgumentHelp(
+        "Read targets and budgets from this YAML file (default: ./launchprof.yml when no command is given).",
+        valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Run only this target of the config file (repeatable).", valueName: "name"))
+    var target: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Save the results as a baseline: .launchprof/baselines/NAME.json.", valueName: "name"))
+    var saveBaseline: String?
+
+    @Option(help: ArgumentHelp(
+        "Compare with a saved baseline (a name, or a results JSON file) and fail on regressions.", valueName: "name"))
+    var baseline: String?
+
     @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
     var report: String?
 
     mutating func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1, got \(runs)") }
-        if warmup < 0 { throw ValidationError("--warmup cannot be negative, got \(warmup)") }
+        if let warmup, warmup < 0 { throw ValidationError("--warmup cannot be negative, got \(warmup)") }
         if let minRuns, minRuns < 1 { throw ValidationError("--min-runs must be at least 1, got \(minRuns)") }
         if let maxRuns, maxRuns < 1 { throw ValidationError("--max-runs must be at least 1, got \(maxRuns)") }
         if let minRuns, let maxRuns, minRuns > maxRuns {
@@ -75,16 +91,16 @@ struct RunOptions: ParsableArguments {
             throw ValidationError("--runs fixes the run count; drop --min-runs, --max-runs and --min-time")
         }
         if let minTime, !(minTime >= 0) { throw ValidationError("--min-time must be a positive number of seconds") }
-        if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)") }
         if !(grace >= 0) { throw ValidationError("--grace cannot be negative, got \(grace)") }
         if showOutput, outputDir != nil { throw ValidationError("--show-output and --output-dir exclude each other") }
-        do {
-            _ = try ReadyProbe(parsing: ready)
-        } catch {
-            throw ValidationError("--ready: \(error)")
-        }
-        if (dropCaches || !evict.isEmpty), !modes.contains(.cold) {
-            throw ValidationError("--evict and --drop-caches only apply to cold runs; add --mode cold")
+        _ = try readyProbe()
+        if let saveBaseline {
+            do {
+                try BaselineStore.validate(name: saveBaseline)
+            } catch {
+                throw ValidationError("--save-baseline: \(error)")
+            }
         }
         for path in evict where access(path, F_OK) != 0 {
             throw ValidationError("--evict '\(path)' does not exist")
@@ -98,15 +114,32 @@ struct RunOptions: ParsableArguments {
         }
     }
 
-    /// `--mode`, defaulting to warm.
-    var modes: [LaunchMode] {
+    /// `--mode` without repeats; nil when not given.
+    var modes: [LaunchMode]? {
         var unique: [LaunchMode] = []
         for mode in mode where !unique.contains(mode) { unique.append(mode) }
-        return unique.isEmpty ? [.warm] : unique
+        return unique.isEmpty ? nil : unique
     }
 
-    /// The stopping rule the run-count flags ask for.
-    var stopping: StoppingRule {
+    /// `--ready`, parsed; nil when not given.
+    func readyProbe() throws -> ReadyProbe? {
+        do {
+            return try ready.map { text throws(ReadyProbeParseError) in try ReadyProbe(parsing: text) }
+        } catch {
+            throw ValidationError("--ready: \(error)")
+        }
+    }
+
+    /// What the flags set, to replace a config file's settings.
+    func overrides() throws -> RunOverrides {
+        RunOverrides(
+            modes: modes, warmup: warmup, stopping: stopping, timeout: timeout.map(Self.seconds), ready: try readyProbe(),
+            evictPaths: evict)
+    }
+
+    /// The stopping rule the run-count flags ask for; nil when none was given.
+    var stopping: StoppingRule? {
+        guard runs != nil || minRuns != nil || maxRuns != nil || minTime != nil else { return nil }
         if let runs { return .fixed(runs) }
         let defaults = StoppingRule()
         let minimum = minRuns ?? defaults.minRuns

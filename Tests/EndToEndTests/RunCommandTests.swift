@@ -121,7 +121,7 @@ struct RunCommandTests {
         (["run", "--ready", "port:0", "/bin/true"], "is not a TCP port"),
         (["run", "'unterminated"], "unterminated ' quote"),
         (["run", "-r", "0", "/bin/true"], "--runs must be at least 1"),
-        (["run", "--reference", "x", "/bin/true"], "--reference 'x' names no command"),
+        (["run", "--reference", "x", "/bin/true"], "--reference 'x' names no target"),
         (["run"], "no command to run"),
         (["run", "--mode", "cold", "--evict", "/nonexistent/x", "/bin/true"], "--evict '/nonexistent/x' does not exist"),
         (["run", "--evict", "/tmp", "/bin/true"], "add --mode cold"),
@@ -160,8 +160,10 @@ struct RunCommandTests {
         #expect(document.results.allSatisfy { $0.warnings.contains { $0.contains("interrupted") } })
     }
 
+    /// Runs in the temporary directory: the package root has a launchprof.yml
+    /// that `run` without a command would read.
     private func launchprof(_ arguments: [String]) throws -> CommandRun {
-        try CommandRun.run(try Products.path("launchprof"), arguments, timeout: 120)
+        try CommandRun.run(try Products.path("launchprof"), arguments, workingDirectory: NSTemporaryDirectory(), timeout: 120)
     }
 
     /// Live processes with `argument` in their command line.

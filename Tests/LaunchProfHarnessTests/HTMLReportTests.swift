@@ -89,26 +89,6 @@ import Testing
         #expect(html.contains("3 failed"))
     }
 
-    @Test func aBaselineIsDrawnBesideTheCurrentRunsWithItsMedianChange() throws {
-        let current = ReportFixtures.document()
-        var baseline = ReportFixtures.document()
-        baseline.date = "2026-11-01T10:00:00Z"
-        baseline.results[1] = Summarizer().summarize(BenchmarkResult(
-            target: baseline.results[1].target, mode: .warm, runs: ReportFixtures.runs(ms: 10, milestones: true)))
-        let report = HTMLReport(document: current, baseline: baseline)
-        let page = MarkupInspection.parse(report.html())
-        #expect(page.error == nil, "\(page.error ?? "")")
-        #expect(page.elements(named: "svg").contains { $0.attributes["id"] == "changes" })
-        #expect(!page.titles(startingWith: "sample-app (baseline warm), time to ready, run 1:").isEmpty)
-        let change = try #require(report.changes.first { $0.target == "sample-app" && $0.metric == .wallToReady })
-        let old = try #require(baseline.results[1].summaries["wall_to_ready"]).median
-        let new = try #require(current.results[1].summaries["wall_to_ready"]).median
-        #expect(change.baseline == old && change.current == new)
-        #expect(abs(change.relativeChange - (new - old) / old) < 1e-12)
-        #expect(change.verdict == nil)
-        #expect(page.titles.contains { $0.hasPrefix("sample-app (warm), time to ready: median 10.000000 ms in the baseline, 14.200000 ms now, +42%") })
-    }
-
     /// No address, no loaded resource: no scheme or protocol-relative `//`
     /// anywhere, every href a fragment, no element that loads anything.
     private func expectSelfContained(_ html: String) throws {

@@ -3,17 +3,27 @@
 /// and the baseline's strip beside each when there is one. Every run is a
 /// dot; the box is the middle half, whiskers reach min and max, the thick
 /// line is the median and the dashed tick the p90, each with exact hover text.
+/// A budget is a dashed line across its strip: green when it passed, red
+/// and thicker when it failed, with the verdict in words beside the strip.
 package struct DistributionChart: Sendable {
     package var target: String
+    package var budgets: [BudgetEvaluation]
+    /// Time to ready is time to exit (the exit probe): budgets on either apply.
+    private var readyIsExit: Bool
     /// One group per metric, its strips in drawing order.
     package var groups: [(metric: Metric, series: [DistributionSeries])]
     package var id: String
     package var width: Double = 1160
 
     /// `results` and `baselines` are the results of one target (any modes).
-    package init(target: String, results: [BenchmarkResult], baselines: [BenchmarkResult] = [], id: String) {
+    package init(
+        target: String, results: [BenchmarkResult], baselines: [BenchmarkResult] = [], budgets: [BudgetEvaluation] = [],
+        id: String
+    ) {
         self.target = target
         self.id = id
+        self.budgets = budgets
+        readyIsExit = results.first?.target.ready == .exit
         let ordered = LaunchMode.allCases.flatMap { mode in results.filter { $0.mode == mode } }
         groups = DistributionSeries.timeMetrics(of: ordered).map { metric in
             let series = ordered.flatMap { result in
@@ -30,7 +40,22 @@ package struct DistributionChart: Sendable {
     static let groupHeight = 17.0
     static let stripHeight = 22.0
     static let labelWidth = 150.0
-    static let valueWidth = 250.0
+
+    /// The budgets drawn on a strip: same metric and mode, with a limit.
+    func budgets(for series: DistributionSeries) -> [BudgetEvaluation] {
+        guard !series.isBaseline else { return [] }
+        return budgets.filter { budget in
+            budget.mode == series.mode && budget.limitValue != nil
+                && (budget.metric == series.metric.key
+                    || (readyIsExit && series.metric == .wallToReady && budget.metric == Metric.wallToExit.key))
+        }
+    }
+
+    /// "p95 ≤ 40.0 ms ✓", "median ≤ 1.2x hello-c ✗ FAILED".
+    static func budgetText(_ budget: BudgetEvaluation) -> String {
+        let statistic = budget.statistic == .p50 ? "median" : budget.statistic.rawValue
+        return "\(statistic) \(budget.limit.replacingOccurrences(of: "<=", with: "≤")) " + (budget.passed ? "✓" : "✗ FAILED")
+    }
 
     package func render() -> SVGCanvas {
         var canvas = SVGCanvas(width: width, height: 0, idPrefix: id)
@@ -42,9 +67,11 @@ package struct DistributionChart: Sendable {
             canvas.height = 54
             return canvas
         }
-        let largest = allSeries.flatMap { $0.values.map(\.value) }.max() ?? 0
+        let limits = allSeries.flatMap { budgets(for: $0).compactMap(\.limitValue) }
+        let largest = (allSeries.flatMap { $0.values.map(\.value) } + limits).max() ?? 0
         let plotLeft = 12 + Self.labelWidth
-        let scale = LinearScale(upTo: largest, unit: .nanoseconds, range: plotLeft...(width - Self.valueWidth - 16), tickCount: 8)
+        let valueWidth = min(420, max(240, (allSeries.map { TextMeasure.width(valueText($0), size: 10.5, bold: true) }.max() ?? 0) + 20))
+        let scale = LinearScale(upTo: largest, unit: .nanoseconds, range: plotLeft...(width - valueWidth - 16), tickCount: 8)
         let top = 30.0
         let bottom = top + groups.reduce(0) { $0 + Self.groupHeight + Double($1.series.count) * Self.stripHeight }
         canvas.timeAxis(scale, top: top, bottom: bottom)
@@ -53,7 +80,7 @@ package struct DistributionChart: Sendable {
             canvas.text(group.metric.displayName, x: 12, y: y + 13, bold: true)
             y += Self.groupHeight
             for series in group.series {
-                drawStrip(series, y: y, scale: scale, canvas: &canvas)
+                drawStrip(series, y: y, scale: scale, valueX: width - valueWidth, canvas: &canvas)
                 y += Self.stripHeight
             }
         }
@@ -64,40 +91,20 @@ package struct DistributionChart: Sendable {
             (.line(ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 1.5, dash: ChartPalette.markDash)), "p90"),
             (.box(ShapeStyle(fill: ChartPalette.cold)), "cold"), (.box(ShapeStyle(fill: ChartPalette.warm)), "warm"),
         ] + (allSeries.contains(where: \.isBaseline) ? [(.box(baselineStyle(&canvas)), "baseline (hollow dots)")] : [])
+            + (limits.isEmpty ? [] : [
+                (.line(Self.budgetStyle(passed: true)), "budget met"), (.line(Self.budgetStyle(passed: false)), "budget failed"),
+            ])
         canvas.height = canvas.legend(legend, x: 12, y: bottom + 32) + 6
         return canvas
     }
 
-    private func baselineStyle(_ canvas: inout SVGCanvas) -> ShapeStyle {
+    func baselineStyle(_ canvas: inout SVGCanvas) -> ShapeStyle {
         ShapeStyle(fill: canvas.hatch("baseline", colour: "#b0b0b0", background: "#eeeeee"), stroke: ChartPalette.baseline)
     }
 
-    private func drawStrip(_ series: DistributionSeries, y: Double, scale: LinearScale, canvas: inout SVGCanvas) {
-        let colour = series.isBaseline ? ChartPalette.baseline : ChartPalette.colour(of: series.mode)
-        let label = "\(target) (\(series.label)), \(series.metric.displayName)"
-        canvas.text(series.label, x: 24, y: y + 15, colour: colour == ChartPalette.warm ? "#8a5a00" : colour)
-        let valueX = width - Self.valueWidth
-        guard let summary = series.summary, let quartiles = series.quartiles,
-            let low = series.values.map(\.value).min(), let high = series.values.map(\.value).max()
-        else {
-            let text = series.totalRuns == 0 ? "no runs" : "no successful run" + (series.failureSummary.map { ": \($0)" } ?? "")
-            canvas.text(TextMeasure.fitted(text, width: width - scale.range.lowerBound - 16), x: scale.range.lowerBound, y: y + 15, colour: ChartPalette.regressed, title: text)
-            return
-        }
-        let middle = y + Self.stripHeight / 2
-        canvas.line(x1: scale(low), y1: middle, x2: scale(high), y2: middle, style: ShapeStyle(stroke: colour), title: "\(label), min–max: \(ReportNumber.milliseconds(low)) – \(ReportNumber.milliseconds(high))")
-        let boxStyle = series.isBaseline ? baselineStyle(&canvas) : ShapeStyle(fill: colour, stroke: colour, opacity: 0.35)
-        canvas.rect(x: scale(quartiles.low), y: y + 5, width: max(1, scale(quartiles.high) - scale(quartiles.low)), height: Self.stripHeight - 10, style: boxStyle, title: "\(label), p25–p75: \(ReportNumber.milliseconds(quartiles.low)) – \(ReportNumber.milliseconds(quartiles.high))")
-        for (position, (run, value)) in series.values.enumerated() {
-            // A fixed jitter pattern, so the same results always draw the same.
-            let jitter = Double((position * 7) % 9 - 4) * 1.6
-            let dot = series.isBaseline ? ShapeStyle(fill: "#ffffff", stroke: ChartPalette.baseline, strokeWidth: 1) : ShapeStyle(fill: colour, stroke: "#ffffff", strokeWidth: 0.5, opacity: 0.85)
-            canvas.circle(x: scale(value), y: middle + jitter, radius: 2.6, style: dot, title: "\(label), run \(run): \(ReportNumber.milliseconds(value))")
-        }
-        canvas.line(x1: scale(summary.median), y1: y + 3, x2: scale(summary.median), y2: y + Self.stripHeight - 3, style: ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 3), title: "\(label), median: \(ReportNumber.milliseconds(summary.median))")
-        canvas.line(x1: scale(summary.p90), y1: y + 1, x2: scale(summary.p90), y2: y + Self.stripHeight - 1, style: ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 1.5, dash: ChartPalette.markDash), title: "\(label), p90: \(ReportNumber.milliseconds(summary.p90))")
-        var text = "median \(HumanUnits.duration(summary.median)) · p90 \(HumanUnits.duration(summary.p90)) · "
-        text += series.values.count == series.totalRuns ? "\(series.totalRuns) runs" : "\(series.values.count) of \(series.totalRuns) runs"
-        canvas.text(text, x: valueX, y: y + 15, size: 10.5, colour: ChartPalette.ink)
+    static func budgetStyle(passed: Bool) -> ShapeStyle {
+        ShapeStyle(
+            stroke: passed ? ChartPalette.budgetPassed : ChartPalette.budget, strokeWidth: passed ? 1.5 : 2.5,
+            dash: ChartPalette.budgetDash)
     }
 }

@@ -12,7 +12,8 @@ struct HTMLPage {
 
     func render() -> String {
         var body = [ReportHeader(report: report).render(), summarySection()]
-        if let baseline = report.baseline { body.append(changeSection(baseline)) }
+        if let budgets = document.budgets, !budgets.isEmpty { body.append(budgetSection(budgets)) }
+        if let comparison = report.comparison { body.append(changeSection(comparison)) }
         for (number, target) in report.targetNames.enumerated() { body.append(targetSection(target, number: number + 1)) }
         if let resources = charts.first(where: { $0.id == "resources" }) {
             body.append(section("resources", "Resources", [figure(resources)]))
@@ -88,24 +89,50 @@ struct HTMLPage {
         return cells
     }
 
-    private func changeSection(_ baseline: ResultsDocument) -> String {
+    private func changeSection(_ comparison: BaselineComparison) -> String {
+        let regressions = comparison.regressions.count
+        let improvements = comparison.improvements.count
+        var verdict = regressions == 0 ? "No regression" : "<b class=\"bad\">▲ \(regressions) regression\(regressions == 1 ? "" : "s")</b>"
+        if improvements > 0 { verdict += ", ▼ \(improvements) improvement\(improvements == 1 ? "" : "s")" }
         var parts = [
-            "<p>Baseline: \(escape(baseline.date)), launchprof \(escape(baseline.toolVersion)), on \(escape(baseline.machine.hostname)). "
-                + "Its runs are drawn beside the current ones in each target's distributions (grey, hatched, hollow dots).</p>",
+            "<p>\(verdict) against <code>\(escape(comparison.baseline))</code>, measured \(escape(comparison.baselineDate)) "
+                + "by launchprof \(escape(comparison.baselineToolVersion)). A change is a regression when it is worse by more than "
+                + "its threshold and a Mann–Whitney U test of the runs finds it significant. "
+                + (report.baseline == nil ? "" : "The baseline's runs are drawn beside the current ones in each target's distributions (grey, hatched, hollow dots).")
+                + "</p>",
         ]
-        if baseline.machine != document.machine {
-            parts.append("<p class=\"warning\">The baseline was measured on a different machine (\(escape(baseline.machine.hostname)), "
-                + "\(escape(baseline.machine.cpuModel))): differences may come from the machine, not the program.</p>")
+        if !comparison.warnings.isEmpty {
+            parts.append("<ul class=\"warnings\">" + comparison.warnings.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
         }
-        let changes = report.changes
         if let chart = charts.first(where: { $0.id == "changes" }) {
             parts.append(figure(chart))
-            parts.append("<p class=\"note\">The results hold no significance test of these changes: "
-                + "they are differences of medians, marked ◆ not tested. Judge them against the spread in the distributions.</p>")
-        } else if changes.isEmpty {
+        } else {
             parts.append("<p class=\"empty\">No target and mode was measured in both the baseline and these results.</p>")
         }
         return section("changes", "Against the baseline", parts)
+    }
+
+    private func budgetSection(_ budgets: [BudgetEvaluation]) -> String {
+        let failed = budgets.filter { !$0.passed }.count
+        let verdict = failed == 0
+            ? "<p>All \(budgets.count) budgets met ✓.</p>"
+            : "<p><b class=\"bad\">✗ \(failed) of \(budgets.count) budgets failed.</b></p>"
+        let header = ["Target", "Mode", "Metric", "Limit", "Observed", "Verdict", "Where"]
+        let rows = budgets.map { budget -> String in
+            let metric = Metric(key: budget.metric)
+            let observed = budget.observed.map { HumanUnits.format($0, unit: metric?.unit ?? .count) } ?? "–"
+            let cells = [
+                escape(budget.target), escape(budget.mode.rawValue), escape(metric?.displayName ?? budget.metric),
+                escape(DistributionChart.budgetText(budget).replacingOccurrences(of: " ✓", with: "").replacingOccurrences(of: " ✗ FAILED", with: "")),
+                "<span class=\"num\">\(escape(observed))</span>",
+                budget.passed ? "✓ met: \(escape(budget.message))" : "<b class=\"bad\">✗ FAILED</b>: \(escape(budget.message))",
+                escape(budget.source ?? ""),
+            ]
+            return "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
+        }
+        let table = "<table>\n<thead><tr>" + header.map { "<th>\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+            + rows.joined(separator: "\n") + "\n</tbody>\n</table>"
+        return section("budgets", "Budgets", [verdict, table])
     }
 
     private func targetSection(_ target: String, number: Int) -> String {

@@ -13,12 +13,24 @@ public struct HTMLReport: Sendable {
     public var traces: [String: Trace]
     /// Where the results came from, for the footer ("results.json").
     public var source: String?
+    /// The changes against the baseline the report shows (see `init`).
+    public private(set) var comparison: BaselineComparison?
 
-    public init(document: ResultsDocument, baseline: ResultsDocument? = nil, traces: [String: Trace] = [:], source: String? = nil) {
+    /// A report of `document`. The change against a baseline is the one the
+    /// results hold (`run --baseline`, decided with its budgets' thresholds);
+    /// a `baseline` given here that is not that one is compared afresh, time
+    /// to ready and every milestone by its median (`BaselineComparer`'s
+    /// defaults). Either way the baseline's runs are drawn beside the
+    /// current ones.
+    public init(
+        document: ResultsDocument, baseline: ResultsDocument? = nil, baselineName: String? = nil,
+        traces: [String: Trace] = [:], source: String? = nil
+    ) {
         self.document = document
         self.baseline = baseline
         self.traces = traces
         self.source = source
+        comparison = Self.comparison(of: document, with: baseline, named: baselineName ?? "baseline")
     }
 
     /// Target names in the order they first appear in the results.
@@ -33,9 +45,9 @@ public struct HTMLReport: Sendable {
         LaunchMode.allCases.flatMap { mode in document.results.filter { $0.target.name == target && $0.mode == mode } }
     }
 
-    /// The changes against the baseline.
-    var changes: [ChangeRow] {
-        baseline.map { ChangeRow.medianChanges(current: document, baseline: $0) } ?? []
+    /// The budgets of one target, as the results hold them.
+    func budgets(of target: String) -> [BudgetEvaluation] {
+        (document.budgets ?? []).filter { $0.target == target }
     }
 
     /// Every chart, in page order: per target its timelines (one per mode,
@@ -46,12 +58,12 @@ public struct HTMLReport: Sendable {
         for (number, target) in targetNames.enumerated() {
             charts += targetCharts(target, number: number + 1)
         }
-        if !changes.isEmpty {
-            let chart = ChangeChart(rows: changes)
+        if let changes = comparison?.changes, !changes.isEmpty {
+            let chart = ChangeChart(changes: changes)
             charts.append(ReportChart(id: chart.id, title: chart.title, fileName: "changes.svg", canvas: chart.render()))
         }
         if !document.results.isEmpty {
-            let chart = ResourceChart(results: document.results)
+            let chart = ResourceChart(results: document.results, budgets: document.budgets ?? [])
             charts.append(ReportChart(id: chart.id, title: chart.title, fileName: "resources.svg", canvas: chart.render()))
         }
         return charts
@@ -68,7 +80,8 @@ public struct HTMLReport: Sendable {
             return ReportChart(id: chart.id, title: chart.title, fileName: "\(prefix)-timeline-\(result.mode.rawValue).svg", canvas: chart.render())
         }
         let baselines = baseline.map { self.results(of: target, in: $0) } ?? []
-        let distribution = DistributionChart(target: target, results: results, baselines: baselines, id: "t\(number)-distribution")
+        let distribution = DistributionChart(
+            target: target, results: results, baselines: baselines, budgets: budgets(of: target), id: "t\(number)-distribution")
         charts.append(ReportChart(id: distribution.id, title: distribution.title, fileName: "\(prefix)-distribution.svg", canvas: distribution.render()))
         return charts
     }

@@ -1,13 +1,16 @@
 /// Resources per target and mode, medians over the successful runs: CPU
 /// time (user and system stacked), max RSS, major and minor page faults.
 /// Bars are labelled with their value; hover text has the exact numbers.
+/// Budgets on CPU, max RSS or faults are dashed lines across their row.
 package struct ResourceChart: Sendable {
     package var results: [BenchmarkResult]
+    package var budgets: [BudgetEvaluation]
     package var id: String
     package var width: Double = 1160
 
-    package init(results: [BenchmarkResult], id: String = "resources") {
+    package init(results: [BenchmarkResult], budgets: [BudgetEvaluation] = [], id: String = "resources") {
         self.results = results
+        self.budgets = budgets
         self.id = id
     }
 
@@ -17,14 +20,22 @@ package struct ResourceChart: Sendable {
         var title: String
         var metrics: [Metric]
         var unit: Metric.Unit
+        /// The metric a budget on this panel's total names.
+        var total: Metric
     }
 
     private static let panels = [
-        Panel(title: "CPU time: user + system", metrics: [.userCPU, .systemCPU], unit: .nanoseconds),
-        Panel(title: "max RSS", metrics: [.maxRSS], unit: .bytes),
-        Panel(title: "major page faults", metrics: [.majorFaults], unit: .count),
-        Panel(title: "minor page faults", metrics: [.minorFaults], unit: .count),
+        Panel(title: "CPU time: user + system", metrics: [.userCPU, .systemCPU], unit: .nanoseconds, total: .cpu),
+        Panel(title: "max RSS", metrics: [.maxRSS], unit: .bytes, total: .maxRSS),
+        Panel(title: "major page faults", metrics: [.majorFaults], unit: .count, total: .majorFaults),
+        Panel(title: "minor page faults", metrics: [.minorFaults], unit: .count, total: .minorFaults),
     ]
+
+    private func budgets(_ panel: Panel, _ result: BenchmarkResult) -> [BudgetEvaluation] {
+        budgets.filter {
+            $0.target == result.target.name && $0.mode == result.mode && $0.metric == panel.total.key && $0.limitValue != nil
+        }
+    }
     static let rowHeight = 20.0
 
     package func render() -> SVGCanvas {
@@ -65,10 +76,11 @@ package struct ResourceChart: Sendable {
         let totals = results.map { result in panel.metrics.compactMap { result.summaries[$0.key]?.median }.reduce(0, +) }
         let texts = results.map { result in
             panel.metrics.compactMap { metric in result.summaries[metric.key].map { HumanUnits.format($0.median, unit: metric.unit) } }
-                .joined(separator: " + ")
+                .joined(separator: " + ") + budgets(panel, result).map { $0.passed ? " ✓" : " ✗" }.joined()
         }
+        let limits = results.flatMap { budgets(panel, $0).compactMap(\.limitValue) }
         let valueRoom = (texts.map { TextMeasure.width($0, size: 10) }.max() ?? 0) + 8
-        let scale = LinearScale(upTo: totals.max() ?? 0, unit: panel.unit, range: left...(left + width - valueRoom))
+        let scale = LinearScale(upTo: (totals + limits).max() ?? 0, unit: panel.unit, range: left...(left + width - valueRoom))
         canvas.line(x1: left, y1: top, x2: left, y2: top + Double(results.count) * Self.rowHeight, style: ShapeStyle(stroke: ChartPalette.mutedInk))
         for (row, result) in results.enumerated() {
             let y = top + Double(row) * Self.rowHeight
@@ -88,7 +100,13 @@ package struct ResourceChart: Sendable {
                 canvas.rect(x: x, y: y + 4, width: length, height: Self.rowHeight - 8, style: style, title: title)
                 x += length
             }
-            canvas.text(texts[row], x: x + 4, y: y + 14, size: 10, colour: ChartPalette.ink)
+            for budget in budgets(panel, result) {
+                let limit = scale(budget.limitValue ?? 0)
+                let title = "\(result.label), budget \(DistributionChart.budgetText(budget)): \(budget.message)"
+                canvas.line(x1: limit, y1: y + 1, x2: limit, y2: y + Self.rowHeight - 1, style: DistributionChart.budgetStyle(passed: budget.passed), title: title)
+            }
+            let failed = budgets(panel, result).contains { !$0.passed }
+            canvas.text(texts[row], x: x + 4, y: y + 14, size: 10, bold: failed, colour: failed ? ChartPalette.budget : ChartPalette.ink)
         }
     }
 }

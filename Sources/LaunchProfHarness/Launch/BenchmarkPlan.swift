@@ -7,12 +7,43 @@ public struct BenchmarkPlan: Sendable {
     public var warmup: Int
     /// When to stop measuring each target and mode.
     public var stopping: StoppingRule
+    /// Per target name, settings that replace the plan-wide ones (a config
+    /// file can give each target its own modes, runs, warm-ups and timeout).
+    public var schedules: [String: TargetSchedule]
 
-    public init(targets: [LaunchTarget], modes: [LaunchMode] = [.warm], warmup: Int = 3, stopping: StoppingRule = StoppingRule()) {
+    public init(
+        targets: [LaunchTarget], modes: [LaunchMode] = [.warm], warmup: Int = 3, stopping: StoppingRule = StoppingRule(),
+        schedules: [String: TargetSchedule] = [:]
+    ) {
         self.targets = targets
         self.modes = modes
         self.warmup = warmup
         self.stopping = stopping
+        self.schedules = schedules
+    }
+
+    public func modes(of target: LaunchTarget) -> [LaunchMode] { schedules[target.name]?.modes ?? modes }
+    public func warmup(of target: LaunchTarget) -> Int { schedules[target.name]?.warmup ?? warmup }
+    public func stopping(of target: LaunchTarget) -> StoppingRule { schedules[target.name]?.stopping ?? stopping }
+    /// Every mode some target runs in.
+    public var allModes: Set<LaunchMode> { Set(targets.flatMap { modes(of: $0) }) }
+    /// nil: the executor's own timeout.
+    public func timeout(of target: LaunchTarget) -> Duration? { schedules[target.name]?.timeout }
+}
+
+/// One target's own modes, warm-ups, stopping rule and timeout; nil keeps
+/// the plan-wide setting.
+public struct TargetSchedule: Sendable, Equatable {
+    public var modes: [LaunchMode]?
+    public var warmup: Int?
+    public var stopping: StoppingRule?
+    public var timeout: Duration?
+
+    public init(modes: [LaunchMode]? = nil, warmup: Int? = nil, stopping: StoppingRule? = nil, timeout: Duration? = nil) {
+        self.modes = modes
+        self.warmup = warmup
+        self.stopping = stopping
+        self.timeout = timeout
     }
 }
 

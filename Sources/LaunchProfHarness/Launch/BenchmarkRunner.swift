@@ -32,6 +32,9 @@ public struct BenchmarkRunner {
     /// One slot per target and mode, in plan order.
     private struct Slot {
         var result: BenchmarkResult
+        var warmup: Int
+        var stopping: StoppingRule
+        var timeout: Duration?
         /// Some run's max RSS was only the harness's own peak (an upper bound).
         var rssUpperBound: UInt64?
         var warmups = 0
@@ -47,7 +50,11 @@ public struct BenchmarkRunner {
     /// benchmark early and are reported in the outcome.
     public func run() -> BenchmarkOutcome {
         var slots = plan.targets.flatMap { target in
-            plan.modes.map { Slot(result: BenchmarkResult(target: target, mode: $0)) }
+            plan.modes(of: target).map {
+                Slot(
+                    result: BenchmarkResult(target: target, mode: $0), warmup: plan.warmup(of: target),
+                    stopping: plan.stopping(of: target), timeout: plan.timeout(of: target))
+            }
         }
         var outcome = BenchmarkOutcome(results: [])
         do throws(Stop) {
@@ -64,11 +71,12 @@ public struct BenchmarkRunner {
     }
 
     private func runWarmups(_ slots: inout [Slot]) throws(Stop) {
-        for round in 0..<plan.warmup {
-            for index in slots.indices {
-                let result = slots[index].result
-                let context = RunContext(target: result.target, mode: result.mode, index: round, isWarmup: true)
-                _ = try launch(context, measuredSoFar: [])
+        let rounds = slots.map(\.warmup).max() ?? 0
+        for round in 0..<rounds {
+            for slot in slots where round < slot.warmup {
+                let context = RunContext(
+                    target: slot.result.target, mode: slot.result.mode, index: round, isWarmup: true, timeout: slot.timeout)
+                _ = try launch(context, measuredSoFar: [], stopping: slot.stopping)
             }
         }
     }
@@ -78,12 +86,14 @@ public struct BenchmarkRunner {
         while slots.contains(where: { !$0.done }) {
             for index in slots.indices where !slots[index].done {
                 let result = slots[index].result
-                let context = RunContext(target: result.target, mode: result.mode, index: result.runs.count, isWarmup: false)
-                let (measurement, observed) = try launch(context, measuredSoFar: result.runs)
+                let context = RunContext(
+                    target: result.target, mode: result.mode, index: result.runs.count, isWarmup: false,
+                    timeout: slots[index].timeout)
+                let (measurement, observed) = try launch(context, measuredSoFar: result.runs, stopping: slots[index].stopping)
                 slots[index].result.runs.append(measurement)
                 if observed.maxRSSIsUpperBound { slots[index].rssUpperBound = measurement.maxRSSBytes }
                 let elapsed = Duration.nanoseconds(Int64(monotonicNanoseconds() - start))
-                if plan.stopping.shouldStop(runsSoFar: slots[index].result.runs, elapsed: elapsed) {
+                if slots[index].stopping.shouldStop(runsSoFar: slots[index].result.runs, elapsed: elapsed) {
                     slots[index].done = true
                 }
             }
@@ -92,7 +102,7 @@ public struct BenchmarkRunner {
 
     /// Prepares (cold), launches and checks one run.
     private func launch(
-        _ context: RunContext, measuredSoFar: [RunMeasurement]
+        _ context: RunContext, measuredSoFar: [RunMeasurement], stopping: StoppingRule
     ) throws(Stop) -> (RunMeasurement, ObservedRun) {
         if interrupt?.isInterrupted == true { throw .interrupted }
         let failure = { (reason: String) in
@@ -115,14 +125,16 @@ public struct BenchmarkRunner {
         }
         if observed.interrupted || interrupt?.isInterrupted == true { throw .interrupted }
         let measurement = observed.measurement(index: context.index, residency: residency)
-        report(context, observed, measured: context.isWarmup ? [] : measuredSoFar + [measurement])
+        report(context, observed, measured: context.isWarmup ? [] : measuredSoFar + [measurement], stopping: stopping)
         if let reason = observed.failure { throw .failed(failure(reason)) }
         return (measurement, observed)
     }
 
-    private func report(_ context: RunContext, _ observed: ObservedRun, measured: [RunMeasurement]) {
+    private func report(
+        _ context: RunContext, _ observed: ObservedRun, measured: [RunMeasurement], stopping: StoppingRule
+    ) {
         guard let progress else { return }
-        let fixed = plan.stopping.minRuns == plan.stopping.maxRuns ? plan.stopping.maxRuns : nil
+        let fixed = stopping.minRuns == stopping.maxRuns ? stopping.maxRuns : nil
         // Only the median, sorted directly: a full summary (with its
         // bootstrap) after every run would cost O(n²) over a long benchmark.
         let times = measured.filter(\.exit.isSuccess).compactMap(\.wallToReady).sorted()

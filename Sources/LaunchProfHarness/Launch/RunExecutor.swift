@@ -5,12 +5,15 @@ public struct RunContext: Sendable, Equatable {
     /// 0-based among the warm-ups or among the measured runs.
     public var index: Int
     public var isWarmup: Bool
+    /// This target's own timeout; nil: the executor's.
+    public var timeout: Duration?
 
-    public init(target: LaunchTarget, mode: LaunchMode, index: Int, isWarmup: Bool) {
+    public init(target: LaunchTarget, mode: LaunchMode, index: Int, isWarmup: Bool, timeout: Duration? = nil) {
         self.target = target
         self.mode = mode
         self.index = index
         self.isWarmup = isWarmup
+        self.timeout = timeout
     }
 
     /// "warm-up 2" or "run 5" (1-based, as people count).
@@ -47,7 +50,7 @@ public struct ProcessExecutor: RunExecutor {
     public func execute(_ context: RunContext) throws -> ObservedRun {
         let options = SpawnOptions.forProbe(context.target.ready, output: output.disposition(for: context))
         let process = try spawner.spawn(context.target, options: options)
-        let settings = RunSettings(probe: context.target.ready, timeout: timeout, grace: grace)
+        let settings = RunSettings(probe: context.target.ready, timeout: context.timeout ?? timeout, grace: grace)
         return try RunObserver(process: process, settings: settings, interrupt: interrupt).observe()
     }
 }

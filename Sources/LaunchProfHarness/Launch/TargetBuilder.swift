@@ -73,7 +73,7 @@ public enum TargetBuildError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .noCommand:
-            "no command to run: give quoted commands ('cmd a' 'cmd b') or one command after '--'"
+            "no command to run: give quoted commands ('cmd a' 'cmd b'), one command after '--', or a launchprof.yml (--config)"
         case .bothForms:
             "give either quoted commands or one command after '--', not both"
         case .emptyCommand:

@@ -92,10 +92,15 @@ public struct ResultsDocument: Sendable, Equatable, Codable {
     /// Name of the reference target, if one was marked (`--reference`).
     public var reference: String?
     public var results: [BenchmarkResult]
+    /// Budgets checked in this run (a config file's), if any.
+    public var budgets: [BudgetEvaluation]?
+    /// The comparison with a baseline (`--baseline`), if one was asked for.
+    public var comparison: BaselineComparison?
 
     public init(
         version: Int = ResultsDocument.currentVersion, toolVersion: String, date: String, commandLine: [String],
-        machine: MachineDescription, reference: String?, results: [BenchmarkResult]
+        machine: MachineDescription, reference: String?, results: [BenchmarkResult],
+        budgets: [BudgetEvaluation]? = nil, comparison: BaselineComparison? = nil
     ) {
         self.version = version
         self.toolVersion = toolVersion
@@ -104,6 +109,8 @@ public struct ResultsDocument: Sendable, Equatable, Codable {
         self.machine = machine
         self.reference = reference
         self.results = results
+        self.budgets = budgets
+        self.comparison = comparison
     }
 }
 

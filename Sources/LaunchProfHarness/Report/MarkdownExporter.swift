@@ -8,7 +8,14 @@ public struct MarkdownExporter: ResultsExporter {
 
     public func export(_ document: ResultsDocument) throws -> String {
         let rows = ReportRow.rowsByMode(document).flatMap(\.rows)
-        var sections = [launchTable(rows, reference: document.reference)]
+        var sections: [String] = []
+        if let headline = GateVerdict.headline(document) {
+            let mark = GateVerdict(document).exitStatus == 0 ? "✅" : "❌"
+            sections.append("\(mark) **launchprof: \(escape(headline))**")
+        }
+        if let budgets = document.budgets, !budgets.isEmpty { sections.append(budgetTable(budgets)) }
+        if let comparison = document.comparison { sections.append(comparisonTable(comparison)) }
+        sections.append(launchTable(rows, reference: document.reference))
         if rows.contains(where: { !$0.details.isEmpty }) { sections.append(milestoneTable(rows)) }
         let warnings = document.results.flatMap { result in result.warnings.map { "- **\(escape(result.label))**: \(escape($0))" } }
         if !warnings.isEmpty { sections.append((["### Warnings", ""] + warnings).joined(separator: "\n")) }
@@ -64,6 +71,50 @@ public struct MarkdownExporter: ResultsExporter {
             }
         }
         return (["### Milestones (time since spawn)", ""] + lines).joined(separator: "\n")
+    }
+
+    private func budgetTable(_ budgets: [BudgetEvaluation]) -> String {
+        var lines = [
+            line(["", "Target", "Mode", "Metric", "Statistic", "Limit", "Measured"]),
+            line([":---:", ":---", ":---", ":---", ":---", "---:", ":---"]),
+        ]
+        for budget in budgets {
+            lines.append(line([
+                budget.passed ? "✅" : "❌", escape(budget.target), budget.mode.rawValue, escape(budget.metric),
+                budget.statistic.rawValue, escape(budget.limit), escape(budget.message),
+            ]))
+        }
+        return (["### Budgets", ""] + lines).joined(separator: "\n")
+    }
+
+    private func comparisonTable(_ comparison: BaselineComparison) -> String {
+        var lines = [
+            line(["", "Target", "Mode", "Metric", "Baseline", "Now", "Change", "95% CI", "p-value"]),
+            line([":---:", ":---", ":---", ":---", "---:", "---:", "---:", "---:", "---:"]),
+        ]
+        for change in comparison.changes {
+            let mark = switch change.verdict {
+            case .regressed: "🔴 regressed"
+            case .improved: "🟢 improved"
+            case .unchanged: "⚪"
+            }
+            lines.append(line([
+                mark, escape(change.target), change.mode.rawValue, "\(escape(change.metric)) \(change.statistic)",
+                HumanUnits.format(change.baseline, unit: change.unit), HumanUnits.format(change.current, unit: change.unit),
+                MetricChange.percent(change.change),
+                "\(MetricChange.percent(change.changeLow)) … \(MetricChange.percent(change.changeHigh))",
+                change.pValue < 0.0001 ? "< 0.0001" : HumanUnits.fixed(change.pValue, decimals: 4),
+            ]))
+        }
+        var section = ["### Compared with baseline \(escape(comparison.baseline))", ""] + lines
+        if let first = comparison.changes.first {
+            section += ["", "A change is a regression (or an improvement) when it is beyond its threshold "
+                + "(default \(MetricChange.percent(first.threshold).dropFirst())) and a Mann–Whitney U test of the runs gives "
+                + "p < \(first.significance). Baseline measured \(escape(comparison.baselineDate)) "
+                + "by launchprof \(escape(comparison.baselineToolVersion))."]
+        }
+        section += comparison.warnings.map { "- ⚠️ \(escape($0))" }
+        return section.joined(separator: "\n")
     }
 
     private func machineLine(_ document: ResultsDocument) -> String {

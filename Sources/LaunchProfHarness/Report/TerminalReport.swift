@@ -1,7 +1,8 @@
 /// The table `launchprof run` prints: one table per mode, a row per target
 /// with time to ready (median ± MAD), min … max, CPU, max RSS, major faults
 /// and runs; traced milestones as sub-rows; the comparison with the reference
-/// target when one is set; warnings below. Colour only when asked for.
+/// target when one is set; warnings below; then budgets, the comparison with
+/// a baseline and the verdict, when there are any. Colour only when asked for.
 public struct TerminalReport: ResultsExporter {
     public var style: ANSIStyle
 
@@ -11,6 +12,7 @@ public struct TerminalReport: ResultsExporter {
         var blocks = ReportRow.rowsByMode(document).map { mode, rows in table(mode: mode, rows: rows, document: document) }
         let warnings = warningLines(document)
         if !warnings.isEmpty { blocks.append(warnings.joined(separator: "\n")) }
+        blocks += GateReportLines(style: style).lines(document)
         return blocks.joined(separator: "\n\n") + "\n"
     }
 

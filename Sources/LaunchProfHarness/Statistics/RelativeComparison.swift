@@ -1,7 +1,7 @@
 /// How a target compares with the reference target on one metric: the ratio
 /// of their medians with a confidence interval.
 ///
-/// Method: two-sample percentile bootstrap of the ratio of medians (Efron &
+/// Method: ``BootstrapRatio`` of the medians, a two-sample percentile bootstrap (Efron &
 /// Tibshirani, *An Introduction to the Bootstrap*, 1993, ch. 13): resample
 /// each sample with replacement, independently, `resamples` times; take the
 /// 2.5% and 97.5% quantiles of the resampled ratios. The generator has a fixed
@@ -24,29 +24,12 @@ public struct RelativeComparison: Sendable, Equatable {
     /// reference median is 0 (no ratio exists).
     public init?(
         target: [Double], reference: [Double], confidence: Double = 0.95, resamples: Int = 2000,
-        seed: UInt64 = 0x6C61_756E_6368  // "launch"
+        seed: UInt64 = BootstrapRatio.defaultSeed
     ) {
-        guard let targetMedian = Statistics.median(target), let referenceMedian = Statistics.median(reference),
-            referenceMedian != 0
+        guard let bootstrap = BootstrapRatio(
+            target, over: reference, statistic: .p50, confidence: confidence, resamples: resamples, seed: seed)
         else { return nil }
-        var generator = SeededGenerator(seed: seed)
-        var ratios: [Double] = []
-        ratios.reserveCapacity(resamples)
-        for _ in 0..<resamples {
-            let a = Self.resampledMedian(target, using: &generator)
-            let b = Self.resampledMedian(reference, using: &generator)
-            // A resample of the reference can have median 0 even when the
-            // whole sample does not; such a ratio is undefined, so skip it.
-            if b != 0 { ratios.append(a / b) }
-        }
-        ratios.sort()
-        let tail = (1 - confidence) / 2
-        self.init(
-            ratio: targetMedian / referenceMedian,
-            low: Statistics.quantile(sorted: ratios, tail) ?? targetMedian / referenceMedian,
-            high: Statistics.quantile(sorted: ratios, 1 - tail) ?? targetMedian / referenceMedian,
-            confidence: confidence
-        )
+        self.init(ratio: bootstrap.ratio, low: bootstrap.low, high: bootstrap.high, confidence: confidence)
     }
 
     /// Half the interval's width, for "1.84× ± 0.05".
@@ -70,11 +53,5 @@ public struct RelativeComparison: Sendable, Equatable {
         guard ratio.isFinite, halfWidth.isFinite else { return "\(HumanUnits.significant(ratio))× ± ∞" }
         let decimals = ratio < 10 ? 2 : ratio < 100 ? 1 : 0
         return "\(HumanUnits.fixed(ratio, decimals: decimals))× ± \(HumanUnits.fixed(halfWidth, decimals: decimals))"
-    }
-
-    private static func resampledMedian(_ values: [Double], using generator: inout SeededGenerator) -> Double {
-        var resample = (0..<values.count).map { _ in values[Int.random(in: 0..<values.count, using: &generator)] }
-        resample.sort()
-        return Statistics.quantile(sorted: resample, 0.5)!  // non-empty: values is non-empty
     }
 }

@@ -1,0 +1,102 @@
+/// A limit on one statistic of one metric of a target's launches, as a
+/// config file states it: "time to ready p95 of sample-app (warm) at most
+/// 40 ms", or "… at most 1.2× that of hello-c, measured in the same run".
+public struct Budget: Sendable, Equatable {
+    public enum Limit: Sendable, Equatable, CustomStringConvertible {
+        /// In the metric's base unit (ns, bytes, count).
+        case absolute(Quantity)
+        /// At most `factor` times the same statistic of `reference`, in the
+        /// same mode, measured interleaved in the same run; of the reference's
+        /// `metric` when given (a milestone against a hello-world's exit),
+        /// else of the budget's own metric.
+        case ratio(Double, reference: String, metric: Metric? = nil)
+
+        public var description: String {
+            switch self {
+            case .absolute(let quantity): "<= \(quantity)"
+            case let .ratio(factor, reference, metric):
+                "<= \(HumanUnits.significant(factor))x \(reference)" + (metric.map { " \($0.key)" } ?? "")
+            }
+        }
+    }
+
+    public var target: String
+    /// nil: every mode the target runs in.
+    public var mode: LaunchMode?
+    public var metric: Metric
+    public var statistic: SummaryStatistic
+    public var limit: Limit
+    /// Regression threshold for this metric (0.05 = 5%); nil: the global one.
+    public var threshold: Double?
+    /// Where the budget was written ("launchprof.yml:14"), for messages.
+    public var source: String?
+
+    public init(
+        target: String, mode: LaunchMode? = nil, metric: Metric, statistic: SummaryStatistic = .p50, limit: Limit,
+        threshold: Double? = nil, source: String? = nil
+    ) {
+        self.target = target
+        self.mode = mode
+        self.metric = metric
+        self.statistic = statistic
+        self.limit = limit
+        self.threshold = threshold
+        self.source = source
+    }
+
+    /// "wall_to_ready p95 <= 40.0 ms".
+    public var summary: String { "\(metric.key) \(statistic) \(limit)" }
+}
+
+extension Budget.Limit {
+    /// Parses `40ms`, `<= 40ms`, `1.2x hello-c`, `<= 1.2× hello-c`,
+    /// `3x hello-c wall_to_exit`; a ratio without a name is relative to
+    /// `defaultReference`.
+    public init(parsing text: String, defaultReference: String?) throws(BudgetLimitError) {
+        var rest = Substring(text)
+        rest = rest.drop { $0 == " " }
+        for prefix in ["<=", "≤"] where rest.hasPrefix(prefix) { rest = rest.dropFirst(prefix.count).drop { $0 == " " } }
+        let words = rest.split(separator: " ", omittingEmptySubsequences: true)
+        if let first = words.first, let last = first.last, last == "x" || last == "×",
+            let factor = Double(first.dropLast())
+        {
+            guard factor.isFinite, factor > 0 else { throw .badRatio(text) }
+            guard words.count <= 3 else { throw .badRatio(text) }
+            guard let reference = words.count >= 2 ? String(words[1]) : defaultReference else {
+                throw .ratioWithoutReference(text)
+            }
+            var metric: Metric?
+            if words.count == 3 {
+                let key = String(words[2])
+                guard let parsed = Metric(key: Metric.aliases[key] ?? key) else { throw .unknownMetric(text, key) }
+                metric = parsed
+            }
+            self = .ratio(factor, reference: reference, metric: metric)
+            return
+        }
+        do {
+            self = .absolute(try Quantity(parsing: String(rest)))
+        } catch {
+            throw .quantity(error)
+        }
+    }
+}
+
+/// Why a budget's limit could not be read.
+public enum BudgetLimitError: Error, Equatable, CustomStringConvertible {
+    case quantity(QuantityError)
+    case badRatio(String)
+    case ratioWithoutReference(String)
+    case unknownMetric(String, String)
+
+    public var description: String {
+        switch self {
+        case .quantity(let error): error.description
+        case .badRatio(let text):
+            "'\(text)' is not a ratio like '1.2x hello-c' (a positive factor, a target name, optionally its metric)"
+        case let .unknownMetric(text, key): "'\(text)' names unknown metric '\(key)' of its reference"
+        case .ratioWithoutReference(let text):
+            "'\(text)' is a ratio but names no reference target; write '\(text) NAME' or set 'reference'"
+        }
+    }
+}

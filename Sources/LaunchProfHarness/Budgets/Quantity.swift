@@ -1,0 +1,59 @@
+import Foundation
+
+/// A value with its unit as config files and flags write it: `40ms`,
+/// `1.5s`, `250us`, `30MiB`, `2GB`, `12` (a count), converted to the base
+/// unit of ``Metric/Unit`` (nanoseconds, bytes, or a count).
+public struct Quantity: Sendable, Equatable, CustomStringConvertible {
+    public var value: Double
+    public var unit: Metric.Unit
+
+    public init(value: Double, unit: Metric.Unit) {
+        self.value = value
+        self.unit = unit
+    }
+
+    /// Parses `text`; a bare number is a count.
+    public init(parsing text: String) throws(QuantityError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let numberEnd = trimmed.firstIndex { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") }
+            ?? trimmed.endIndex
+        // "1e3ms" parses, but an 'e' starting a unit never appears among ours.
+        let numberText = String(trimmed[..<numberEnd])
+        let suffix = String(trimmed[numberEnd...]).trimmingCharacters(in: .whitespaces)
+        guard let number = Double(numberText), number.isFinite else { throw .notANumber(text) }
+        guard number >= 0 else { throw .negative(text) }
+        if suffix.isEmpty {
+            self.init(value: number, unit: .count)
+            return
+        }
+        guard let (unit, scale) = Self.units[suffix] else { throw .unknownUnit(text, unit: suffix) }
+        self.init(value: number * scale, unit: unit)
+    }
+
+    /// Units and their size in the base unit. Decimal prefixes (kB, MB, GB)
+    /// are powers of 1000, binary ones (KiB, MiB, GiB) powers of 1024.
+    static let units: [String: (Metric.Unit, Double)] = [
+        "ns": (.nanoseconds, 1), "us": (.nanoseconds, 1e3), "µs": (.nanoseconds, 1e3),
+        "ms": (.nanoseconds, 1e6), "s": (.nanoseconds, 1e9),
+        "B": (.bytes, 1), "kB": (.bytes, 1e3), "KB": (.bytes, 1e3), "MB": (.bytes, 1e6), "GB": (.bytes, 1e9),
+        "KiB": (.bytes, 1024), "MiB": (.bytes, 1_048_576), "GiB": (.bytes, 1_073_741_824),
+    ]
+
+    public var description: String { HumanUnits.format(value, unit: unit) }
+}
+
+/// Why a quantity could not be read.
+public enum QuantityError: Error, Equatable, CustomStringConvertible {
+    case notANumber(String)
+    case negative(String)
+    case unknownUnit(String, unit: String)
+
+    public var description: String {
+        switch self {
+        case .notANumber(let text): "'\(text)' is not a number with a unit (e.g. 40ms, 1.5s, 30MiB, 12)"
+        case .negative(let text): "'\(text)' is negative"
+        case let .unknownUnit(text, unit):
+            "'\(text)' has unknown unit '\(unit)' (times: ns, us, ms, s; sizes: B, kB, MB, GB, KiB, MiB, GiB)"
+        }
+    }
+}

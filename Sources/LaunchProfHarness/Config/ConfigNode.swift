@@ -1,0 +1,129 @@
+import Yams
+
+/// A node of a parsed YAML config with its place (file, line, key path), so
+/// every error can say where it is. Reading methods check the node's shape
+/// and throw a ``ConfigError`` naming the key and what was expected.
+struct ConfigNode {
+    let node: Node
+    let file: String
+    /// `targets[1].runs`.
+    let path: String
+
+    func error(_ message: String) -> ConfigError {
+        ConfigError(file: file, line: node.mark?.line, column: node.mark?.column, key: path, message: message)
+    }
+
+    private func child(_ node: Node, key: String) -> ConfigNode {
+        ConfigNode(node: node, file: file, path: path.isEmpty ? key : "\(path).\(key)")
+    }
+
+    /// What this node is, for "expected a list, got a mapping".
+    private var kind: String {
+        switch node {
+        case .scalar(let scalar): "'\(scalar.string)'"
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+
+    /// The keys of a mapping, each checked against `allowed`; unknown and
+    /// repeated keys are errors at the key's own line.
+    func mapping(allowed: [String]) throws(ConfigError) -> [String: ConfigNode] {
+        guard case .mapping(let mapping) = node else { throw error("expected a mapping of keys, got \(kind)") }
+        var entries: [String: ConfigNode] = [:]
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode else {
+                throw ConfigNode(node: keyNode, file: file, path: path).error("keys must be plain words")
+            }
+            let key = scalar.string
+            let keyPlace = ConfigNode(node: keyNode, file: file, path: path.isEmpty ? key : "\(path).\(key)")
+            guard allowed.contains(key) else {
+                let suggestion = Self.closest(key, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
+                throw keyPlace.error("unknown key (known here: \(allowed.joined(separator: ", ")))\(suggestion)")
+            }
+            guard entries[key] == nil else { throw keyPlace.error("appears twice") }
+            entries[key] = child(value, key: key)
+        }
+        return entries
+    }
+
+    /// The items of a list.
+    func list() throws(ConfigError) -> [ConfigNode] {
+        guard case .sequence(let sequence) = node else { throw error("expected a list, got \(kind)") }
+        return sequence.enumerated().map { ConfigNode(node: $0.element, file: file, path: "\(path)[\($0.offset)]") }
+    }
+
+    /// A scalar's text; `nonEmpty` rejects "".
+    func string(nonEmpty: Bool = true) throws(ConfigError) -> String {
+        guard case .scalar(let scalar) = node else { throw error("expected a text value, got \(kind)") }
+        if nonEmpty, scalar.string.isEmpty { throw error("must not be empty") }
+        return scalar.string
+    }
+
+    func strings() throws(ConfigError) -> [String] {
+        var values: [String] = []
+        for item in try list() { values.append(try item.string()) }
+        return values
+    }
+
+    func int(atLeast minimum: Int) throws(ConfigError) -> Int {
+        let text = try string()
+        guard let value = Int(text) else { throw error("expected a whole number, got '\(text)'") }
+        guard value >= minimum else { throw error("must be at least \(minimum), got \(value)") }
+        return value
+    }
+
+    /// `5%` or `0.05`, strictly between 0 and 1.
+    func fraction(name: String) throws(ConfigError) -> Double {
+        let text = try string()
+        let value = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
+        guard let value, value.isFinite else { throw error("expected \(name) as a percentage or fraction (5% or 0.05), got '\(text)'") }
+        guard value > 0, value < 1 else { throw error("\(name) must be between 0 and 1 (0% and 100%), got '\(text)'") }
+        return value
+    }
+
+    /// `10s`, `500ms`, or a number of seconds.
+    func duration() throws(ConfigError) -> Duration {
+        let text = try string()
+        if let seconds = Double(text) {
+            guard seconds.isFinite, seconds > 0 else { throw error("must be a positive number of seconds, got '\(text)'") }
+            return .nanoseconds(Int64(seconds * 1e9))
+        }
+        guard let quantity = try? Quantity(parsing: text), quantity.unit == .nanoseconds, quantity.value > 0 else {
+            throw error("expected a duration like 10s or 500ms, got '\(text)'")
+        }
+        return .nanoseconds(Int64(quantity.value))
+    }
+
+    /// A string-to-string mapping (environment variables).
+    func stringMap() throws(ConfigError) -> [String: String] {
+        guard case .mapping(let mapping) = node else { throw error("expected a mapping of NAME: value, got \(kind)") }
+        var values: [String: String] = [:]
+        for (keyNode, value) in mapping {
+            let key = try ConfigNode(node: keyNode, file: file, path: path).string()
+            let place = child(value, key: key)
+            guard values[key] == nil else { throw place.error("appears twice") }
+            values[key] = try place.string(nonEmpty: false)
+        }
+        return values
+    }
+
+    /// The allowed word nearest to a misspelt one (edit distance at most 2).
+    static func closest(_ word: String, in candidates: [String]) -> String? {
+        let scored = candidates.map { (candidate: $0, distance: editDistance(Array(word), Array($0))) }
+        return scored.filter { $0.distance <= 2 }.min { $0.distance < $1.distance }?.candidate
+    }
+
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,35 @@
+/// A `launchprof.yml`: targets to launch, their budgets, and the regression
+/// settings. See docs/config.md for the format.
+public struct LaunchConfig: Sendable, Equatable {
+    /// The file it was read from, as given.
+    public var path: String
+    public var targets: [LaunchTarget]
+    /// Per target name: its own modes, runs, warm-ups and timeout.
+    public var schedules: [String: TargetSchedule]
+    /// Settings for every target that does not give its own.
+    public var defaults: TargetSchedule
+    public var budgets: [Budget]
+    /// The target others are reported relative to, and the default reference of ratio budgets.
+    public var reference: String?
+    /// Regression threshold (0.05 = 5%) and significance level, when set.
+    public var threshold: Double?
+    public var significance: Double?
+
+    public init(
+        path: String, targets: [LaunchTarget], schedules: [String: TargetSchedule] = [:],
+        defaults: TargetSchedule = TargetSchedule(), budgets: [Budget] = [], reference: String? = nil,
+        threshold: Double? = nil, significance: Double? = nil
+    ) {
+        self.path = path
+        self.targets = targets
+        self.schedules = schedules
+        self.defaults = defaults
+        self.budgets = budgets
+        self.reference = reference
+        self.threshold = threshold
+        self.significance = significance
+    }
+
+    /// The file `launchprof run` reads when no `--config` is given.
+    public static let defaultFileName = "launchprof.yml"
+}

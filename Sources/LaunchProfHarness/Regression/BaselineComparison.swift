@@ -1,0 +1,39 @@
+/// The comparison of a run with a baseline: stored in results
+/// (`comparison`) and shown in every report.
+public struct BaselineComparison: Sendable, Equatable, Codable {
+    /// The baseline's name or path, as given.
+    public var baseline: String
+    /// When and by which launchprof version the baseline was measured.
+    public var baselineDate: String
+    public var baselineToolVersion: String
+    /// Another machine, another tool version, targets missing on one side.
+    public var warnings: [String]
+    public var changes: [MetricChange]
+
+    public init(
+        baseline: String, baselineDate: String, baselineToolVersion: String, warnings: [String], changes: [MetricChange]
+    ) {
+        self.baseline = baseline
+        self.baselineDate = baselineDate
+        self.baselineToolVersion = baselineToolVersion
+        self.warnings = warnings
+        self.changes = changes
+    }
+
+    public var regressions: [MetricChange] { changes.filter { $0.verdict == .regressed } }
+    public var improvements: [MetricChange] { changes.filter { $0.verdict == .improved } }
+}
+
+/// What to check for regressions: a metric's statistic and its threshold.
+public struct RegressionCheck: Sendable, Equatable {
+    public var metric: Metric
+    public var statistic: SummaryStatistic
+    /// 0.05 = worse by more than 5%; nil: the comparer's global threshold.
+    public var threshold: Double?
+
+    public init(metric: Metric, statistic: SummaryStatistic = .p50, threshold: Double? = nil) {
+        self.metric = metric
+        self.statistic = statistic
+        self.threshold = threshold
+    }
+}

@@ -1,0 +1,86 @@
+/// How one metric of one target and mode changed from a baseline to now.
+public struct MetricChange: Sendable, Equatable, Codable {
+    public enum Verdict: String, Sendable, Equatable, Codable {
+        /// Worse by more than the threshold, and significant.
+        case regressed
+        /// Better by more than the threshold, and significant.
+        case improved
+        /// Neither: within the threshold, or not significant.
+        case unchanged
+    }
+
+    public var target: String
+    public var mode: LaunchMode
+    /// `Metric.key`.
+    public var metric: String
+    public var statistic: SummaryStatistic
+    /// The statistic in the baseline and now, in the metric's base unit.
+    public var baseline: Double
+    public var current: Double
+    /// current / baseline - 1: +0.12 is 12% slower (or larger).
+    public var change: Double
+    /// Bootstrap confidence interval of `change`.
+    public var changeLow: Double
+    public var changeHigh: Double
+    public var confidence: Double
+    /// Two-sided Mann–Whitney U p-value of the raw runs.
+    public var pValue: Double
+    /// The threshold and significance level it was judged by.
+    public var threshold: Double
+    public var significance: Double
+    public var baselineRuns: Int
+    public var currentRuns: Int
+    public var verdict: Verdict
+
+    public init(
+        target: String, mode: LaunchMode, metric: String, statistic: SummaryStatistic, baseline: Double, current: Double,
+        change: Double, changeLow: Double, changeHigh: Double, confidence: Double, pValue: Double, threshold: Double,
+        significance: Double, baselineRuns: Int, currentRuns: Int, verdict: Verdict
+    ) {
+        self.target = target
+        self.mode = mode
+        self.metric = metric
+        self.statistic = statistic
+        self.baseline = baseline
+        self.current = current
+        self.change = change
+        self.changeLow = changeLow
+        self.changeHigh = changeHigh
+        self.confidence = confidence
+        self.pValue = pValue
+        self.threshold = threshold
+        self.significance = significance
+        self.baselineRuns = baselineRuns
+        self.currentRuns = currentRuns
+        self.verdict = verdict
+    }
+
+    /// "sample-app (warm) wall_to_ready p50".
+    public var title: String { "\(target) (\(mode.rawValue)) \(metric) \(statistic)" }
+
+    /// The metric's unit, for formatting `baseline` and `current`.
+    public var unit: Metric.Unit { Metric(key: metric)?.unit ?? .count }
+
+    /// "+12.3% [+9.1%, +15.0%]".
+    public var changeText: String {
+        "\(Self.percent(change)) [\(Self.percent(changeLow)), \(Self.percent(changeHigh))]"
+    }
+
+    /// "p = 0.0004", "p < 0.0001".
+    public var pValueText: String {
+        pValue < 0.0001 ? "p < 0.0001" : "p = \(HumanUnits.fixed(pValue, decimals: 4))"
+    }
+
+    /// "14.2 ms → 16.0 ms (+12.3% [+9.1%, +15.0%], p = 0.0004)".
+    public var summary: String {
+        "\(HumanUnits.format(baseline, unit: unit)) → \(HumanUnits.format(current, unit: unit)) "
+            + "(\(changeText), \(pValueText))"
+    }
+
+    /// "+12.3%", "-4.0%", "+0.0%".
+    public static func percent(_ fraction: Double) -> String {
+        guard fraction.isFinite else { return fraction > 0 ? "+∞%" : "-∞%" }
+        let text = HumanUnits.fixed(abs(fraction) * 100, decimals: 1)
+        return (fraction < 0 && text != "0.0" ? "-" : "+") + text + "%"
+    }
+}

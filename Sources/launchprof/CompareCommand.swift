@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import LaunchProfHarness
+
+/// `launchprof compare BASE.json NEW.json`: the regression test of two saved
+/// results, without running anything.
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare two results files (from --export-json or --save-baseline) and fail on regressions.",
+        discussion: """
+            A metric regressed when its statistic is worse by more than the threshold and a \
+            Mann–Whitney U test of the raw runs rejects "no difference" at the significance level. \
+            With --config, the file's budgets are checked against NEW and their metrics compared too. \
+            Exit status: 0 no regression and budgets met, 1 a regression or a budget exceeded, \
+            2 bad usage or an unreadable file, 3 NEW holds a target that failed to launch.
+            """)
+
+    @Argument(help: "The baseline results (JSON).")
+    var base: String
+
+    @Argument(help: "The new results (JSON).")
+    var new: String
+
+    @Option(help: ArgumentHelp("Budgets and thresholds from this launchprof.yml.", valueName: "file"))
+    var config: String?
+
+    @OptionGroup var gate: GateOptions
+
+    @Option(help: ArgumentHelp("Write the comparison as Markdown (for a pull-request comment).", valueName: "file"))
+    var exportMarkdown: String?
+
+    @Option(help: ArgumentHelp("Write NEW with the comparison as JSON to this file.", valueName: "file"))
+    var exportJson: String?
+
+    func run() throws {
+        let baseline = try load(base)
+        var current = try load(new)
+        var settings: LaunchConfig?
+        if let config {
+            do {
+                settings = try ConfigReader.read(path: config)
+            } catch {
+                Output.error(error.description)
+                throw ExitCode(2)
+            }
+        }
+        if let budgets = settings?.budgets, !budgets.isEmpty {
+            current.budgets = BudgetEvaluator(budgets: budgets).evaluate(current.results)
+        }
+        current.comparison = try gate.comparer(config: settings).compare(baseline: baseline, current: current, baselineName: base)
+        try Output.report(current, markdown: exportMarkdown, json: exportJson, junit: gate.exportJunit)
+        let status = GateVerdict(current).exitStatus
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    private func load(_ path: String) throws -> ResultsDocument {
+        do {
+            return try ResultsDocument.load(from: path)
+        } catch {
+            Output.error(error.description)
+            throw ExitCode(2)
+        }
+    }
+}

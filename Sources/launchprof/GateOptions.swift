@@ -1,0 +1,46 @@
+import ArgumentParser
+import LaunchProfHarness
+
+/// Regression-test flags, shared by `run` and `compare`.
+struct GateOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "A change beyond this is a regression when significant (default 5%, or the config's).", valueName: "percent"))
+    var threshold: String?
+
+    @Option(help: ArgumentHelp(
+        "Significance level of the Mann–Whitney U test (default 0.01, or the config's).", valueName: "alpha"))
+    var significance: String?
+
+    @Option(help: ArgumentHelp("Write budgets and regression checks as JUnit XML to this file.", valueName: "file"))
+    var exportJunit: String?
+
+    mutating func validate() throws {
+        _ = try thresholdValue()
+        _ = try significanceValue()
+    }
+
+    func thresholdValue() throws -> Double? {
+        try threshold.map { try Self.fraction($0, flag: "--threshold") }
+    }
+
+    func significanceValue() throws -> Double? {
+        try significance.map { try Self.fraction($0, flag: "--significance") }
+    }
+
+    /// `5%` or `0.05`, strictly between 0 and 1.
+    static func fraction(_ text: String, flag: String) throws -> Double {
+        let value = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
+        guard let value, value > 0, value < 1 else {
+            throw ValidationError("\(flag) must be a percentage or fraction between 0 and 1 (e.g. 5% or 0.05), got '\(text)'")
+        }
+        return value
+    }
+
+    /// The comparer for these flags over a config's settings and budgets.
+    func comparer(config: LaunchConfig?) throws -> BaselineComparer {
+        BaselineComparer(
+            threshold: try thresholdValue() ?? config?.threshold ?? 0.05,
+            significance: try significanceValue() ?? config?.significance ?? 0.01,
+            budgets: config?.budgets ?? [])
+    }
+}
