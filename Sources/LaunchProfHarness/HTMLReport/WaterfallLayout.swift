@@ -96,7 +96,9 @@ struct WaterfallLayout {
         if !kindsDrawn.contains(bar.kind) { kindsDrawn.append(bar.kind) }
         let indent = Double(min(bar.depth, 5)) * 12
         let text = TextMeasure.fitted(bar.label, width: labelWidth - indent - 12)
-        var title = "\(bar.label): \(ReportNumber.milliseconds(bar.duration)), from \(ReportNumber.milliseconds(bar.start)) "
+        // Phases are the median run's (name the result); intervals are the trace's.
+        let isPhase = [.preMain, .beforeMain, .toReady, .afterReady].contains(bar.kind)
+        var title = (isPhase ? "\(waterfall.result.label), " : "") + "\(bar.label): \(ReportNumber.milliseconds(bar.duration)), from \(ReportNumber.milliseconds(bar.start)) "
             + "to \(ReportNumber.milliseconds(bar.end)) after spawn"
         if let note = bar.note { title += " (\(note))" }
         canvas.text(text, x: 12 + indent, y: y + 13, title: title)
