@@ -81,7 +81,7 @@ struct ReportCommandTests {
         let text = try String(contentsOfFile: html, encoding: .utf8)
         let page = MarkupInspection.parse(text)
         #expect(page.error == nil, "\(page.error ?? "")")
-        #expect(page.titles.filter { $0.hasPrefix("warm cache: ") }.count == 3)  // one per worker thread
+        #expect(Set(page.titles.filter { $0.hasPrefix("warm cache: ") }).count == 3)  // one per worker thread
         #expect(text.contains(">lp-worker-1 (tid "))  // a lane per thread, named
         #expect(text.contains("traced launch, by thread"))
         let summary = try String(contentsOfFile: "\(charts)/summary.md", encoding: .utf8)
