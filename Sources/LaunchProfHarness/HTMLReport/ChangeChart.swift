@@ -27,9 +27,10 @@ package struct ChangeChart: Sendable {
         let labelWidth = min(360, (labels.map { TextMeasure.width($0) }.max() ?? 0) + 16)
         let valueWidth = min(440, (texts.map { TextMeasure.width($0, size: 10.5, bold: true) }.max() ?? 0) + 16)
         let extremes = changes.flatMap { [$0.change, $0.changeLow, $0.changeHigh] }.filter(\.isFinite)
-        let reach = Swift.max(0.05, extremes.map { Swift.abs($0) }.max() ?? 0) * 100
+        // Zero always shows, and at least ±5% around it.
         let scale = LinearScale(
-            upTo: reach, from: -reach, unit: .count, range: (12 + labelWidth)...(width - valueWidth - 12), tickCount: 8)
+            upTo: Swift.max(0.05, extremes.max() ?? 0) * 100, from: Swift.min(-0.05, extremes.min() ?? 0) * 100, unit: .count,
+            range: (12 + labelWidth)...(width - valueWidth - 12), tickCount: 8)
         let top = 30.0
         let bottom = top + Double(changes.count) * Self.rowHeight
         for (tick, label) in zip(scale.ticks, scale.tickLabels) {

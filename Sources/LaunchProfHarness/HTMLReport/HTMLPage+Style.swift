@@ -22,8 +22,11 @@ extension HTMLPage {
         .note { color: #57606a; font-size: 12.5px; }
         .empty { font-style: italic; }
         .warning { background: #fff8c5; border-left: 4px solid #d4a72c; padding: 6px 10px; margin: 6px 0; }
-        ul.warnings { background: #fff8c5; border-left: 4px solid #d4a72c; margin: 6px 0; padding: 6px 10px 6px 28px;
-          font-size: 13px; }
+        ul.warnings, details.warnings { background: #fff8c5; border-left: 4px solid #d4a72c; margin: 6px 0;
+          padding: 6px 10px 6px 28px; font-size: 13px; }
+        details.warnings { padding-left: 10px; }
+        details.warnings summary { cursor: pointer; }
+        @media print { details.warnings ul { display: block; } }
         .command { margin: 0 0 8px; }
         figure { margin: 12px 0; }
         svg.chart { max-width: 100%; height: auto; display: block; }

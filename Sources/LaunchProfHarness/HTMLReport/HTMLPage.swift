@@ -148,7 +148,10 @@ struct HTMLPage {
         }
         let warnings = results.flatMap { result in result.warnings.map { (result.label, $0) } }
         if !warnings.isEmpty {
-            parts.append("<ul class=\"warnings\">" + warnings.map { "<li><b>\(escape($0.0))</b>: \(escape($0.1))</li>" }.joined() + "</ul>")
+            // Folded: a cold run's residency warning alone can fill a screen.
+            let items = warnings.map { "<li><b>\(escape($0.0))</b>: \(escape($0.1))</li>" }.joined()
+            parts.append("<details class=\"warnings\"><summary>⚠ \(warnings.count) warning\(warnings.count == 1 ? "" : "s"): "
+                + "\(escape(warnings[0].1.prefix(90) + (warnings[0].1.count > 90 ? "…" : "")))</summary><ul>\(items)</ul></details>")
         }
         parts += charts.filter { $0.id.hasPrefix("t\(number)-") }.map(figure)
         return section("target-\(number)", target, parts)

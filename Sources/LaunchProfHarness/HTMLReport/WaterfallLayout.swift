@@ -107,13 +107,15 @@ struct WaterfallLayout {
         canvas.rect(x: start, y: y + 3, width: width, height: WaterfallChart.rowHeight - 6, style: style(of: bar.kind), title: title)
         let duration = HumanUnits.duration(bar.duration)
         let textWidth = TextMeasure.width(duration, size: 10)
-        let x: Double
+        // Right of the bar; else inside its end (on a white box, legible on
+        // any fill); else left of it.
         if start + width + 4 + textWidth <= plotBounds.upperBound {
-            x = start + width + 4
+            canvas.text(duration, x: start + width + 4, y: y + 13, size: 10, colour: ChartPalette.mutedInk, background: true)
+        } else if width >= textWidth + 8 || start - 4 - textWidth < plotBounds.lowerBound {
+            canvas.text(duration, x: start + width - 4, y: y + 13, size: 10, anchor: .end, colour: ChartPalette.ink, background: true)
         } else {
-            x = max(plotBounds.lowerBound, start - 4 - textWidth)
+            canvas.text(duration, x: start - 4, y: y + 13, size: 10, anchor: .end, colour: ChartPalette.mutedInk, background: true)
         }
-        canvas.text(duration, x: x, y: y + 13, size: 10, colour: ChartPalette.mutedInk, background: true)
     }
 
     private mutating func drawThread(_ lane: LaunchWaterfall.Lane, placements: [LabelPlacer.Placement], y: Double) -> Double {
