@@ -24,7 +24,7 @@ export LP_SAMPLE_EXTRA_MS=20
     --trace "sample-app=$out/sample-app.lptrace" -o "$out/report.html" --svg-dir "$out/charts"
 
 if [ "${1:-}" != "--no-screenshot" ]; then
-    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,2000 \
+    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,3050 \
         --screenshot=docs/report.png "file://$PWD/$out/report.html" 2>/dev/null
     echo "wrote docs/report.png"
 fi

@@ -72,7 +72,9 @@ package struct ChangeChart: Sendable {
         let marker = ShapeStyle(fill: Self.colour(of: change.verdict), stroke: ChartPalette.ink, strokeWidth: 0.8)
         canvas.polygon(Self.marker(change.verdict, x: x, y: middle), style: marker, title: title)
         let regressed = change.verdict == .regressed
-        canvas.text(text, x: valueX, y: y + 15, size: 10.5, bold: regressed, colour: regressed ? ChartPalette.regressed : ChartPalette.ink, title: title)
+        canvas.text(
+            text, x: valueX, y: y + 15, size: 10.5, bold: regressed,
+            colour: regressed ? ChartPalette.regressed : ChartPalette.ink, title: title)
     }
 
     private func regressedStyle(_ canvas: inout SVGCanvas) -> ShapeStyle {

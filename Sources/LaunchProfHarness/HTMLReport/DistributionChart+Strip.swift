@@ -20,7 +20,9 @@ extension DistributionChart {
         else {
             let text = series.totalRuns == 0 ? "no runs" : "no successful run" + (series.failureSummary.map { ": \($0)" } ?? "")
             let room = width - scale.range.lowerBound - 16
-            canvas.text(TextMeasure.fitted(text, width: room), x: scale.range.lowerBound, y: y + 15, colour: ChartPalette.regressed, title: text)
+            canvas.text(
+                TextMeasure.fitted(text, width: room), x: scale.range.lowerBound, y: y + 15, colour: ChartPalette.regressed,
+                title: text)
             return
         }
         let middle = y + Self.stripHeight / 2

@@ -53,8 +53,13 @@ package struct DistributionChart: Sendable {
 
     /// "p95 ≤ 40.0 ms ✓", "median ≤ 1.2x hello-c ✗ FAILED".
     static func budgetText(_ budget: BudgetEvaluation) -> String {
+        limitText(budget) + (budget.passed ? " ✓" : " ✗ FAILED")
+    }
+
+    /// "p95 ≤ 40.0 ms".
+    static func limitText(_ budget: BudgetEvaluation) -> String {
         let statistic = budget.statistic == .p50 ? "median" : budget.statistic.rawValue
-        return "\(statistic) \(budget.limit.replacingOccurrences(of: "<=", with: "≤")) " + (budget.passed ? "✓" : "✗ FAILED")
+        return "\(statistic) \(budget.limit.replacingOccurrences(of: "<=", with: "≤"))"
     }
 
     package func render() -> SVGCanvas {
@@ -85,7 +90,8 @@ package struct DistributionChart: Sendable {
             }
         }
         let legend: [(swatch: LegendSwatch, name: String)] = [
-            (.dot(ChartPalette.ink), "a run"), (.box(ShapeStyle(fill: ChartPalette.band, stroke: ChartPalette.ink)), "middle half (p25–p75)"),
+            (.dot(ChartPalette.ink), "a run"),
+            (.box(ShapeStyle(fill: ChartPalette.band, stroke: ChartPalette.ink)), "middle half (p25–p75)"),
             (.line(ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 1)), "min–max"),
             (.line(ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 3)), "median"),
             (.line(ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 1.5, dash: ChartPalette.markDash)), "p90"),

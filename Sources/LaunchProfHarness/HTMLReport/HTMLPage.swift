@@ -45,7 +45,8 @@ struct HTMLPage {
     private func summarySection() -> String {
         guard !document.results.isEmpty else {
             return section("summary", "Summary", [
-                "<p class=\"empty\">The results hold no targets: nothing was measured (was the run interrupted before its first measured run?).</p>",
+                "<p class=\"empty\">The results hold no targets: nothing was measured "
+                    + "(was the run interrupted before its first measured run?).</p>",
             ])
         }
         let header = ["Target", "Mode", "Ready when", "Runs", "Median", "95% CI of median", "p90", "Min … max", "Relative"]
@@ -92,13 +93,16 @@ struct HTMLPage {
     private func changeSection(_ comparison: BaselineComparison) -> String {
         let regressions = comparison.regressions.count
         let improvements = comparison.improvements.count
-        var verdict = regressions == 0 ? "No regression" : "<b class=\"bad\">▲ \(regressions) regression\(regressions == 1 ? "" : "s")</b>"
+        var verdict = regressions == 0
+            ? "No regression" : "<b class=\"bad\">▲ \(regressions) regression\(regressions == 1 ? "" : "s")</b>"
         if improvements > 0 { verdict += ", ▼ \(improvements) improvement\(improvements == 1 ? "" : "s")" }
         var parts = [
             "<p>\(verdict) against <code>\(escape(comparison.baseline))</code>, measured \(escape(comparison.baselineDate)) "
                 + "by launchprof \(escape(comparison.baselineToolVersion)). A change is a regression when it is worse by more than "
                 + "its threshold and a Mann–Whitney U test of the runs finds it significant. "
-                + (report.baseline == nil ? "" : "The baseline's runs are drawn beside the current ones in each target's distributions (grey, hatched, hollow dots).")
+                + (report.baseline == nil
+                    ? "" : "The baseline's runs are drawn beside the current ones in each target's distributions "
+                        + "(grey, hatched, hollow dots).")
                 + "</p>",
         ]
         if !comparison.warnings.isEmpty {
@@ -123,7 +127,7 @@ struct HTMLPage {
             let observed = budget.observed.map { HumanUnits.format($0, unit: metric?.unit ?? .count) } ?? "–"
             let cells = [
                 escape(budget.target), escape(budget.mode.rawValue), escape(metric?.displayName ?? budget.metric),
-                escape(DistributionChart.budgetText(budget).replacingOccurrences(of: " ✓", with: "").replacingOccurrences(of: " ✗ FAILED", with: "")),
+                escape(DistributionChart.limitText(budget)),
                 "<span class=\"num\">\(escape(observed))</span>",
                 budget.passed ? "✓ met: \(escape(budget.message))" : "<b class=\"bad\">✗ FAILED</b>: \(escape(budget.message))",
                 escape(budget.source ?? ""),

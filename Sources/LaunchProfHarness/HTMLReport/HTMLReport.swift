@@ -77,12 +77,16 @@ public struct HTMLReport: Sendable {
         var charts = results.map { result in
             let waterfall = LaunchWaterfall(result: result, trace: result.mode == traced?.mode ? traces[target] : nil)
             let chart = WaterfallChart(waterfall: waterfall, id: "t\(number)-\(result.mode.rawValue)-timeline")
-            return ReportChart(id: chart.id, title: chart.title, fileName: "\(prefix)-timeline-\(result.mode.rawValue).svg", canvas: chart.render())
+            return ReportChart(
+                id: chart.id, title: chart.title, fileName: "\(prefix)-timeline-\(result.mode.rawValue).svg",
+                canvas: chart.render())
         }
         let baselines = baseline.map { self.results(of: target, in: $0) } ?? []
         let distribution = DistributionChart(
             target: target, results: results, baselines: baselines, budgets: budgets(of: target), id: "t\(number)-distribution")
-        charts.append(ReportChart(id: distribution.id, title: distribution.title, fileName: "\(prefix)-distribution.svg", canvas: distribution.render()))
+        charts.append(ReportChart(
+            id: distribution.id, title: distribution.title, fileName: "\(prefix)-distribution.svg",
+            canvas: distribution.render()))
         return charts
     }
 

@@ -67,7 +67,9 @@ public enum ReportTraces {
 
     /// The program's file name: argv[0]'s last component.
     private static func program(of target: LaunchTarget) -> String {
-        let first = target.useShell ? (target.arguments.first?.split(separator: " ").first.map(String.init) ?? "") : (target.arguments.first ?? "")
+        // With --shell the "argument" is a command string: its first word.
+        let command = target.arguments.first ?? ""
+        let first = target.useShell ? String(command.split(separator: " ").first ?? "") : command
         return String(first.split(separator: "/").last ?? "")
     }
 

@@ -81,7 +81,8 @@ package struct ResourceChart: Sendable {
         let limits = results.flatMap { budgets(panel, $0).compactMap(\.limitValue) }
         let valueRoom = (texts.map { TextMeasure.width($0, size: 10) }.max() ?? 0) + 8
         let scale = LinearScale(upTo: (totals + limits).max() ?? 0, unit: panel.unit, range: left...(left + width - valueRoom))
-        canvas.line(x1: left, y1: top, x2: left, y2: top + Double(results.count) * Self.rowHeight, style: ShapeStyle(stroke: ChartPalette.mutedInk))
+        let bottom = top + Double(results.count) * Self.rowHeight
+        canvas.line(x1: left, y1: top, x2: left, y2: bottom, style: ShapeStyle(stroke: ChartPalette.mutedInk))
         for (row, result) in results.enumerated() {
             let y = top + Double(row) * Self.rowHeight
             guard result.summaries[panel.metrics[0].key] != nil else {
@@ -95,7 +96,8 @@ package struct ResourceChart: Sendable {
                 let length = scale(summary.median) - left
                 let title = "\(result.label), \(metric.displayName), median of \(summary.count) runs: "
                     + ReportNumber.exact(summary.median, unit: metric.unit)
-                    + " (min \(ReportNumber.exact(summary.min, unit: metric.unit)), max \(ReportNumber.exact(summary.max, unit: metric.unit)))"
+                    + " (min \(ReportNumber.exact(summary.min, unit: metric.unit)), "
+                    + "max \(ReportNumber.exact(summary.max, unit: metric.unit)))"
                 let style = part == 0 ? ShapeStyle(fill: colour) : systemStyle(colour, &canvas)
                 canvas.rect(x: x, y: y + 4, width: length, height: Self.rowHeight - 8, style: style, title: title)
                 x += length
@@ -103,7 +105,9 @@ package struct ResourceChart: Sendable {
             for budget in budgets(panel, result) {
                 let limit = scale(budget.limitValue ?? 0)
                 let title = "\(result.label), budget \(DistributionChart.budgetText(budget)): \(budget.message)"
-                canvas.line(x1: limit, y1: y + 1, x2: limit, y2: y + Self.rowHeight - 1, style: DistributionChart.budgetStyle(passed: budget.passed), title: title)
+                canvas.line(
+                    x1: limit, y1: y + 1, x2: limit, y2: y + Self.rowHeight - 1,
+                    style: DistributionChart.budgetStyle(passed: budget.passed), title: title)
             }
             let failed = budgets(panel, result).contains { !$0.passed }
             canvas.text(texts[row], x: x + 4, y: y + 14, size: 10, bold: failed, colour: failed ? ChartPalette.budget : ChartPalette.ink)

@@ -7,7 +7,9 @@ extension SVGCanvas {
             line(x1: x, y1: top, x2: x, y2: bottom, style: ShapeStyle(stroke: ChartPalette.grid))
             // The last label ends at the edge rather than past it.
             let overflows = x + TextMeasure.width(label, size: 10) / 2 > width - 2
-            text(label, x: overflows ? width - 2 : x, y: bottom + 13, size: 10, anchor: overflows ? .end : .middle, colour: ChartPalette.mutedInk)
+            text(
+                label, x: overflows ? width - 2 : x, y: bottom + 13, size: 10, anchor: overflows ? .end : .middle,
+                colour: ChartPalette.mutedInk)
         }
     }
 

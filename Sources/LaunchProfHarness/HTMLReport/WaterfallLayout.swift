@@ -54,7 +54,9 @@ struct WaterfallLayout {
         for row in rows {
             switch row {
             case .section(let text):
-                canvas.rect(x: 8, y: y + 1, width: canvas.width - 16, height: WaterfallChart.rowHeight - 2, style: ShapeStyle(fill: ChartPalette.band, opacity: 0.8))
+                canvas.rect(
+                    x: 8, y: y + 1, width: canvas.width - 16, height: WaterfallChart.rowHeight - 2,
+                    style: ShapeStyle(fill: ChartPalette.band, opacity: 0.8))
                 canvas.text(text, x: 12, y: y + 13, bold: true)
                 y += WaterfallChart.rowHeight
             case .bar(let bar):
@@ -78,11 +80,14 @@ struct WaterfallLayout {
     private mutating func drawMark(_ mark: LaunchWaterfall.Mark, placement: LabelPlacer.Placement, baseline: Double, bottom: Double) {
         let x = scale(mark.time)
         let colour = mark.kind == .ready ? ChartPalette.toReady : ChartPalette.ink
-        let title = "\(waterfall.result.label), \(mark.name): \(ReportNumber.milliseconds(mark.time)) after spawn (\(waterfall.runDescription))"
+        let title = "\(waterfall.result.label), \(mark.name): \(ReportNumber.milliseconds(mark.time)) after spawn "
+            + "(\(waterfall.runDescription))"
         let solid = mark.kind == .ready || mark.kind == .exit || mark.kind == .spawn
         canvas.line(
             x1: x, y1: baseline - 4, x2: x, y2: bottom,
-            style: ShapeStyle(stroke: colour, strokeWidth: mark.kind == .ready ? 1.5 : 1, dash: solid ? nil : ChartPalette.markDash, opacity: 0.55))
+            style: ShapeStyle(
+                stroke: colour, strokeWidth: mark.kind == .ready ? 1.5 : 1, dash: solid ? nil : ChartPalette.markDash,
+                opacity: 0.55))
         canvas.polygon(SVGCanvas.diamond(x: x, y: baseline - 4, size: 4), style: ShapeStyle(fill: colour), title: title)
         let flipped = placement.start < x
         canvas.text(
@@ -98,8 +103,9 @@ struct WaterfallLayout {
         let text = TextMeasure.fitted(bar.label, width: labelWidth - indent - 12)
         // Phases are the median run's (name the result); intervals are the trace's.
         let isPhase = [.preMain, .beforeMain, .toReady, .afterReady].contains(bar.kind)
-        var title = (isPhase ? "\(waterfall.result.label), " : "") + "\(bar.label): \(ReportNumber.milliseconds(bar.duration)), from \(ReportNumber.milliseconds(bar.start)) "
-            + "to \(ReportNumber.milliseconds(bar.end)) after spawn"
+        let ms = ReportNumber.milliseconds
+        var title = (isPhase ? "\(waterfall.result.label), " : "") + "\(bar.label): \(ms(bar.duration)), from \(ms(bar.start)) "
+            + "to \(ms(bar.end)) after spawn"
         if let note = bar.note { title += " (\(note))" }
         canvas.text(text, x: 12 + indent, y: y + 13, title: title)
         let start = scale(bar.start)
@@ -126,7 +132,9 @@ struct WaterfallLayout {
             let baseline = y + 13 + Double(placement.lane) * WaterfallChart.laneHeight
             var title = "\(point.isMilestone ? "milestone" : "event") \(point.name): \(ReportNumber.milliseconds(point.time)) after spawn"
             if let note = point.note { title += " (\(note))" }
-            canvas.polygon(SVGCanvas.diamond(x: x, y: baseline - 4, size: 3.5), style: ShapeStyle(fill: point.isMilestone ? ChartPalette.mutedInk : ChartPalette.event), title: title)
+            canvas.polygon(
+                SVGCanvas.diamond(x: x, y: baseline - 4, size: 3.5),
+                style: ShapeStyle(fill: point.isMilestone ? ChartPalette.mutedInk : ChartPalette.event), title: title)
             let flipped = placement.start < x
             canvas.text(
                 point.name, x: flipped ? placement.end : placement.start, y: baseline, size: 10, anchor: flipped ? .end : .start,
