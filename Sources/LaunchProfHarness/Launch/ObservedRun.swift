@@ -39,12 +39,14 @@ public struct ObservedRun: Sendable, Equatable {
 
     /// The run as a measurement, numbered `index` among its target's runs.
     public func measurement(index: Int, residency: ResidencyReport? = nil) -> RunMeasurement {
-        RunMeasurement(
+        var measurement = RunMeasurement(
             index: index, wallToExit: wallToExit, wallToReady: wallToReady, processEntry: processEntry, main: main,
             milestones: milestones, userCPU: usage.userCPU, systemCPU: usage.systemCPU,
             maxRSSBytes: usage.maxRSSBytes, majorFaults: usage.majorFaults, minorFaults: usage.minorFaults,
             voluntaryContextSwitches: usage.voluntaryContextSwitches,
             involuntaryContextSwitches: usage.involuntaryContextSwitches, exit: exit, residency: residency)
+        if maxRSSIsUpperBound { measurement.maxRSSIsUpperBound = true }
+        return measurement
     }
 
     /// Why this run is not a successful launch, or nil if it is.

@@ -133,6 +133,10 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     public var userCPU: UInt64
     public var systemCPU: UInt64
     public var maxRSSBytes: UInt64
+    /// True when `maxRSSBytes` is at or below launchprof's own peak: the
+    /// kernel counted the spawning address space's peak, so the program's
+    /// own is somewhere below it (an upper bound). nil: a real figure.
+    public var maxRSSIsUpperBound: Bool?
     public var majorFaults: UInt64
     public var minorFaults: UInt64
     public var voluntaryContextSwitches: UInt64
