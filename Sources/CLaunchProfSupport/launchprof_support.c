@@ -1,6 +1,7 @@
 // launchprof_support.c — constructor, ring slow paths, harness protocol.
 #define _GNU_SOURCE
 #include "launchprof_support.h"
+#include "launchprof_lifecycle.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,7 +56,8 @@ size_t lp_format_u64(char *buf, uint64_t value) {
 extern void launchprof_write_trace_at_exit(void) __attribute__((weak));
 
 static void at_exit(void) {
-    if (launchprof_write_trace_at_exit) launchprof_write_trace_at_exit();
+    // A terminating Lifecycle may have written the final trace already.
+    if (launchprof_write_trace_at_exit && lp_trace_claim_final_write()) launchprof_write_trace_at_exit();
 }
 
 /// Runs before main (and before the constructors of later-initialised code in
