@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "LaunchProf", targets: ["LaunchProf"]),
+        .library(name: "LaunchProfCodable", targets: ["LaunchProfCodable"]),
         .executable(name: "launchprof", targets: ["launchprof"]),
         .executable(name: "lp-sample-app", targets: ["SampleApp"]),
         .executable(name: "lp-sample-server", targets: ["SampleServer"]),
@@ -13,6 +14,7 @@ let package = Package(
         .executable(name: "lp-sample-deferred", targets: ["SampleDeferred"]),
         .executable(name: "lp-hello-traced", targets: ["HelloTraced"]),
         .executable(name: "lp-hello-plain", targets: ["HelloPlain"]),
+        .executable(name: "lp-sample-lifecycle", targets: ["SampleLifecycle"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,6 +35,11 @@ let package = Package(
         .target(
             name: "LaunchProf",
             dependencies: ["CLaunchProfSupport"]
+        ),
+        // Codable over StateStore's bytes: a separate module, because it needs Foundation.
+        .target(
+            name: "LaunchProfCodable",
+            dependencies: ["LaunchProf"]
         ),
         // The engine behind the CLI.
         .target(
@@ -75,9 +82,14 @@ let package = Package(
             name: "HelloPlain",
             path: "Sources/Samples/HelloPlain"
         ),
+        .executableTarget(
+            name: "SampleLifecycle",
+            dependencies: ["LaunchProf"],
+            path: "Sources/Samples/SampleLifecycle"
+        ),
         .testTarget(
             name: "LaunchProfTests",
-            dependencies: ["LaunchProf", "CLaunchProfSupport"]
+            dependencies: ["LaunchProf", "CLaunchProfSupport", "LaunchProfCodable"]
         ),
         .testTarget(
             name: "LaunchProfHarnessTests",

@@ -37,6 +37,10 @@ public final class Lifecycle: Sendable {
     }
 
     let core = Locked(Core())
+    /// Set by whichever saves the state at termination: the handler thread
+    /// after the will-terminate handlers, or the lifecycle thread when those
+    /// ran past their budget. Never both: they would write the same file.
+    private let terminationSaveClaimed = Locked(false)
 
     private init() {}
 
@@ -125,7 +129,27 @@ public final class Lifecycle: Sendable {
             LifecycleTrace.interval("launching", from: lp_process_entry_ns(), to: now)
         }
         deliver(.transition(transition))
+        guard next != .terminating || claimTerminationSave() else { return }
         if let failure = preservation?.save(entering: next) { deliver(.stateSaveFailed(failure)) }
+    }
+
+    /// True for the first caller only.
+    func claimTerminationSave() -> Bool {
+        terminationSaveClaimed.withLock { claimed in
+            defer { claimed = true }
+            return !claimed
+        }
+    }
+
+    /// Termination handlers ran past their budget: save what there is, not
+    /// marked as a clean shutdown (the handlers did not finish).
+    func saveAfterTerminationOverrun() {
+        guard claimTerminationSave(), let preservation = core.withLock({ $0.preservation }) else { return }
+        do {
+            try preservation.store.save(preservation.complete(), kind: .complete)
+        } catch {
+            StandardError.write("launchprof: \(error)\n")
+        }
     }
 
     /// Runs the handlers that match `event` and feeds the streams.

@@ -109,6 +109,7 @@ extension LifecycleLoop {
             let budget = operation.budget ?? .zero
             StandardError.write("launchprof: \(operation.phase) handlers still running after their budget of \(budget); going on without them\n")
             dispatch(.budgetExceeded(phase: operation.phase, budget: budget))
+            if operation.phase == .terminating { lifecycle.saveAfterTerminationOverrun() }
             finish(operation.then)
         }
     }
