@@ -89,7 +89,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LaunchProfTests",
-            dependencies: ["LaunchProf", "CLaunchProfSupport", "LaunchProfCodable"]
+            dependencies: ["LaunchProf", "CLaunchProfSupport", "LaunchProfCodable", "LaunchProfHarness"]
         ),
         .testTarget(
             name: "LaunchProfHarnessTests",
