@@ -14,12 +14,13 @@ struct LifecycleOptions {
     var stateBytes = 0
     var exitStatus = false
     var greetingFile: String?
+    var printStateDirectory = false
 
     static let usage = """
         usage: lp-sample-lifecycle [--port N] [--state-dir DIR] [--app-version V] [--max-age S]
                                    [--terminate-budget MS] [--suspend-budget MS] [--slow-terminate MS]
                                    [--slow-suspend MS] [--heartbeat MS] [--state-bytes N] [--exit-status]
-                                   [--greeting FILE]
+                                   [--greeting FILE] [--print-state-dir]
         """
 
     static func parse(_ arguments: ArraySlice<String>) -> LifecycleOptions {
@@ -50,6 +51,7 @@ struct LifecycleOptions {
             case "--state-bytes": options.stateBytes = number(for: argument, in: 0...2_000_000_000)
             case "--exit-status": options.exitStatus = true
             case "--greeting": options.greetingFile = value(for: argument)
+            case "--print-state-dir": options.printStateDirectory = true
             case "-h", "--help":
                 say(usage)
                 exit(0)

@@ -25,6 +25,10 @@ do {
 } catch {
     fail("\(error)")
 }
+if options.printStateDirectory {
+    say(store.directory)
+    exit(0)
+}
 let restoration = signposter.withIntervalSignpost("restore state") { store.restore() }
 say("previous run: \(restoration.previousRun)")
 if let snapshot = restoration.snapshot {
