@@ -88,7 +88,7 @@ struct RunCommand: ParsableCommand {
         defer { interrupt.stop() }
         let executor = ProcessExecutor(
             timeout: RunOptions.seconds(options.timeout), grace: RunOptions.seconds(options.grace),
-            output: options.outputPlan, interrupt: interrupt)
+            output: options.outputPlan, interrupt: interrupt, measure: options.measure)
         let coldCache = options.modes.contains(.cold) ? try ColdCache(dropAllCaches: options.dropCaches) : nil
         let plan = BenchmarkPlan(targets: targets, modes: options.modes, warmup: options.warmup, stopping: options.stopping)
         let line = ProgressLine()

@@ -60,6 +60,11 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write the summary table as Markdown to this file.", valueName: "file"))
     var exportMarkdown: String?
 
+    @Option(help: ArgumentHelp(
+        "After ready, also time a lifecycle phase (repeatable): resume (SIGTSTP, stopped, SIGCONT, LaunchProf's resumed record) or shutdown (SIGTERM to exit).",
+        valueName: "phase"))
+    var measure: [LifecycleMeasure] = []
+
     mutating func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1, got \(runs)") }
         if warmup < 0 { throw ValidationError("--warmup cannot be negative, got \(warmup)") }
@@ -79,6 +84,9 @@ struct RunOptions: ParsableArguments {
             _ = try ReadyProbe(parsing: ready)
         } catch {
             throw ValidationError("--ready: \(error)")
+        }
+        if !measure.isEmpty, ready == "exit" {
+            throw ValidationError("--measure times a program that stays up after ready: add --ready tracer, notify, port:N or output:REGEX")
         }
         if (dropCaches || !evict.isEmpty), !modes.contains(.cold) {
             throw ValidationError("--evict and --drop-caches only apply to cold runs; add --mode cold")
@@ -122,3 +130,4 @@ struct RunOptions: ParsableArguments {
 }
 
 extension LaunchMode: ExpressibleByArgument {}
+extension LifecycleMeasure: ExpressibleByArgument {}

@@ -148,8 +148,8 @@ extension LifecycleLoop {
         // a moment on another thread. No SIGCONT at all: the kernel discarded
         // the stop (an orphaned process group), and the process never stopped.
         var waited = 0
-        while lp_lifecycle_signal_count(SIGCONT) == continues, waited < 100 {
-            usleep(1_000)
+        while lp_lifecycle_signal_count(SIGCONT) == continues, waited < 2_000 {
+            usleep(50)  // up to ~100 ms in all
             waited += 1
         }
         let seen = lp_lifecycle_signal_count(SIGCONT) &- continues
