@@ -103,12 +103,14 @@ struct StatePreservation: Sendable {
     var quick: (@Sendable () -> [UInt8]?)?
     var complete: @Sendable () -> [UInt8]
 
-    /// Saves what entering `state` calls for; the failure's text, if any.
-    func save(entering state: LifecycleState) -> String? {
+    /// Saves what `transition` calls for; the failure's text, if any.
+    /// Coming back from background through inactive saves nothing: the
+    /// complete state is already on disk.
+    func save(for transition: LifecycleTransition) -> String? {
         do {
-            switch state {
+            switch transition.to {
             case .inactive:
-                if let bytes = quick?() { try store.save(bytes, kind: .quick) }
+                if transition.from == .active, let bytes = quick?() { try store.save(bytes, kind: .quick) }
             case .background: try store.save(complete(), kind: .complete)
             case .terminating: try store.save(complete(), kind: .complete, cleanShutdown: true)
             case .launching, .active, .suspended: break

@@ -130,7 +130,7 @@ public final class Lifecycle: Sendable {
         }
         deliver(.transition(transition))
         guard next != .terminating || claimTerminationSave() else { return }
-        if let failure = preservation?.save(entering: next) { deliver(.stateSaveFailed(failure)) }
+        if let failure = preservation?.save(for: transition) { deliver(.stateSaveFailed(failure)) }
     }
 
     /// True for the first caller only.

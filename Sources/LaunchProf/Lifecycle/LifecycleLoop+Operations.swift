@@ -155,7 +155,11 @@ extension LifecycleLoop {
         let seen = lp_lifecycle_signal_count(SIGCONT) &- continues
         continuesToIgnore &+= seen
         let continuedAt = seen > 0 ? lp_lifecycle_signal_ns(SIGCONT) : lp_now_ns()
-        if seen > 0 { LifecycleTrace.interval("suspended", from: stoppedAt, to: continuedAt) }
+        if seen > 0 {
+            LifecycleTrace.interval("suspended", from: stoppedAt, to: continuedAt)
+        } else {
+            LifecycleTrace.event("stop discarded (orphaned process group)", at: continuedAt)
+        }
         terminal = lp_terminal_state()
         guard resumeTransitions else {
             lp_harness_record("resumed", lp_now_ns(), nil, 0)
