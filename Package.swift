@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "LaunchProf", targets: ["LaunchProf"]),
+        .library(name: "LaunchProfLifecycle", targets: ["LaunchProfLifecycle"]),
         .library(name: "LaunchProfCodable", targets: ["LaunchProfCodable"]),
         .executable(name: "launchprof", targets: ["launchprof"]),
         .executable(name: "lp-sample-app", targets: ["SampleApp"]),
@@ -36,10 +37,20 @@ let package = Package(
             name: "LaunchProf",
             dependencies: ["CLaunchProfSupport"]
         ),
+        // Lifecycle and StateStore: separate from LaunchProf so that programs
+        // that only trace do not link (nor bind at launch) any of it.
+        .target(
+            name: "CLaunchProfLifecycle",
+            dependencies: ["CLaunchProfSupport"]
+        ),
+        .target(
+            name: "LaunchProfLifecycle",
+            dependencies: ["LaunchProf", "CLaunchProfSupport", "CLaunchProfLifecycle"]
+        ),
         // Codable over StateStore's bytes: a separate module, because it needs Foundation.
         .target(
             name: "LaunchProfCodable",
-            dependencies: ["LaunchProf"]
+            dependencies: ["LaunchProfLifecycle"]
         ),
         // The engine behind the CLI.
         .target(
@@ -84,12 +95,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "SampleLifecycle",
-            dependencies: ["LaunchProf"],
+            dependencies: ["LaunchProf", "LaunchProfLifecycle"],
             path: "Sources/Samples/SampleLifecycle"
         ),
         .testTarget(
             name: "LaunchProfTests",
-            dependencies: ["LaunchProf", "CLaunchProfSupport", "LaunchProfCodable", "LaunchProfHarness"]
+            dependencies: [
+                "LaunchProf", "CLaunchProfSupport", "LaunchProfLifecycle", "LaunchProfCodable", "LaunchProfHarness",
+            ]
         ),
         .testTarget(
             name: "LaunchProfHarnessTests",

@@ -1,7 +1,6 @@
 // launchprof_support.c — constructor, ring slow paths, harness protocol.
 #define _GNU_SOURCE
 #include "launchprof_support.h"
-#include "launchprof_lifecycle.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +53,12 @@ size_t lp_format_u64(char *buf, uint64_t value) {
 
 /// Weak hook defined by the Swift library: writes the trace file at exit.
 extern void launchprof_write_trace_at_exit(void) __attribute__((weak));
+
+static int final_trace_claimed;  // atomic
+
+int lp_trace_claim_final_write(void) {
+    return __atomic_exchange_n(&final_trace_claimed, 1, __ATOMIC_ACQ_REL) == 0;
+}
 
 static void at_exit(void) {
     // A terminating Lifecycle may have written the final trace already.

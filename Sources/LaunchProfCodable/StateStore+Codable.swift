@@ -1,5 +1,5 @@
 import Foundation
-import LaunchProf
+import LaunchProfLifecycle
 
 /// `Codable` values over ``StateStore``'s bytes, as JSON.
 ///

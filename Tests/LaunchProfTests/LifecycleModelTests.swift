@@ -1,5 +1,5 @@
 import Glibc
-@testable import LaunchProf
+@testable import LaunchProfLifecycle
 import Testing
 
 /// The parts of the lifecycle that need no signal: the state machine's

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LaunchProf
+import LaunchProfLifecycle
 import LaunchProfCodable
 import Testing
 

@@ -11,6 +11,7 @@
 // Every lifecycle event is printed as one "event: …" line on stdout.
 import Glibc
 import LaunchProf
+import LaunchProfLifecycle
 
 LaunchTracker.recordLaunchStart()
 let signposter = Signposter(subsystem: "dev.launchprof.sample-lifecycle", category: "launch")

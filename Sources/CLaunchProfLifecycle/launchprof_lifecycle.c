@@ -22,7 +22,6 @@ static int installed;  // atomic: 0 no, 1 installing, 2 done
 static int terminating;  // atomic
 static uint64_t signal_ns[LP_SIGNAL_SLOTS];     // atomic per slot
 static uint64_t signal_counts[LP_SIGNAL_SLOTS]; // atomic per slot
-static int final_trace_claimed;  // atomic
 static struct sigaction handler_action;
 
 static const int handled_signals[] = {SIGTSTP, SIGCONT, SIGTERM, SIGINT, SIGHUP};
@@ -146,10 +145,6 @@ void lp_lifecycle_exit_by_signal(int signo) {
     set_default_and_unblock(signo);
     raise(signo);
     _exit(128 + signo);
-}
-
-int lp_trace_claim_final_write(void) {
-    return __atomic_exchange_n(&final_trace_claimed, 1, __ATOMIC_ACQ_REL) == 0;
 }
 
 // MARK: - Kernel notifications

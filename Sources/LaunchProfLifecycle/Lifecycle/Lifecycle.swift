@@ -1,4 +1,6 @@
+import CLaunchProfLifecycle
 import CLaunchProfSupport
+import LaunchProf
 import Glibc
 
 /// The life of a Linux process as app states: launching, active, inactive,

@@ -1,4 +1,5 @@
 import Glibc
+import LaunchProf
 
 extension StateStore {
     /// Restores the snapshot of `kind`, discarding one that is too old,

@@ -1,4 +1,6 @@
+import CLaunchProfLifecycle
 import CLaunchProfSupport
+import LaunchProf
 
 /// Finds stops the process could not see, from gaps between the lifecycle
 /// thread's expected and actual wake-ups.

@@ -1,4 +1,5 @@
 import Glibc
+import LaunchProf
 
 /// Why ``Lifecycle/start(_:)`` refused or failed.
 public enum LifecycleError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// How ``Lifecycle`` behaves. Every field has a default a server can use.
 public struct LifecycleConfiguration: Sendable, Equatable {
     /// How long will-suspend handlers (and state saving) may take after

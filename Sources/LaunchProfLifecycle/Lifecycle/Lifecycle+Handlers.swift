@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// A registered handler and the events it wants.
 struct LifecycleRegistration: Sendable {
     enum Filter: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// One move of the state machine, as handlers and the event stream see it.
 public struct LifecycleTransition: Sendable, Equatable, CustomStringConvertible {
     public var from: LifecycleState

@@ -1,4 +1,5 @@
 import Glibc
+import LaunchProf
 
 /// Saves and restores a program's restoration state: opaque bytes, written
 /// atomically (temporary file, fsync, rename, fsync of the directory), so a

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// Which snapshot: a quick one (on becoming inactive, for a short
 /// interruption) or a complete one (on entering background or terminating).
 public enum StateKind: UInt8, Sendable, Equatable, CaseIterable, CustomStringConvertible {

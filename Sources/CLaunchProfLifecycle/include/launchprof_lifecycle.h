@@ -8,7 +8,9 @@
 // not create block them.
 //
 // Nothing here runs at load time: `lp_lifecycle_install` is called by
-// `Lifecycle.start()`.
+// `Lifecycle.start()`. A separate target from CLaunchProfSupport so that a
+// program that does not use the lifecycle does not link (and the loader
+// does not bind) any of this.
 #ifndef LAUNCHPROF_LIFECYCLE_H
 #define LAUNCHPROF_LIFECYCLE_H
 
@@ -64,10 +66,6 @@ void lp_lifecycle_stop_self(void);
 /// unblocked and raised), so the parent sees "killed by signal"; falls back
 /// to _exit(128 + signo).
 void lp_lifecycle_exit_by_signal(int signo) __attribute__((noreturn));
-
-/// Claims the one final trace write of this process: returns 1 to the first
-/// caller (termination or atexit), 0 after, so the trace is written once.
-int lp_trace_claim_final_write(void);
 
 /// Opens a PSI trigger: `path` (e.g. /proc/pressure/memory) opened
 /// read-write, `trigger` (e.g. "some 150000 2000000") written with its NUL,

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// Why a ``StateStore`` could not be made or could not save.
 public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The app name cannot be a directory name.

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// The state file format, version 1. All integers little-endian.
 ///
 /// | offset | type | field |

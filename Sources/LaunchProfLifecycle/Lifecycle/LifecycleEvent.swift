@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// Everything the lifecycle reports: state transitions and the moments in
 /// between (reload, memory pressure, clock changes, stops it could not see).
 public enum LifecycleEvent: Sendable, Equatable, CustomStringConvertible {

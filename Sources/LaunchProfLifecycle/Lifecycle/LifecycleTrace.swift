@@ -1,4 +1,6 @@
+import CLaunchProfLifecycle
 import CLaunchProfSupport
+import LaunchProf
 
 /// Lifecycle moments in the trace, under the `launchprof/lifecycle`
 /// category: an event per state entered, intervals for launching (process

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// Where a process is in its life, in the vocabulary of app lifecycles.
 ///
 /// ```

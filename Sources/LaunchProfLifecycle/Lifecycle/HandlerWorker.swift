@@ -1,4 +1,6 @@
+import CLaunchProfLifecycle
 import CLaunchProfSupport
+import LaunchProf
 import Glibc
 
 /// The thread that runs the program's lifecycle handlers, one job at a

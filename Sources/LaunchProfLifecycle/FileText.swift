@@ -1,4 +1,5 @@
 import Glibc
+import LaunchProf
 
 /// Small files read whole, without Foundation (procfs, cgroupfs, state files).
 enum FileText {

@@ -1,4 +1,6 @@
+import CLaunchProfLifecycle
 import CLaunchProfSupport
+import LaunchProf
 import Glibc
 
 /// The PSI trigger behind ``LifecycleEvent/memoryPressure(_:)``.

@@ -1,4 +1,6 @@
+import CLaunchProfLifecycle
 import CLaunchProfSupport
+import LaunchProf
 import Glibc
 
 /// The lifecycle thread: polls the signal pipe, the heartbeat, the PSI
