@@ -76,6 +76,11 @@ struct RunOptions: ParsableArguments {
         "Compare with a saved baseline (a name, or a results JSON file) and fail on regressions.", valueName: "name"))
     var baseline: String?
 
+    @Option(help: ArgumentHelp(
+        "After ready, also time a lifecycle phase (repeatable): resume (SIGTSTP, stopped, SIGCONT, LaunchProf's resumed record) or shutdown (SIGTERM to exit).",
+        valueName: "phase"))
+    var measure: [LifecycleMeasure] = []
+
     @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
     var report: String?
 
@@ -158,3 +163,4 @@ struct RunOptions: ParsableArguments {
 }
 
 extension LaunchMode: ExpressibleByArgument {}
+extension LifecycleMeasure: ExpressibleByArgument {}

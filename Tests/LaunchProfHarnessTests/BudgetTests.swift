@@ -86,6 +86,24 @@ struct BudgetTests {
         #expect(evaluation.message.contains("no successful run"))
     }
 
+    @Test("max RSS that is only launchprof's own peak: a budget above it passes, one below it cannot be checked")
+    func rssUpperBound() throws {
+        var result = Self.result("app", times: [1e6, 2e6])
+        for index in result.runs.indices {
+            result.runs[index].maxRSSBytes = 26 << 20
+            result.runs[index].maxRSSIsUpperBound = true
+        }
+        let generous = Budget(target: "app", metric: .maxRSS, statistic: .max, limit: .absolute(Quantity(value: 64 * 1_048_576, unit: .bytes)))
+        let tight = Budget(target: "app", metric: .maxRSS, statistic: .max, limit: .absolute(Quantity(value: 8 * 1_048_576, unit: .bytes)))
+        let evaluations = BudgetEvaluator(budgets: [generous, tight]).evaluate([result])
+        #expect(evaluations[0].passed && evaluations[0].message.contains("(an upper bound: launchprof's own peak)"))
+        #expect(!evaluations[1].passed && evaluations[1].message.contains("cannot be checked"))
+        let comparison = BaselineComparer(budgets: [generous]).compare(
+            baseline: BaselineComparerTests.document([result]), current: BaselineComparerTests.document([result]), baselineName: "b")
+        #expect(comparison.changes.map { $0.metric } == ["wall_to_ready"])
+        #expect(comparison.warnings.contains { $0.contains("max_rss: not compared") })
+    }
+
     static func result(_ name: String, mode: LaunchMode = .warm, times: [Double]) -> BenchmarkResult {
         let runs = times.enumerated().map { index, time in
             RunMeasurement(index: index, wallToExit: UInt64(time), wallToReady: UInt64(time), exit: .exited(0))

@@ -75,6 +75,18 @@ import Testing
         #expect(page.titles.contains { $0.hasPrefix("once (warm), main: 0.600000 ms after spawn (run 1 of 1") })
     }
 
+    @Test func lifecycleDurationsGetTheirOwnStrips() throws {
+        var document = ReportFixtures.document()
+        var runs = ReportFixtures.runs(ms: 5, count: 3)
+        for index in runs.indices { runs[index].timeToShutdown = UInt64(1_000_000 + index * 1000) }
+        document.results = [Summarizer().summarize(BenchmarkResult(
+            target: LaunchTarget(name: "server", arguments: ["/opt/server"]), mode: .warm, runs: runs))]
+        let page = MarkupInspection.parse(HTMLReport(document: document).html())
+        #expect(page.error == nil, "\(page.error ?? "")")
+        let name = Metric.timeToShutdown.displayName
+        #expect(page.titles.contains("server (warm), \(name), run 2: 1.001000 ms"))
+    }
+
     @Test func aFailedTargetIsReportedNotDrawn() throws {
         var document = ReportFixtures.document()
         let failedRuns = (0..<3).map { RunMeasurement(index: $0, wallToExit: 2_000_000, exit: .exited(1)) }

@@ -75,12 +75,19 @@ public struct BudgetEvaluator: Sendable {
             return evaluation
         }
         evaluation.observed = observed
+        let upperBound = Self.isUpperBound(budget.metric, in: result)
         switch budget.limit {
         case .absolute(let quantity):
             evaluation.limitValue = quantity.value
             evaluation.passed = observed <= quantity.value
             evaluation.message = "\(HumanUnits.format(observed, unit: unit)) \(evaluation.passed ? "<=" : ">") "
                 + "\(HumanUnits.format(quantity.value, unit: unit))"
+            if upperBound {
+                // An upper bound within the limit proves the budget; above it, it proves nothing.
+                evaluation.message += evaluation.passed
+                    ? " (an upper bound: launchprof's own peak)"
+                    : ": cannot be checked, the runs' max RSS is launchprof's own peak (an upper bound) and the limit is below it"
+            }
         case let .ratio(factor, reference, referenceMetric):
             evaluation.reference = reference
             let referenceMetric = referenceMetric ?? budget.metric
@@ -97,6 +104,11 @@ public struct BudgetEvaluator: Sendable {
                 evaluation.message = "reference '\(reference)' has \(budget.statistic) 0, so no ratio exists"
                 return evaluation
             }
+            if upperBound || Self.isUpperBound(referenceMetric, in: referenceResult) {
+                evaluation.message = "cannot be checked: max RSS is launchprof's own peak (an upper bound) in "
+                    + "\(upperBound ? result.label : referenceResult.label), so the ratio means nothing"
+                return evaluation
+            }
             let ratio = observed / referenceValue
             evaluation.ratio = ratio
             evaluation.limitValue = factor * referenceValue
@@ -111,6 +123,12 @@ public struct BudgetEvaluator: Sendable {
     /// The statistic over the successful runs that measured the metric.
     static func statistic(_ statistic: SummaryStatistic, of metric: Metric, in result: BenchmarkResult) -> Double? {
         statistic.value(of: result.runs.filter(\.exit.isSuccess).compactMap { metric.value(in: $0) })
+    }
+
+    /// Whether the metric's values in these runs are upper bounds (max RSS
+    /// at or below launchprof's own peak).
+    static func isUpperBound(_ metric: Metric, in result: BenchmarkResult) -> Bool {
+        metric == .maxRSS && result.runs.contains { $0.exit.isSuccess && $0.maxRSSIsUpperBound == true }
     }
 
     private static func unmeasured(_ metric: Metric, _ result: BenchmarkResult) -> String {

@@ -35,14 +35,15 @@ package struct DistributionSeries: Sendable {
     }
 
     /// The time metrics of `results` in report order (headline first, then
-    /// process entry, main and milestones), over all modes.
+    /// process entry, main, milestones and lifecycle durations), over all modes.
     package static func timeMetrics(of results: [BenchmarkResult]) -> [Metric] {
         var metrics: [Metric] = []
         for result in results {
             let headline = result.headlineMetric
             let measured = Summarizer.metrics(measuredBy: result.successfulRuns).filter { metric in
                 switch metric {
-                case .processEntry, .main, .milestone: true
+                // Lifecycle durations (`--measure`) are per-run times too.
+                case .processEntry, .main, .milestone, .timeToSuspend, .timeToResume, .timeToShutdown: true
                 case .wallToReady, .wallToExit: metric == headline
                 default: false
                 }

@@ -133,6 +133,10 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     public var userCPU: UInt64
     public var systemCPU: UInt64
     public var maxRSSBytes: UInt64
+    /// True when `maxRSSBytes` is at or below launchprof's own peak: the
+    /// kernel counted the spawning address space's peak, so the program's
+    /// own is somewhere below it (an upper bound). nil: a real figure.
+    public var maxRSSIsUpperBound: Bool?
     public var majorFaults: UInt64
     public var minorFaults: UInt64
     public var voluntaryContextSwitches: UInt64
@@ -140,13 +144,19 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     public var exit: ExitStatus
     /// Cold runs: page-cache residency of the evicted files just before the run.
     public var residency: ResidencyReport?
+    /// `--measure resume` / `--measure shutdown`: durations of the lifecycle
+    /// after ready (not since t0), nil when not measured.
+    public var timeToSuspend: UInt64?
+    public var timeToResume: UInt64?
+    public var timeToShutdown: UInt64?
 
     public init(
         index: Int, wallToExit: UInt64? = nil, wallToReady: UInt64? = nil, processEntry: UInt64? = nil,
         main: UInt64? = nil, milestones: [MilestoneTime] = [], userCPU: UInt64 = 0, systemCPU: UInt64 = 0,
         maxRSSBytes: UInt64 = 0, majorFaults: UInt64 = 0, minorFaults: UInt64 = 0,
         voluntaryContextSwitches: UInt64 = 0, involuntaryContextSwitches: UInt64 = 0,
-        exit: ExitStatus, residency: ResidencyReport? = nil
+        exit: ExitStatus, residency: ResidencyReport? = nil, timeToSuspend: UInt64? = nil,
+        timeToResume: UInt64? = nil, timeToShutdown: UInt64? = nil
     ) {
         self.index = index
         self.wallToExit = wallToExit
@@ -163,5 +173,8 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
         self.involuntaryContextSwitches = involuntaryContextSwitches
         self.exit = exit
         self.residency = residency
+        self.timeToSuspend = timeToSuspend
+        self.timeToResume = timeToResume
+        self.timeToShutdown = timeToShutdown
     }
 }

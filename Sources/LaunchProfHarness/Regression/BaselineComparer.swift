@@ -42,6 +42,11 @@ public struct BaselineComparer: Sendable {
                 warnings.append("\(result.label) ran another command in the baseline: \(old.target.arguments.joined(separator: " "))")
             }
             for check in checks(for: result) {
+                if BudgetEvaluator.isUpperBound(check.metric, in: old) || BudgetEvaluator.isUpperBound(check.metric, in: result) {
+                    warnings.append("\(result.label) max_rss: not compared; it is launchprof's own peak (an upper bound), "
+                        + "not the program's, in the \(BudgetEvaluator.isUpperBound(check.metric, in: old) ? "baseline" : "current") runs")
+                    continue
+                }
                 if let change = compare(check, old, result) {
                     changes.append(change)
                 } else {
