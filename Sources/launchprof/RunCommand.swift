@@ -80,6 +80,14 @@ struct RunCommand: ParsableCommand {
             document.comparison = comparer.compare(baseline: baseline, current: document, baselineName: name)
         }
         try Output.report(document, markdown: options.exportMarkdown, json: options.exportJson, junit: gate.exportJunit)
+        if let path = options.report {
+            do {
+                try HTMLReport(document: document, baseline: baseline, baselineName: options.baseline).write(to: path)
+            } catch {
+                Output.error("\(error)")
+                throw ExitCode(2)
+            }
+        }
 
         if let failure = outcome.failure { throw self.failure("\(failure)") }
         if outcome.interrupted {

@@ -81,6 +81,9 @@ struct RunOptions: ParsableArguments {
         valueName: "phase"))
     var measure: [LifecycleMeasure] = []
 
+    @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
+    var report: String?
+
     mutating func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1, got \(runs)") }
         if let warmup, warmup < 0 { throw ValidationError("--warmup cannot be negative, got \(warmup)") }

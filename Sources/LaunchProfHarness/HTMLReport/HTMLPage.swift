@@ -1,0 +1,181 @@
+/// Renders an ``HTMLReport`` as one XHTML-compatible page.
+struct HTMLPage {
+    let report: HTMLReport
+    let charts: [ReportChart]
+
+    init(report: HTMLReport) {
+        self.report = report
+        charts = report.charts
+    }
+
+    private var document: ResultsDocument { report.document }
+
+    func render() -> String {
+        var body = [ReportHeader(report: report).render(), summarySection()]
+        if let budgets = document.budgets, !budgets.isEmpty { body.append(budgetSection(budgets)) }
+        if let comparison = report.comparison { body.append(changeSection(comparison)) }
+        for (number, target) in report.targetNames.enumerated() { body.append(targetSection(target, number: number + 1)) }
+        if let resources = charts.first(where: { $0.id == "resources" }) {
+            body.append(section("resources", "Resources", [figure(resources)]))
+        }
+        body.append(footer())
+        let names = report.targetNames
+        let title = "launchprof report" + (names.isEmpty ? "" : ": " + names.prefix(4).joined(separator: ", "))
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8"/>
+            <meta name="viewport" content="width=device-width, initial-scale=1"/>
+            <title>\(escape(title))</title>
+            <style>
+            \(HTMLPage.styleSheet)
+            </style>
+            </head>
+            <body>
+            \(body.joined(separator: "\n"))
+            </body>
+            </html>
+
+            """
+    }
+
+    // MARK: - Sections
+
+    private func summarySection() -> String {
+        guard !document.results.isEmpty else {
+            return section("summary", "Summary", [
+                "<p class=\"empty\">The results hold no targets: nothing was measured "
+                    + "(was the run interrupted before its first measured run?).</p>",
+            ])
+        }
+        let header = ["Target", "Mode", "Ready when", "Runs", "Median", "95% CI of median", "p90", "Min … max", "Relative"]
+        var rows: [String] = []
+        for (mode, reportRows) in ReportRow.rowsByMode(document) {
+            for row in reportRows {
+                let cells = summaryCells(row, mode: mode)
+                let numeric = 3...7
+                let markup = cells.enumerated().map { index, cell in
+                    numeric.contains(index) ? "<td class=\"num\">\(cell)</td>" : "<td>\(cell)</td>"
+                }
+                rows.append("<tr>" + markup.joined() + "</tr>")
+            }
+        }
+        let table = "<table>\n<thead><tr>" + header.map { "<th>\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+            + rows.joined(separator: "\n") + "\n</tbody>\n</table>"
+        let note = "<p class=\"note\">Times are from spawn to ready (the probe in “Ready when”), over the successful runs. "
+            + "Hover any mark in the charts for its exact value.</p>"
+        return section("summary", "Summary", [table, note])
+    }
+
+    /// The cells of a summary row, as markup.
+    private func summaryCells(_ row: ReportRow, mode: LaunchMode) -> [String] {
+        let number = (report.targetNames.firstIndex(of: row.result.target.name) ?? 0) + 1
+        let failed = row.successfulRuns < row.result.runs.count
+        let relative = row.isReference ? "reference" : row.comparison?.phrase(reference: document.reference ?? "") ?? "–"
+        var cells = [
+            "<a href=\"#target-\(number)\">\(escape(row.result.target.name))</a>", escape(mode.rawValue),
+            escape(row.result.target.ready.description),
+            failed ? "<span class=\"bad\">\(escape(row.runsText)) ▲</span>" : escape(row.runsText),
+        ]
+        guard let summary = row.summary else {
+            return cells + ["<span class=\"bad\">no successful run</span>", "", "", "", escape(relative)]
+        }
+        let duration = { (value: Double) in HumanUnits.duration(value) }
+        cells.append("<b>\(escape(duration(summary.median)))</b>")
+        cells.append(escape("\(duration(summary.medianLow)) … \(duration(summary.medianHigh))"))
+        cells.append(escape(duration(summary.p90)))
+        cells.append(escape("\(duration(summary.min)) … \(duration(summary.max))"))
+        cells.append(escape(relative))
+        return cells
+    }
+
+    private func changeSection(_ comparison: BaselineComparison) -> String {
+        let regressions = comparison.regressions.count
+        let improvements = comparison.improvements.count
+        var verdict = regressions == 0
+            ? "No regression" : "<b class=\"bad\">▲ \(regressions) regression\(regressions == 1 ? "" : "s")</b>"
+        if improvements > 0 { verdict += ", ▼ \(improvements) improvement\(improvements == 1 ? "" : "s")" }
+        var parts = [
+            "<p>\(verdict) against <code>\(escape(comparison.baseline))</code>, measured \(escape(comparison.baselineDate)) "
+                + "by launchprof \(escape(comparison.baselineToolVersion)). A change is a regression when it is worse by more than "
+                + "its threshold and a Mann–Whitney U test of the runs finds it significant. "
+                + (report.baseline == nil
+                    ? "" : "The baseline's runs are drawn beside the current ones in each target's distributions "
+                        + "(grey, hatched, hollow dots).")
+                + "</p>",
+        ]
+        if !comparison.warnings.isEmpty {
+            parts.append("<ul class=\"warnings\">" + comparison.warnings.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
+        }
+        if let chart = charts.first(where: { $0.id == "changes" }) {
+            parts.append(figure(chart))
+        } else {
+            parts.append("<p class=\"empty\">No target and mode was measured in both the baseline and these results.</p>")
+        }
+        return section("changes", "Against the baseline", parts)
+    }
+
+    private func budgetSection(_ budgets: [BudgetEvaluation]) -> String {
+        let failed = budgets.filter { !$0.passed }.count
+        let verdict = failed == 0
+            ? "<p>All \(budgets.count) budgets met ✓.</p>"
+            : "<p><b class=\"bad\">✗ \(failed) of \(budgets.count) budgets failed.</b></p>"
+        let header = ["Target", "Mode", "Metric", "Limit", "Observed", "Verdict", "Where"]
+        let rows = budgets.map { budget -> String in
+            let metric = Metric(key: budget.metric)
+            let observed = budget.observed.map { HumanUnits.format($0, unit: metric?.unit ?? .count) } ?? "–"
+            let cells = [
+                escape(budget.target), escape(budget.mode.rawValue), escape(metric?.displayName ?? budget.metric),
+                escape(DistributionChart.limitText(budget)),
+                "<span class=\"num\">\(escape(observed))</span>",
+                budget.passed ? "✓ met: \(escape(budget.message))" : "<b class=\"bad\">✗ FAILED</b>: \(escape(budget.message))",
+                escape(budget.source ?? ""),
+            ]
+            return "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
+        }
+        let table = "<table>\n<thead><tr>" + header.map { "<th>\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+            + rows.joined(separator: "\n") + "\n</tbody>\n</table>"
+        return section("budgets", "Budgets", [verdict, table])
+    }
+
+    private func targetSection(_ target: String, number: Int) -> String {
+        let results = report.results(of: target, in: document)
+        var parts: [String] = []
+        if let command = results.first?.target.arguments {
+            parts.append("<p class=\"command\"><code>\(escape(ReportHeader.shellWords(command)))</code></p>")
+        }
+        for result in results {
+            if let failure = result.failureSummary {
+                parts.append("<p class=\"warning\"><b>\(escape(result.label))</b>: \(escape(failure)).</p>")
+            }
+        }
+        let warnings = results.flatMap { result in result.warnings.map { (result.label, $0) } }
+        if !warnings.isEmpty {
+            // Folded: a cold run's residency warning alone can fill a screen.
+            let items = warnings.map { "<li><b>\(escape($0.0))</b>: \(escape($0.1))</li>" }.joined()
+            parts.append("<details class=\"warnings\"><summary>⚠ \(warnings.count) warning\(warnings.count == 1 ? "" : "s"): "
+                + "\(escape(warnings[0].1.prefix(90) + (warnings[0].1.count > 90 ? "…" : "")))</summary><ul>\(items)</ul></details>")
+        }
+        parts += charts.filter { $0.id.hasPrefix("t\(number)-") }.map(figure)
+        return section("target-\(number)", target, parts)
+    }
+
+    private func footer() -> String {
+        let source = report.source.map { " from \(escape($0))" } ?? ""
+        return "<footer>Written by launchprof \(escape(launchprofVersion))\(source). "
+            + "Self-contained: no scripts, fonts or links outside this file.</footer>"
+    }
+
+    // MARK: - Markup
+
+    private func section(_ id: String, _ title: String, _ parts: [String]) -> String {
+        "<section id=\"\(id)\">\n<h2>\(escape(title))</h2>\n" + parts.joined(separator: "\n") + "\n</section>"
+    }
+
+    private func figure(_ chart: ReportChart) -> String {
+        "<figure>\n\(chart.markup())\n</figure>"
+    }
+
+    private func escape(_ text: String) -> String { MarkupText.escape(text) }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import LaunchProfHarness
+
+/// `launchprof report RESULTS.json [--baseline BASE.json] [--trace [NAME=]TRACE …] -o report.html [--svg-dir DIR]`.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write a self-contained HTML report (timelines, distributions, resources) of launch results.",
+        discussion: """
+            RESULTS is a file written by 'launchprof run --export-json'. The report is one HTML file \
+            with inline SVG charts and CSS, nothing loaded from elsewhere. A trace from 'launchprof record' \
+            adds the program's threads, intervals, deferred and prewarm tasks to its target's timeline. \
+            Exits with status 2 when an input cannot be read or an output cannot be written.
+            """)
+
+    @Argument(help: "The results JSON written by 'launchprof run --export-json'.")
+    var results: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the HTML report to this file.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp(
+        "Earlier results to compare with and draw beside: a saved baseline's name or a results JSON file.", valueName: "name"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp(
+        "A trace of a target ('launchprof record'), matched by file or program name, or NAME=PATH (repeatable).",
+        valueName: "trace"))
+    var trace: [String] = []
+
+    @Option(help: ArgumentHelp("Also write each chart as an SVG file, and summary.md linking them, to this directory.", valueName: "dir"))
+    var svgDir: String?
+
+    func validate() throws {
+        guard output != nil || svgDir != nil else {
+            throw ValidationError("give the report's file with -o FILE (and/or --svg-dir DIR)")
+        }
+    }
+
+    func run() throws {
+        let report: HTMLReport
+        do {
+            let document = try ResultsDocument.load(from: results)
+            let baselineDocument = try baseline.map { name throws(BaselineError) in try BaselineStore().load(name) }
+            let traces = try ReportTraces.assign(trace, to: document)
+            report = HTMLReport(
+                document: document, baseline: baselineDocument, baselineName: baseline, traces: traces, source: results)
+        } catch {
+            throw fail("\(error)")
+        }
+        do {
+            if let output {
+                try report.write(to: output)
+                FileHandle.standardError.write(Data("launchprof report: wrote \(output)\n".utf8))
+            }
+            if let svgDir {
+                let files = try report.writeCharts(to: svgDir)
+                FileHandle.standardError.write(Data("launchprof report: wrote \(files.count) files to \(svgDir)\n".utf8))
+            }
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+
+    /// Prints `message` and returns the exit status for bad input.
+    private func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("launchprof report: \(message)\n".utf8))
+        return ExitCode(2)
+    }
+}
