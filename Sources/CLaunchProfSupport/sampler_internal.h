@@ -1,0 +1,100 @@
+// sampler_internal.h — state shared by the sampler's C files (not public).
+#ifndef LAUNCHPROF_SAMPLER_INTERNAL_H
+#define LAUNCHPROF_SAMPLER_INTERNAL_H
+
+#include "launchprof_sampler.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <time.h>
+
+#if defined(LP_PRELOAD)
+#pragma GCC visibility push(hidden)
+#endif
+
+/// A sample in the buffer: this header, then `depth` PCs (leaf first).
+typedef struct lp_sample_record {
+    uint32_t size;       ///< Bytes, header included; set before the commit.
+    uint32_t committed;  ///< Stored last, with release order: 1.
+    uint64_t ts;         ///< CLOCK_MONOTONIC ns when the handler ran.
+    uint32_t tid;
+    uint16_t depth;
+    uint16_t flags;      ///< LP_SAMPLE_*.
+    uint32_t cost_ns;    ///< Time spent unwinding.
+    uint32_t weight;     ///< Timer periods it stands for: 1 + the timer's overrun.
+} lp_sample_record_t;
+
+/// One thread the sampler knows (only the helper thread, or start() before
+/// the helper exists, touches this table).
+typedef struct lp_sampled_thread {
+    int32_t tid;
+    int32_t armed;       ///< A timer is set for it.
+    int32_t seen;        ///< Found by the latest /proc/self/task scan.
+    int32_t reserved;
+    timer_t timer;
+    char name[16];
+} lp_sampled_thread_t;
+
+/// One loaded object, snapshotted at stop (normal context).
+typedef struct lp_module {
+    uint64_t bias;       ///< Load bias: runtime address = bias + ELF vaddr.
+    uint64_t start, end; ///< Runtime range of its PT_LOAD segments.
+    char *path;
+    uint8_t build_id[64];
+    uint16_t build_id_length;
+} lp_module_t;
+
+typedef struct lp_sampler {
+    uint32_t hz, max_depth, timer_mode, flags;
+    int started, stopped;            ///< atomic
+    int active;                      ///< atomic: handlers record while set
+    int inflight;                    ///< atomic: handlers running now
+    int forked_child;
+    uint64_t start_ns, stop_ns;
+    uint8_t *buffer;
+    uint64_t capacity;
+    uint64_t used;                   ///< atomic: bytes reserved
+    uint64_t samples, lost, failed, handler_ns;  ///< atomic
+    int (*backtrace)(void **, int);
+    lp_sampled_thread_t *threads;
+    uint32_t thread_count;
+    uint32_t main_tid;
+    pthread_t helper;
+    int helper_running;
+    int wake_fd;
+    lp_module_t *modules;
+    uint32_t module_count;
+    const char *error;
+} lp_sampler_t;
+
+/// Samples section flags.
+enum {
+    LP_SAMPLER_MAIN_THREAD_ONLY = 1,  ///< libunwind was not loaded at start-up.
+};
+
+extern lp_sampler_t lp_sampler_state;
+
+uint64_t lp_sampler_now(void);
+uint32_t lp_sampler_gettid(void);
+
+/// Arms a CPU-time timer for `tid` (entry in the thread table); 0 or -errno.
+int lp_sampler_arm(lp_sampled_thread_t *thread);
+/// Starts the helper thread that arms threads created later.
+int lp_sampler_start_helper(void);
+/// Stops the helper thread (it deletes every timer) and waits for it.
+void lp_sampler_stop_helper(void);
+/// Reads /proc/self/task/<tid>/comm into `name`.
+void lp_sampler_read_comm(uint32_t tid, char name[16]);
+
+/// Snapshots the loaded modules into lp_sampler_state.modules.
+void lp_sampler_snapshot_modules(void);
+
+/// Finds a libunwind unw_backtrace: linked (preload) or dlopen'ed.
+int (*lp_sampler_find_backtrace(int *preloaded))(void **, int);
+
+#if defined(LP_PRELOAD)
+#pragma GCC visibility pop
+#endif
+
+#endif
