@@ -14,6 +14,7 @@
 #include "../CLaunchProfSupport/sampler.c"
 #include "../CLaunchProfSupport/sampler_threads.c"
 #include "../CLaunchProfSupport/sampler_modules.c"
+#include "../CLaunchProfSupport/sampler_loader.c"
 #include "../CLaunchProfSupport/sampler_encode.c"
 #include "../CLaunchProfSupport/sampler_env.h"
 

@@ -88,6 +88,13 @@ static void handler(int signo, siginfo_t *info, void *context) {
         void *frames[LP_SAMPLER_MAX_DEPTH + LP_HANDLER_FRAMES];
         int capacity = (int)S.max_depth + LP_HANDLER_FRAMES;
         uint64_t t0 = lp_sampler_now();
+        if (lp_sampler_loader_busy()) {
+            // Unwinding could wait for a loader lock this thread is taking.
+            __atomic_fetch_add(&S.failed, 1, __ATOMIC_RELAXED);
+            frames[0] = (void *)interrupted_pc(context);
+            record_sample(frames, 1, LP_SAMPLE_LOADER_BUSY, tid, weight, t0, 0);
+            goto done;
+        }
         int count = S.backtrace(frames, capacity);
         uint64_t t1 = lp_sampler_now();
         void *pc = (void *)interrupted_pc(context);
@@ -107,6 +114,7 @@ static void handler(int signo, siginfo_t *info, void *context) {
             record_sample(frames + first, depth, flags, tid, weight, t0, t1 - t0);
         }
     }
+done:
     __atomic_fetch_sub(&S.inflight, 1, __ATOMIC_ACQ_REL);
 out:
     errno = saved_errno;
@@ -163,6 +171,8 @@ int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
     // the handler) and the lazy binding of what it calls.
     void *warm[LP_HANDLER_FRAMES];
     S.backtrace(warm, LP_HANDLER_FRAMES);
+    lp_sampler_find_loader_locks();
+    if (S.loader_locks[0] == NULL) S.flags |= LP_SAMPLER_LOADER_UNGUARDED;
 
     struct sigaction action;
     memset(&action, 0, sizeof action);

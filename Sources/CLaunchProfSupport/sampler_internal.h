@@ -66,11 +66,13 @@ typedef struct lp_sampler {
     lp_module_t *modules;
     uint32_t module_count;
     const char *error;
+    pthread_mutex_t *loader_locks[2];  ///< glibc's dl_load_write_lock, dl_load_tls_lock
 } lp_sampler_t;
 
 /// Samples section flags.
 enum {
     LP_SAMPLER_MAIN_THREAD_ONLY = 1,  ///< libunwind was not loaded at start-up.
+    LP_SAMPLER_LOADER_UNGUARDED = 2,  ///< The loader's locks were not found.
 };
 
 extern lp_sampler_t lp_sampler_state;
@@ -86,6 +88,11 @@ int lp_sampler_start_helper(void);
 void lp_sampler_stop_helper(void);
 /// Reads /proc/self/task/<tid>/comm into `name`.
 void lp_sampler_read_comm(uint32_t tid, char name[16]);
+
+/// Finds glibc's loader locks (sampler_loader.c); leaves them NULL if unsure.
+void lp_sampler_find_loader_locks(void);
+/// Whether a loader lock is taken: unwinding now could deadlock.
+int lp_sampler_loader_busy(void);
 
 /// Snapshots the loaded modules into lp_sampler_state.modules.
 void lp_sampler_snapshot_modules(void);

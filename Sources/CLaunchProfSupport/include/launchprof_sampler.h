@@ -45,6 +45,7 @@ enum {
 enum {
     LP_SAMPLE_TRUNCATED = 1,      ///< The stack was deeper than the maximum depth.
     LP_SAMPLE_UNWIND_FAILED = 2,  ///< libunwind failed: only the interrupted PC.
+    LP_SAMPLE_LOADER_BUSY = 4,    ///< A loader lock was taken: only the interrupted PC.
 };
 
 #define LP_SAMPLER_DEFAULT_HZ 1000

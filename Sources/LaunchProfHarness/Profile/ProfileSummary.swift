@@ -5,9 +5,10 @@ import Foundation
 public struct ProfileSummary: Sendable {
     public var text: String
 
-    /// Median handler (unwinding) time over all samples, in nanoseconds.
+    /// Median handler (unwinding) time over the samples whose stack was
+    /// walked, in nanoseconds.
     public static func medianHandlerNanoseconds(_ sampling: TraceSampling) -> UInt32? {
-        let costs = sampling.samples.map(\.handlerNanoseconds).sorted()
+        let costs = sampling.samples.filter { !$0.loaderBusy && !$0.unwindFailed }.map(\.handlerNanoseconds).sorted()
         guard !costs.isEmpty else { return nil }
         return costs[costs.count / 2]
     }
@@ -28,13 +29,17 @@ public struct ProfileSummary: Sendable {
             "\(profile.stacks.count) samples (weight \(total), ≈\(String(format: "%.1f", Double(total) * profile.nanosecondsPerWeight / 1e6)) ms CPU) on \(threads) thread\(threads == 1 ? "" : "s") at \(sampling.rate) Hz, \(sampling.timerMode)"
         ]
         if sampling.lost > 0 || sampling.failed > 0 {
-            lines.append("\(sampling.lost) samples lost (buffer full), \(sampling.failed) with an unwalkable stack (kept as their PC)")
+            let busy = sampling.samples.filter(\.loaderBusy).count
+            lines.append("\(sampling.lost) samples lost (buffer full), \(sampling.failed) kept as their PC alone (\(busy) while the loader was busy, the rest unwalkable)")
+        }
+        if sampling.loaderUnguarded {
+            lines.append("warning: glibc's loader locks were not found: a sample taken while a thread enters dlopen/dlclose could deadlock")
         }
         if sampling.mainThreadOnly {
             lines.append("only the main thread was sampled: libunwind was not preloaded (use launchprof profile, or LD_PRELOAD=liblaunchprof-preload.so)")
         }
         if let median = Self.medianHandlerNanoseconds(sampling) {
-            let depths = sampling.samples.map(\.frames.count).sorted()
+            let depths = sampling.samples.filter { !$0.loaderBusy && !$0.unwindFailed }.map(\.frames.count).sorted()
             lines.append("handler: median \(String(format: "%.2f", Double(median) / 1000)) µs per sample, median depth \(depths[depths.count / 2])")
         }
         let hottest = Self.hottest(profile, limit: limit)

@@ -77,7 +77,7 @@ extension TraceParser {
         }
         samples.sort { ($0.timestamp, $0.threadID) < ($1.timestamp, $1.threadID) }
         return TraceSampling(
-            rate: rate, maxDepth: maxDepth, timerMode: mode, mainThreadOnly: flags & 1 != 0,
+            rate: rate, maxDepth: maxDepth, timerMode: mode, mainThreadOnly: flags & 1 != 0, loaderUnguarded: flags & 2 != 0,
             startNanoseconds: start, stopNanoseconds: stop, lost: lost, failed: failed,
             threadNames: names, samples: samples, modules: [])
     }
@@ -104,7 +104,7 @@ extension TraceParser {
         for _ in 0..<depth { frames.append(try payload.u64("a frame of sample \(index)")) }
         return TraceSample(
             timestamp: timestamp, threadID: tid, weight: weight, handlerNanoseconds: cost,
-            truncated: flags & 1 != 0, unwindFailed: flags & 2 != 0, frames: frames)
+            truncated: flags & 1 != 0, unwindFailed: flags & 2 != 0, loaderBusy: flags & 4 != 0, frames: frames)
     }
 
     private func parseModules(_ section: Section) throws(TraceReadError) -> [TraceModule] {

@@ -8,6 +8,9 @@ public struct TraceSampling: Sendable, Equatable {
     public var timerMode: TimerMode
     /// Only the main thread was sampled (libunwind was not preloaded).
     public var mainThreadOnly: Bool
+    /// glibc's loader locks were not found, so the handler could not avoid
+    /// unwinding while a thread was taking one (see docs/sampling.md).
+    public var loaderUnguarded: Bool
     /// CLOCK_MONOTONIC ns when sampling started and stopped (0: not stopped).
     public var startNanoseconds: UInt64
     public var stopNanoseconds: UInt64
@@ -63,6 +66,9 @@ public struct TraceSample: Sendable, Equatable {
     public var truncated: Bool
     /// libunwind failed; `frames` holds only the interrupted PC.
     public var unwindFailed: Bool
+    /// A loader lock was taken, so the stack was not walked: `frames` holds
+    /// only the interrupted PC.
+    public var loaderBusy: Bool
     /// Program counters, leaf first. The first is the interrupted PC; the
     /// others are return addresses.
     public var frames: [UInt64]
