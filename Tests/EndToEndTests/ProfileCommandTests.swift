@@ -53,6 +53,16 @@ struct ProfileCommandTests {
         let profiles = try #require(speedscope?["profiles"] as? [[String: Any]])
         #expect(profiles.count >= 2, "the main thread and worker threads")
         #expect(profiles.allSatisfy { $0["type"] as? String == "sampled" })
+
+        // The Chrome export puts the samples on the threads' tracks, beside the milestones.
+        let export = try CommandRun.run(try Products.path("launchprof"), ["export", "\(profiled.directory)/app.lptrace", "--format", "chrome"])
+        #expect(export.status == 0, "\(export.standardError)")
+        let chrome = try JSONSerialization.jsonObject(with: Data(export.standardOutput.utf8)) as? [String: Any]
+        let events = try #require(chrome?["traceEvents"] as? [[String: Any]])
+        let samples = events.filter { $0["cat"] as? String == "launchprof/samples" }
+        #expect(samples.count == sampling.samples.count)
+        #expect(samples.contains { ($0["name"] as? String)?.contains("computeLaunchHotspot") == true })
+        #expect(events.contains { $0["name"] as? String == "index ready" })
     }
 
     @Test func cProgramThroughThePreloadLibrary() throws {

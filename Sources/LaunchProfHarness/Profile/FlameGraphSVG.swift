@@ -66,7 +66,7 @@ public enum FlameGraphSVG {
             let x = 10 + Double(index % 6) * 195, y = height - 30 + Double(index / 6) * 14
             return "<rect x=\"\(format(x))\" y=\"\(format(y - 10))\" width=\"10\" height=\"10\" fill=\"\(color(module: module, name: ""))\"/><text x=\"\(format(x + 14))\" y=\"\(format(y))\" class=\"legend\">\(escape(fit(module, width: 175)))</text>"
         }.joined()
-        let subtitle = "\(profile.stacks.count) samples at \(profile.sampling.rate) Hz, \(profile.threadNames.isEmpty ? "" : "\(Set(profile.stacks.map(\.threadID)).count) threads, ")weight \(root.weight)"
+        let subtitle = "\(profile.stacks.count) samples at \(profile.sampling.rate) Hz, \(threadCount(profile)), weight \(root.weight)"
         return """
             <?xml version="1.0" standalone="no"?>
             <svg version="1.1" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" xmlns="http://www.w3.org/2000/svg" onload="init(evt)">
@@ -119,11 +119,18 @@ public enum FlameGraphSVG {
             """
     }
 
+    static func threadCount(_ profile: SymbolizedProfile) -> String {
+        let count = Set(profile.stacks.map(\.threadID)).count
+        return count == 1 ? "1 thread" : "\(count) threads"
+    }
+
     /// A colour fixed by the module (hue) and varied a little by the name.
     static func color(module: String, name: String) -> String {
-        let hue = Double(fnv(module) % 360)
-        let shade = Double(fnv(name) % 20)
-        return "hsl(\(Int(hue)),\(55 + Int(shade / 2))%,\(68 + Int(shade / 2))%)"
+        // One of 12 hues 30° apart, so modules stand apart; the high bits,
+        // as FNV's low bits barely differ between similar names.
+        let hue = (fnv(module) >> 40) % 12 * 30
+        let shade = (fnv(name) >> 40) % 10
+        return "hsl(\(hue),\(60 + shade)%,\(70 + shade)%)"
     }
 
     static func fnv(_ text: String) -> UInt64 {
