@@ -185,8 +185,7 @@ int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
     S.start_ns = lp_sampler_now();
     __atomic_store_n(&S.active, 1, __ATOMIC_RELEASE);
     S.main_tid = lp_sampler_gettid();
-    lp_sampled_thread_t *main_thread = &S.threads[S.thread_count++];
-    main_thread->tid = (int32_t)S.main_tid;
+    lp_sampled_thread_t *main_thread = lp_sampler_thread((int32_t)S.main_tid);
     lp_sampler_read_comm(S.main_tid, main_thread->name);
     if (lp_sampler_arm(main_thread) == 0) {
         S.timer_mode = LP_SAMPLER_TIMER_THREAD_CPU;
@@ -224,9 +223,14 @@ void lp_sampler_stop(void) {
     }
     if (!S.forked_child) {
         lp_sampler_stop_helper();
-        for (uint32_t i = 0; i < S.thread_count; i++) {
-            if (S.threads[i].armed) timer_delete(S.threads[i].timer);
-            S.threads[i].armed = 0;
+        for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) {
+            lp_sampled_thread_t *thread = &S.threads[i];
+            if (__atomic_load_n(&thread->tid, __ATOMIC_ACQUIRE) == 0) continue;
+            // Threads often name themselves after they start: the name now.
+            if (__atomic_load_n(&thread->state, __ATOMIC_ACQUIRE) == LP_THREAD_ARMED) {
+                lp_sampler_read_comm((uint32_t)thread->tid, thread->name);
+            }
+            lp_sampler_disarm(thread);
         }
     }
     // Handlers that began before `active` dropped finish in microseconds.
@@ -245,7 +249,7 @@ lp_sampler_stats_t lp_sampler_stats(void) {
     stats.lost = __atomic_load_n(&S.lost, __ATOMIC_ACQUIRE);
     stats.failed = __atomic_load_n(&S.failed, __ATOMIC_ACQUIRE);
     stats.handler_ns = __atomic_load_n(&S.handler_ns, __ATOMIC_ACQUIRE);
-    stats.threads = S.thread_count;
+    stats.threads = __atomic_load_n(&S.thread_count, __ATOMIC_ACQUIRE);
     stats.hz = S.hz;
     stats.timer_mode = S.timer_mode;
     stats.running = __atomic_load_n(&S.active, __ATOMIC_ACQUIRE);

@@ -60,9 +60,12 @@ static void samples_payload(sink_t *sink, uint64_t end, uint64_t count) {
     put_u64(sink, count);
     put_u64(sink, __atomic_load_n(&S.lost, __ATOMIC_ACQUIRE));
     put_u64(sink, __atomic_load_n(&S.failed, __ATOMIC_ACQUIRE));
-    put_u32(sink, S.thread_count);
+    uint32_t threads = 0;
+    for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) threads += S.threads[i].tid != 0;
+    put_u32(sink, threads);
     put_u32(sink, 0);
-    for (uint32_t i = 0; i < S.thread_count; i++) {
+    for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) {
+        if (S.threads[i].tid == 0) continue;
         put_u32(sink, (uint32_t)S.threads[i].tid);
         put(sink, S.threads[i].name, 16);
     }

@@ -25,16 +25,24 @@ typedef struct lp_sample_record {
     uint32_t weight;     ///< Timer periods it stands for: 1 + the timer's overrun.
 } lp_sample_record_t;
 
-/// One thread the sampler knows (only the helper thread, or start() before
-/// the helper exists, touches this table).
+/// One thread the sampler knows: a slot of a lock-free open-addressing
+/// table keyed by tid, shared by the helper's scans and the preload
+/// library's pthread_create hook. Slots are claimed by CAS on `tid` and
+/// never freed (a reused tid finds its old slot and is armed again).
 typedef struct lp_sampled_thread {
-    int32_t tid;
-    int32_t armed;       ///< A timer is set for it.
-    int32_t seen;        ///< Found by the latest /proc/self/task scan.
+    int32_t tid;         ///< atomic: 0 = free slot
+    int32_t state;       ///< atomic: LP_THREAD_*
+    int32_t seen;        ///< Found by the latest scan (helper only).
     int32_t reserved;
     timer_t timer;
     char name[16];
 } lp_sampled_thread_t;
+
+enum {
+    LP_THREAD_IDLE = 0,     ///< No timer (not yet armed, or its thread exited).
+    LP_THREAD_BUSY = 1,     ///< Someone is arming or disarming it.
+    LP_THREAD_ARMED = 2,    ///< A timer is set.
+};
 
 /// One loaded object, snapshotted at stop (normal context).
 typedef struct lp_module {
@@ -57,8 +65,8 @@ typedef struct lp_sampler {
     uint64_t used;                   ///< atomic: bytes reserved
     uint64_t samples, lost, failed, handler_ns;  ///< atomic
     int (*backtrace)(void **, int);
-    lp_sampled_thread_t *threads;
-    uint32_t thread_count;
+    lp_sampled_thread_t *threads;    ///< LP_SAMPLER_MAX_THREADS slots
+    uint32_t thread_count;           ///< atomic: slots claimed
     uint32_t main_tid;
     pthread_t helper;
     int helper_running;
@@ -80,8 +88,13 @@ extern lp_sampler_t lp_sampler_state;
 uint64_t lp_sampler_now(void);
 uint32_t lp_sampler_gettid(void);
 
-/// Arms a CPU-time timer for `tid` (entry in the thread table); 0 or -errno.
+/// The slot of `tid`, claimed if new; NULL when the table is full.
+lp_sampled_thread_t *lp_sampler_thread(int32_t tid);
+/// Arms a CPU-time timer for the slot's thread unless one is set (or being
+/// set); 0 when armed by this call or before, -errno on failure.
 int lp_sampler_arm(lp_sampled_thread_t *thread);
+/// Deletes the slot's timer, if set.
+void lp_sampler_disarm(lp_sampled_thread_t *thread);
 /// Starts the helper thread that arms threads created later.
 int lp_sampler_start_helper(void);
 /// Stops the helper thread (it deletes every timer) and waits for it.

@@ -28,7 +28,30 @@
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
+lp_sampled_thread_t *lp_sampler_thread(int32_t tid) {
+    // Linear probing from a hash of the tid; claims are CAS, never undone.
+    uint32_t start = ((uint32_t)tid * 2654435761u) % LP_SAMPLER_MAX_THREADS;
+    for (uint32_t probe = 0; probe < LP_SAMPLER_MAX_THREADS; probe++) {
+        lp_sampled_thread_t *slot = &S.threads[(start + probe) % LP_SAMPLER_MAX_THREADS];
+        int32_t found = __atomic_load_n(&slot->tid, __ATOMIC_ACQUIRE);
+        if (found == tid) return slot;
+        if (found != 0) continue;
+        int32_t expected = 0;
+        if (__atomic_compare_exchange_n(&slot->tid, &expected, tid, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            __atomic_fetch_add(&S.thread_count, 1, __ATOMIC_RELAXED);
+            return slot;
+        }
+        if (expected == tid) return slot;  // claimed by another thread just now
+    }
+    return NULL;
+}
+
 int lp_sampler_arm(lp_sampled_thread_t *thread) {
+    int32_t expected = LP_THREAD_IDLE;
+    if (!__atomic_compare_exchange_n(&thread->state, &expected, LP_THREAD_BUSY, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        return 0;  // armed already, or being armed by the other party
+    }
     struct sigevent event;
     memset(&event, 0, sizeof event);
     event.sigev_notify = SIGEV_THREAD_ID;
@@ -37,20 +60,37 @@ int lp_sampler_arm(lp_sampled_thread_t *thread) {
     event.sigev_value.sival_int = thread->tid;  // the handler's tid, without a syscall
     clockid_t clock = (clockid_t)((~(uint32_t)thread->tid << 3) | 6);
     timer_t timer;
-    if (timer_create(clock, &event, &timer) != 0) return -errno;
-    uint64_t period = UINT64_C(1000000000) / S.hz;
-    struct itimerspec spec;
-    spec.it_interval.tv_sec = (time_t)(period / 1000000000);
-    spec.it_interval.tv_nsec = (long)(period % 1000000000);
-    spec.it_value = spec.it_interval;
-    if (timer_settime(timer, 0, &spec, NULL) != 0) {
-        int code = errno;
-        timer_delete(timer);
+    int code = 0;
+    if (timer_create(clock, &event, &timer) != 0) {
+        code = errno;
+    } else {
+        uint64_t period = UINT64_C(1000000000) / S.hz;
+        struct itimerspec spec;
+        spec.it_interval.tv_sec = (time_t)(period / 1000000000);
+        spec.it_interval.tv_nsec = (long)(period % 1000000000);
+        spec.it_value = spec.it_interval;
+        if (timer_settime(timer, 0, &spec, NULL) != 0) {
+            code = errno;
+            timer_delete(timer);
+        }
+    }
+    if (code != 0) {
+        __atomic_store_n(&thread->state, LP_THREAD_IDLE, __ATOMIC_RELEASE);
         return -code;
     }
     thread->timer = timer;
-    thread->armed = 1;
+    __atomic_store_n(&thread->state, LP_THREAD_ARMED, __ATOMIC_RELEASE);
     return 0;
+}
+
+void lp_sampler_disarm(lp_sampled_thread_t *thread) {
+    int32_t expected = LP_THREAD_ARMED;
+    if (!__atomic_compare_exchange_n(&thread->state, &expected, LP_THREAD_BUSY, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        return;
+    }
+    timer_delete(thread->timer);
+    __atomic_store_n(&thread->state, LP_THREAD_IDLE, __ATOMIC_RELEASE);
 }
 
 void lp_sampler_read_comm(uint32_t tid, char name[16]) {
@@ -68,18 +108,11 @@ void lp_sampler_read_comm(uint32_t tid, char name[16]) {
     memcpy(name, buf, (size_t)got);
 }
 
-static lp_sampled_thread_t *find_thread(int32_t tid) {
-    for (uint32_t i = 0; i < S.thread_count; i++) {
-        if (S.threads[i].tid == tid) return &S.threads[i];
-    }
-    return NULL;
-}
-
-/// One pass over /proc/self/task: arm new threads, forget exited ones.
+/// One pass over /proc/self/task: arm new threads, disarm exited ones.
 static void scan(pid_t self) {
     int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return;
-    for (uint32_t i = 0; i < S.thread_count; i++) S.threads[i].seen = 0;
+    for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) S.threads[i].seen = 0;
     char buf[4096];
     for (;;) {
         long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
@@ -89,25 +122,20 @@ static void scan(pid_t self) {
             at += entry->d_reclen;
             int32_t tid = (int32_t)atoi(entry->d_name);
             if (tid <= 0 || tid == self) continue;
-            lp_sampled_thread_t *thread = find_thread(tid);
-            if (thread == NULL) {
-                if (S.thread_count >= LP_SAMPLER_MAX_THREADS) continue;
-                thread = &S.threads[S.thread_count++];
-                thread->tid = tid;
-            }
+            lp_sampled_thread_t *thread = lp_sampler_thread(tid);
+            if (thread == NULL) continue;  // table full: this thread is not sampled
             thread->seen = 1;
-            if (!thread->armed) {
-                lp_sampler_read_comm((uint32_t)tid, thread->name);
+            if (__atomic_load_n(&thread->state, __ATOMIC_ACQUIRE) == LP_THREAD_IDLE) {
+                if (thread->name[0] == '\0') lp_sampler_read_comm((uint32_t)tid, thread->name);
                 lp_sampler_arm(thread);  // fails only if it just exited
             }
         }
     }
     close(fd);
-    for (uint32_t i = 0; i < S.thread_count; i++) {
+    for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) {
         lp_sampled_thread_t *thread = &S.threads[i];
-        if (thread->seen || !thread->armed) continue;
-        timer_delete(thread->timer);  // its thread exited
-        thread->armed = 0;
+        if (thread->tid == 0 || thread->seen) continue;
+        lp_sampler_disarm(thread);  // its thread exited
     }
 }
 

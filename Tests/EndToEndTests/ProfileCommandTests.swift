@@ -21,11 +21,11 @@ struct ProfileCommandTests {
         }
     }
 
-    func profile(_ command: [String], name: String, hz: Int = 1000) throws -> Profiled {
+    func profile(_ command: [String], name: String, hz: Int = 1000, options: [String] = []) throws -> Profiled {
         let directory = Products.temporaryPath("profile")
         let run = try CommandRun.run(
             try Products.path("launchprof"),
-            ["profile", "--quiet", "--hz", String(hz), "--output-dir", directory, "--name", name, "--"] + command)
+            ["profile", "--quiet", "--hz", String(hz), "--output-dir", directory, "--name", name] + options + ["--"] + command)
         try #require(run.status == 0, "launchprof profile failed: \(run.standardError)")
         let trace = try TraceReader.read(path: "\(directory)/\(name).lptrace")
         let folded = try String(contentsOfFile: "\(directory)/\(name).folded", encoding: .utf8)
@@ -41,7 +41,9 @@ struct ProfileCommandTests {
         defer { try? FileManager.default.removeItem(atPath: profiled.directory) }
         let sampling = try #require(profiled.trace.sampling)
         #expect(profiled.trace.header.launchCompleteNanoseconds != nil)
-        // Sampling stopped at launch complete, and the events are there too.
+        // Sampling stopped at launch complete, and the events are there too:
+        // LaunchProf wrote the trace, so the preload library stood down (had
+        // it sampled as well, its own event-less trace would have been last).
         #expect(sampling.samples.allSatisfy { $0.timestamp <= profiled.trace.header.launchCompleteNanoseconds! })
         #expect(!profiled.trace.events.isEmpty)
         #expect(profiled.leafShare("SampleApp.computeLaunchHotspot(milliseconds: Swift.Int)") > 0.5, "\(profiled.folded)")
@@ -63,6 +65,18 @@ struct ProfileCommandTests {
         #expect(samples.count == sampling.samples.count)
         #expect(samples.contains { ($0["name"] as? String)?.contains("computeLaunchHotspot") == true })
         #expect(events.contains { $0["name"] as? String == "index ready" })
+    }
+
+    /// Without the preload library, LaunchProf dlopens libunwind itself; its
+    /// thread-local data is then not static TLS, so only the warmed main
+    /// thread is sampled, and the trace says so.
+    @Test func withoutThePreloadLibraryLaunchProfSamplesItsMainThread() throws {
+        let profiled = try profile([try Products.path("lp-sample-app"), "--hot-ms", "200"], name: "main", options: ["--no-preload"])
+        defer { try? FileManager.default.removeItem(atPath: profiled.directory) }
+        let sampling = try #require(profiled.trace.sampling)
+        #expect(sampling.mainThreadOnly)
+        #expect(Set(sampling.samples.map(\.threadID)) == [profiled.trace.header.pid])
+        #expect(profiled.leafShare("computeLaunchHotspot") > 0.5, "\(profiled.folded)")
     }
 
     @Test func cProgramThroughThePreloadLibrary() throws {
