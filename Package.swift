@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "LaunchProf", targets: ["LaunchProf"]),
+        .library(name: "LaunchProfLifecycle", targets: ["LaunchProfLifecycle"]),
+        .library(name: "LaunchProfCodable", targets: ["LaunchProfCodable"]),
         // liblaunchprof-preload.so: the launch sampler for any dynamically linked program (LD_PRELOAD).
         .library(name: "launchprof-preload", type: .dynamic, targets: ["CLaunchProfPreload"]),
         .executable(name: "launchprof", targets: ["launchprof"]),
@@ -15,6 +17,7 @@ let package = Package(
         .executable(name: "lp-sample-deferred", targets: ["SampleDeferred"]),
         .executable(name: "lp-hello-traced", targets: ["HelloTraced"]),
         .executable(name: "lp-hello-plain", targets: ["HelloPlain"]),
+        .executable(name: "lp-sample-lifecycle", targets: ["SampleLifecycle"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,6 +48,21 @@ let package = Package(
         .target(
             name: "LaunchProf",
             dependencies: ["CLaunchProfSupport"]
+        ),
+        // Lifecycle and StateStore: separate from LaunchProf so that programs
+        // that only trace do not link (nor bind at launch) any of it.
+        .target(
+            name: "CLaunchProfLifecycle",
+            dependencies: ["CLaunchProfSupport"]
+        ),
+        .target(
+            name: "LaunchProfLifecycle",
+            dependencies: ["LaunchProf", "CLaunchProfSupport", "CLaunchProfLifecycle"]
+        ),
+        // Codable over StateStore's bytes: a separate module, because it needs Foundation.
+        .target(
+            name: "LaunchProfCodable",
+            dependencies: ["LaunchProfLifecycle"]
         ),
         // The engine behind the CLI.
         .target(
@@ -87,9 +105,16 @@ let package = Package(
             name: "HelloPlain",
             path: "Sources/Samples/HelloPlain"
         ),
+        .executableTarget(
+            name: "SampleLifecycle",
+            dependencies: ["LaunchProf", "LaunchProfLifecycle"],
+            path: "Sources/Samples/SampleLifecycle"
+        ),
         .testTarget(
             name: "LaunchProfTests",
-            dependencies: ["LaunchProf", "CLaunchProfSupport"]
+            dependencies: [
+                "LaunchProf", "CLaunchProfSupport", "LaunchProfLifecycle", "LaunchProfCodable", "LaunchProfHarness",
+            ]
         ),
         .testTarget(
             name: "LaunchProfHarnessTests",

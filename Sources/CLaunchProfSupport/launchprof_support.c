@@ -54,8 +54,15 @@ size_t lp_format_u64(char *buf, uint64_t value) {
 /// Weak hook defined by the Swift library: writes the trace file at exit.
 extern void launchprof_write_trace_at_exit(void) __attribute__((weak));
 
+static int final_trace_claimed;  // atomic
+
+int lp_trace_claim_final_write(void) {
+    return __atomic_exchange_n(&final_trace_claimed, 1, __ATOMIC_ACQ_REL) == 0;
+}
+
 static void at_exit(void) {
-    if (launchprof_write_trace_at_exit) launchprof_write_trace_at_exit();
+    // A terminating Lifecycle may have written the final trace already.
+    if (launchprof_write_trace_at_exit && lp_trace_claim_final_write()) launchprof_write_trace_at_exit();
 }
 
 /// Runs before main (and before the constructors of later-initialised code in

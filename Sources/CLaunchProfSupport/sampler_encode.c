@@ -112,6 +112,9 @@ static void encode(sink_t *sink) {
 
 size_t lp_sampler_encode_sections(uint8_t *out, size_t capacity) {
     if (!__atomic_load_n(&S.started, __ATOMIC_ACQUIRE) || S.buffer == NULL) return 0;
+    // A trace written while sampling still runs (Tracer.flush, a terminating
+    // Lifecycle) needs the module map too; stop() takes the final one.
+    if (S.modules == NULL) lp_sampler_snapshot_modules();
     sink_t measure = {NULL, 0};
     encode(&measure);
     if (out == NULL || capacity < measure.size) return measure.size;

@@ -93,6 +93,11 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *context) {
 }
 
 void lp_sampler_snapshot_modules(void) {
+    // A trace written mid-launch took one already: the later one is fuller.
+    for (uint32_t i = 0; i < S.module_count; i++) free(S.modules[i].path);
+    free(S.modules);
+    S.modules = NULL;
+    S.module_count = 0;
     module_list_t list = {NULL, 0, 0};
     dl_iterate_phdr(add_module, &list);
     S.modules = list.modules;

@@ -23,14 +23,14 @@ public enum TraceWriteError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-func errnoText(_ code: Int32) -> String {
+package func errnoText(_ code: Int32) -> String {
     String(cString: strerror(code))
 }
 
 /// Writes whole files or nothing: a temporary file beside the target, then
 /// rename(2), so a reader never sees half a file.
-enum AtomicFile {
-    static func write(_ bytes: [UInt8], to path: String, sync: Bool = false) throws(TraceWriteError) {
+package enum AtomicFile {
+    package static func write(_ bytes: [UInt8], to path: String, sync: Bool = false) throws(TraceWriteError) {
         let temporary = "\(path).tmp.\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .open(path: temporary, errno: errno) }
@@ -61,8 +61,8 @@ enum AtomicFile {
     }
 }
 
-enum StandardError {
-    static func write(_ text: String) {
+package enum StandardError {
+    package static func write(_ text: String) {
         var bytes = Array(text.utf8)
         _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }

@@ -3,9 +3,9 @@ import CLaunchProfSupport
 /// How event names are stored in the ring: the address of a `StaticString`
 /// (resolved to text when the trace is written) or an interned index.
 @usableFromInline
-enum Names {
+package enum Names {
     @inlinable @inline(__always)
-    static func encode(_ name: StaticString) -> UInt64 {
+    package static func encode(_ name: StaticString) -> UInt64 {
         if _fastPath(name.hasPointerRepresentation) {
             return UInt64(UInt(bitPattern: name.utf8Start))
         }
@@ -31,8 +31,8 @@ enum Names {
 
 /// Process-wide tables that are written rarely: interned names, categories
 /// and launch milestones. Guarded by one lock; never touched on the hot path.
-final class Registry: Sendable {
-    static let shared = Registry()
+package final class Registry: Sendable {
+    package static let shared = Registry()
 
     private struct State {
         var names: [String] = []
@@ -58,7 +58,7 @@ final class Registry: Sendable {
     }
 
     /// The index of (subsystem, category); past 65535 categories, all share the last.
-    func category(subsystem: String, category: String) -> UInt16 {
+    package func category(subsystem: String, category: String) -> UInt16 {
         let key = subsystem + "\u{0}" + category
         return state.withLock { state in
             if let index = state.categoryIndex[key] { return index }

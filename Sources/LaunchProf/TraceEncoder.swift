@@ -35,13 +35,15 @@ package enum TraceFormat {
 }
 
 /// Little-endian byte building for trace files.
-struct ByteWriter {
-    var bytes: [UInt8] = []
+package struct ByteWriter {
+    package var bytes: [UInt8] = []
+
+    package init() {}
 
     mutating func u8(_ value: UInt8) { bytes.append(value) }
     mutating func u16(_ value: UInt16) { append(value) }
-    mutating func u32(_ value: UInt32) { append(value) }
-    mutating func u64(_ value: UInt64) { append(value) }
+    package mutating func u32(_ value: UInt32) { append(value) }
+    package mutating func u64(_ value: UInt64) { append(value) }
     mutating func i64(_ value: Int64) { append(UInt64(bitPattern: value)) }
 
     private mutating func append<T: FixedWidthInteger>(_ value: T) {

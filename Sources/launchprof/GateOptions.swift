@@ -29,8 +29,7 @@ struct GateOptions: ParsableArguments {
 
     /// `5%` or `0.05`, strictly between 0 and 1.
     static func fraction(_ text: String, flag: String) throws -> Double {
-        let value = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
-        guard let value, value > 0, value < 1 else {
+        guard let value = Fraction.parse(text) else {
             throw ValidationError("\(flag) must be a percentage or fraction between 0 and 1 (e.g. 5% or 0.05), got '\(text)'")
         }
         return value

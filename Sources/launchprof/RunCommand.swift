@@ -43,6 +43,10 @@ struct RunCommand: ParsableCommand {
         if let reference, !plan.targets.contains(where: { $0.name == reference }) {
             throw usage("--reference '\(reference)' names no target; use a command as written, its --command-name or a target name")
         }
+        if !options.measure.isEmpty, let target = plan.targets.first(where: { $0.ready == .exit }) {
+            throw usage("--measure times a program that stays up after ready, but '\(target.name)' is ready at exit: "
+                + "add --ready tracer, notify, port:N or output:REGEX")
+        }
         if (options.dropCaches || !options.evict.isEmpty), !plan.allModes.contains(.cold) {
             throw usage("--evict and --drop-caches only apply to cold runs; add --mode cold")
         }
@@ -159,7 +163,7 @@ struct RunCommand: ParsableCommand {
         defer { interrupt.stop() }
         let executor = ProcessExecutor(
             timeout: RunOptions.seconds(options.timeout ?? 60), grace: RunOptions.seconds(options.grace),
-            output: options.outputPlan, interrupt: interrupt)
+            output: options.outputPlan, interrupt: interrupt, measure: options.measure)
         let coldCache = plan.allModes.contains(.cold) ? try ColdCache(dropAllCaches: options.dropCaches) : nil
         let line = ProgressLine()
         var runner = BenchmarkRunner(plan: plan, executor: executor, coldCache: coldCache, interrupt: interrupt)

@@ -76,6 +76,11 @@ struct RunOptions: ParsableArguments {
         "Compare with a saved baseline (a name, or a results JSON file) and fail on regressions.", valueName: "name"))
     var baseline: String?
 
+    @Option(help: ArgumentHelp(
+        "After ready, also time a lifecycle phase (repeatable): resume (SIGTSTP, stopped, SIGCONT, LaunchProf's resumed record) or shutdown (SIGTERM to exit).",
+        valueName: "phase"))
+    var measure: [LifecycleMeasure] = []
+
     mutating func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1, got \(runs)") }
         if let warmup, warmup < 0 { throw ValidationError("--warmup cannot be negative, got \(warmup)") }
@@ -155,3 +160,4 @@ struct RunOptions: ParsableArguments {
 }
 
 extension LaunchMode: ExpressibleByArgument {}
+extension LifecycleMeasure: ExpressibleByArgument {}

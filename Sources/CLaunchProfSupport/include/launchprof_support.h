@@ -271,6 +271,11 @@ int lp_sd_notify(const char *state);
 /// Whether the trace should be written at exit (LAUNCHPROF_TRACE is set).
 const char *lp_trace_path(void);
 
+/// Claims the one final trace write of this process: returns 1 to the first
+/// caller (a terminating Lifecycle, or the atexit hook), 0 after, so the
+/// trace is written once.
+int lp_trace_claim_final_write(void);
+
 /// Formats `value` in decimal into `buf` (at least 21 bytes), returns length.
 size_t lp_format_u64(char *buf, uint64_t value);
 

@@ -2,16 +2,16 @@ import CLaunchProfSupport
 
 /// Clock readings shared by the deferred initializer and the prewarm
 /// registry: CLOCK_MONOTONIC nanoseconds, like every timestamp in launchprof.
-enum RuntimeClock {
+package enum RuntimeClock {
     /// Now, in CLOCK_MONOTONIC nanoseconds.
-    static var now: UInt64 { lp_now_ns() }
+    package static var now: UInt64 { lp_now_ns() }
 
     /// CPU time used so far by all threads of the process (user + system).
     static var processCPU: UInt64 { lp_process_cpu_ns() }
 
     /// `duration` in whole nanoseconds; negative durations count as zero and
     /// huge ones are capped at about 292 years.
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
+    package static func nanoseconds(_ duration: Duration) -> UInt64 {
         guard duration > .zero else { return 0 }
         // Positive: both components are non-negative.
         let (seconds, attoseconds) = duration.components

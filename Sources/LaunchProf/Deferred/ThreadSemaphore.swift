@@ -7,14 +7,14 @@ import Glibc
 /// only takes a CLOCK_REALTIME deadline (a clock that jumps), and Swift does
 /// not import `sem_clockwait`. `Synchronization` has no condition variable, so
 /// this one type fences the pthread mutex + condition pair.
-final class ThreadSemaphore: @unchecked Sendable {
+package final class ThreadSemaphore: @unchecked Sendable {
     // @unchecked: `permits` is only touched with `mutex` held; the pthread
     // objects live at stable heap addresses for the object's whole life.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var permits: Int
 
-    init(permits: Int = 0) {
+    package init(permits: Int = 0) {
         self.permits = permits
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
@@ -34,7 +34,7 @@ final class ThreadSemaphore: @unchecked Sendable {
     }
 
     /// Adds a permit and wakes one waiter.
-    func signal() {
+    package func signal() {
         pthread_mutex_lock(mutex)
         permits += 1
         pthread_cond_signal(condition)
@@ -42,7 +42,7 @@ final class ThreadSemaphore: @unchecked Sendable {
     }
 
     /// Takes a permit, waiting as long as it takes.
-    func wait() {
+    package func wait() {
         pthread_mutex_lock(mutex)
         while permits == 0 { pthread_cond_wait(condition, mutex) }
         permits -= 1
@@ -50,7 +50,7 @@ final class ThreadSemaphore: @unchecked Sendable {
     }
 
     /// Takes a permit if one comes within `nanoseconds`; returns whether it did.
-    func wait(timeoutNanoseconds nanoseconds: UInt64) -> Bool {
+    package func wait(timeoutNanoseconds nanoseconds: UInt64) -> Bool {
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         let total = UInt64(deadline.tv_nsec) &+ nanoseconds % 1_000_000_000

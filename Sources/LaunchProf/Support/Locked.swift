@@ -9,13 +9,13 @@ import Glibc
 /// lp-hello-traced vs lp-hello-plain (release): the extra library cost about
 /// 430k instructions of dynamic-loader symbol lookup per launch, the largest
 /// part of LaunchProf's launch overhead. Only this type touches the mutex.
-final class Locked<State>: @unchecked Sendable {
+package final class Locked<State>: @unchecked Sendable {
     // @unchecked: `state` is only read or written with `mutex` held; the
     // mutex lives at a stable heap address for the object's whole life.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -27,7 +27,7 @@ final class Locked<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state.
-    func withLock<Result, Failure: Error>(
+    package func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)

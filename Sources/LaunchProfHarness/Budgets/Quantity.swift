@@ -57,3 +57,14 @@ public enum QuantityError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+/// A share written as `5%` or `0.05` (thresholds, significance levels).
+public enum Fraction {
+    /// The value when `text` is a percentage or fraction strictly between 0
+    /// and 1; nil otherwise.
+    public static func parse(_ text: String) -> Double? {
+        let value = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
+        guard let value, value > 0, value < 1 else { return nil }
+        return value
+    }
+}

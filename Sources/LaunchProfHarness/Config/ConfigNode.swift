@@ -77,9 +77,9 @@ struct ConfigNode {
     /// `5%` or `0.05`, strictly between 0 and 1.
     func fraction(name: String) throws(ConfigError) -> Double {
         let text = try string()
-        let value = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
-        guard let value, value.isFinite else { throw error("expected \(name) as a percentage or fraction (5% or 0.05), got '\(text)'") }
-        guard value > 0, value < 1 else { throw error("\(name) must be between 0 and 1 (0% and 100%), got '\(text)'") }
+        guard let value = Fraction.parse(text) else {
+            throw error("\(name) must be a percentage or fraction between 0 and 1 (e.g. 5% or 0.05), got '\(text)'")
+        }
         return value
     }
 

@@ -47,10 +47,12 @@ public enum ConfigReader {
         var config = LaunchConfig(path: file, targets: [], reference: reference)
         config.threshold = try top["threshold"]?.fraction(name: "the regression threshold")
         config.significance = try top["significance"]?.fraction(name: "the significance level")
+        var defaultReady = ReadyProbe.exit
         if let defaults = top["defaults"] {
-            config.defaults = try schedule(defaults.mapping(allowed: scheduleKeys + ["ready"]), at: defaults)
+            let keys = try defaults.mapping(allowed: scheduleKeys + ["ready"])
+            config.defaults = try schedule(keys)
+            defaultReady = try keys["ready"].map(probe) ?? .exit
         }
-        let defaultReady = try top["defaults"]?.mapping(allowed: scheduleKeys + ["ready"])["ready"].map(probe) ?? .exit
         guard let targets = top["targets"] else {
             throw ConfigError(file: file, line: root.mark?.line, key: "targets", message: "is missing; list at least one target")
         }
@@ -107,20 +109,19 @@ public enum ConfigReader {
         if let list = keys["budgets"] {
             for budgetItem in try list.list() { budgets.append(try budget(budgetItem, target: name, reference: reference)) }
         }
-        return (target, try schedule(keys, at: item), budgets)
+        return (target, try schedule(keys), budgets)
     }
 
     private static func probe(_ node: ConfigNode) throws(ConfigError) -> ReadyProbe {
+        let text = try node.string()
         do {
-            return try ReadyProbe(parsing: try node.string())
-        } catch let error as ReadyProbeParseError {
-            throw node.error(error.description)
+            return try ReadyProbe(parsing: text)
         } catch {
-            throw error as! ConfigError  // string() throws only ConfigError
+            throw node.error(error.description)
         }
     }
 
-    private static func schedule(_ keys: [String: ConfigNode], at node: ConfigNode) throws(ConfigError) -> TargetSchedule {
+    private static func schedule(_ keys: [String: ConfigNode]) throws(ConfigError) -> TargetSchedule {
         var schedule = TargetSchedule()
         if let modes = keys["modes"] {
             var values: [LaunchMode] = []
@@ -174,13 +175,12 @@ public enum ConfigReader {
             statistic = .p50
         }
         guard let limitNode = keys["limit"] else { throw item.error("has no 'limit' (e.g. 40ms, or 1.2x hello-c)") }
+        let limitText = try limitNode.string()
         let limit: Budget.Limit
         do {
-            limit = try Budget.Limit(parsing: try limitNode.string(), defaultReference: reference)
-        } catch let error as BudgetLimitError {
-            throw limitNode.error(error.description)
+            limit = try Budget.Limit(parsing: limitText, defaultReference: reference)
         } catch {
-            throw error as! ConfigError
+            throw limitNode.error(error.description)
         }
         if case .absolute(let quantity) = limit, quantity.unit != metric.unit {
             throw limitNode.error("a \(quantity.unit.noun) limit for \(metric.key), which is a \(metric.unit.noun)")

@@ -100,6 +100,15 @@ public final class LaunchedProcess {
         return result == 0 && info._sifields._sigchld.si_pid == pid
     }
 
+    /// Whether the process is stopped (SIGTSTP, SIGSTOP), without consuming
+    /// the notification: waitid(WSTOPPED | WNOWAIT).
+    func isStopped() -> Bool {
+        guard end == nil else { return false }
+        var info = siginfo_t()
+        let result = waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOHANG | WNOWAIT)
+        return result == 0 && info._sifields._sigchld.si_pid == pid && info.si_code == CLD_STOPPED
+    }
+
     /// Reaps the exited process with wait4, first killing whatever else is
     /// left in its group (a daemon it forked, a shell's children): while the
     /// leader is unreaped its group id cannot be reused, so the kill is safe.

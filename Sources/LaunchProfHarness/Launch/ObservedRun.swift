@@ -7,11 +7,17 @@ public struct RunSettings: Sendable, Equatable {
     /// How long a process stopped with SIGTERM after ready may take to exit
     /// before it gets SIGKILL.
     public var grace: Duration
+    /// Lifecycle phases to measure after ready (`--measure`).
+    public var measure: [LifecycleMeasure]
 
-    public init(probe: ReadyProbe = .exit, timeout: Duration = .seconds(60), grace: Duration = .seconds(2)) {
+    public init(
+        probe: ReadyProbe = .exit, timeout: Duration = .seconds(60), grace: Duration = .seconds(2),
+        measure: [LifecycleMeasure] = []
+    ) {
         self.probe = probe
         self.timeout = timeout
         self.grace = grace
+        self.measure = measure
     }
 }
 
@@ -36,6 +42,12 @@ public struct ObservedRun: Sendable, Equatable {
     public var maxRSSIsUpperBound = false
     /// A harness pipe record this launchprof cannot read; the run was killed.
     public var protocolError: String?
+    /// `--measure`: durations after ready (see ``RunMeasurement``).
+    public var timeToSuspend: UInt64?
+    public var timeToResume: UInt64?
+    public var timeToShutdown: UInt64?
+    /// `--measure` could not measure what it was asked to; the run was killed.
+    public var measureError: String?
 
     /// The run as a measurement, numbered `index` among its target's runs.
     public func measurement(index: Int, residency: ResidencyReport? = nil) -> RunMeasurement {
@@ -44,7 +56,8 @@ public struct ObservedRun: Sendable, Equatable {
             milestones: milestones, userCPU: usage.userCPU, systemCPU: usage.systemCPU,
             maxRSSBytes: usage.maxRSSBytes, majorFaults: usage.majorFaults, minorFaults: usage.minorFaults,
             voluntaryContextSwitches: usage.voluntaryContextSwitches,
-            involuntaryContextSwitches: usage.involuntaryContextSwitches, exit: exit, residency: residency)
+            involuntaryContextSwitches: usage.involuntaryContextSwitches, exit: exit, residency: residency,
+            timeToSuspend: timeToSuspend, timeToResume: timeToResume, timeToShutdown: timeToShutdown)
         if maxRSSIsUpperBound { measurement.maxRSSIsUpperBound = true }
         return measurement
     }
@@ -52,6 +65,7 @@ public struct ObservedRun: Sendable, Equatable {
     /// Why this run is not a successful launch, or nil if it is.
     public var failure: String? {
         if let protocolError { return protocolError }
+        if let measureError { return measureError }
         switch exit {
         case .timedOut: return "timed out before it was ready; its process group was killed"
         case .signaled(let signal): return "crashed: killed by signal \(signal) (\(signalName(signal)))"

@@ -36,21 +36,24 @@ public struct ProcessExecutor: RunExecutor {
     public var grace: Duration
     public var output: OutputPlan
     public var interrupt: InterruptMonitor?
+    /// Lifecycle phases to time after ready (`--measure`).
+    public var measure: [LifecycleMeasure]
 
     public init(
         timeout: Duration = .seconds(60), grace: Duration = .seconds(2), output: OutputPlan = .discard,
-        interrupt: InterruptMonitor? = nil
+        interrupt: InterruptMonitor? = nil, measure: [LifecycleMeasure] = []
     ) {
         self.timeout = timeout
         self.grace = grace
         self.output = output
         self.interrupt = interrupt
+        self.measure = measure
     }
 
     public func execute(_ context: RunContext) throws -> ObservedRun {
         let options = SpawnOptions.forProbe(context.target.ready, output: output.disposition(for: context))
         let process = try spawner.spawn(context.target, options: options)
-        let settings = RunSettings(probe: context.target.ready, timeout: context.timeout ?? timeout, grace: grace)
+        let settings = RunSettings(probe: context.target.ready, timeout: context.timeout ?? timeout, grace: grace, measure: measure)
         return try RunObserver(process: process, settings: settings, interrupt: interrupt).observe()
     }
 }

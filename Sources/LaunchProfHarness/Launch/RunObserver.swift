@@ -22,6 +22,12 @@ public struct RunObserver {
     private var stopDeadline: UInt64?
     private var stopSignal: Int32 = SIGTERM
     private var timedOut = false
+    /// `--measure resume`: the suspend/resume cycle after ready, and when it
+    /// must be over.
+    private var cycle = LifecycleCycle()
+    private var cycleDeadline: UInt64?
+    /// When SIGTERM was sent after ready (`--measure shutdown`).
+    private var shutdownSentAt: UInt64?
 
     public init(process: LaunchedProcess, settings: RunSettings, interrupt: InterruptMonitor? = nil) {
         self.process = process
@@ -44,7 +50,7 @@ public struct RunObserver {
         let timeoutDeadline = t0 &+ Self.nanoseconds(settings.timeout)
         while true {
             let now = monotonicNanoseconds()
-            if interrupt?.isInterrupted == true || run.protocolError != nil {
+            if interrupt?.isInterrupted == true || run.protocolError != nil || run.measureError != nil {
                 run.interrupted = interrupt?.isInterrupted == true
                 process.signalGroup(SIGKILL)
                 break
@@ -59,7 +65,17 @@ public struct RunObserver {
                 process.signalGroup(SIGKILL)
                 break
             }
-            if waitOnce(now: now, until: stopDeadline ?? timeoutDeadline) { break }
+            if let deadline = cycleDeadline {
+                cycle.step(process)
+                if !cycle.isRunning {
+                    cycleDeadline = nil
+                    stopAfterReady()
+                } else if now >= deadline {
+                    run.measureError = cycle.timeoutMessage
+                    continue
+                }
+            }
+            if waitOnce(now: now, until: stopDeadline ?? cycleDeadline ?? timeoutDeadline) { break }
         }
         drainAll()
         let end = try process.reap()
@@ -107,7 +123,7 @@ public struct RunObserver {
     private func pollTimeout(now: UInt64, deadline: UInt64) -> Int32 {
         let remaining = deadline > now ? (deadline - now + 999_999) / 1_000_000 : 0
         var limit = min(remaining, 1_000)
-        if (port != nil && run.wallToReady == nil) || process.pidDescriptor < 0 { limit = min(limit, 1) }
+        if (port != nil && run.wallToReady == nil) || process.pidDescriptor < 0 || cycle.isSuspending { limit = min(limit, 1) }
         return Int32(limit)
     }
 
@@ -183,6 +199,7 @@ public struct RunObserver {
         case .main(let ns): run.main = Self.since(t0, ns)
         case .milestone(let ns, let name): run.milestones.append(MilestoneTime(name: name, nanoseconds: Self.since(t0, ns)))
         case .ready(let ns): if settings.probe == .tracer { markReady(at: ns) }
+        case .resumed(let ns): cycle.resumed(at: ns)
         case nil: break
         }
     }
@@ -200,18 +217,38 @@ public struct RunObserver {
         guard run.wallToReady == nil else { return }
         run.wallToReady = Self.since(process.startNanoseconds, ns)
         guard settings.probe != .exit, !process.hasExited() else { return }
+        if settings.measure.contains(.resume) {
+            cycle.start(process)
+            cycleDeadline = monotonicNanoseconds() &+ Self.nanoseconds(settings.timeout)
+        } else {
+            stopAfterReady()
+        }
+    }
+
+    /// SIGTERM to the group, SIGKILL after the grace period.
+    private mutating func stopAfterReady() {
+        shutdownSentAt = monotonicNanoseconds()
         process.signalGroup(SIGTERM)
         stopDeadline = monotonicNanoseconds() &+ Self.nanoseconds(settings.grace)
     }
 
     private mutating func finish(with end: ProcessEnd) {
         run.usage = end.usage
+        run.timeToSuspend = cycle.timeToSuspend
+        run.timeToResume = cycle.timeToResume
         run.maxRSSIsUpperBound = end.usage.maxRSSBytes <= process.parentPeakRSSBytes
         if timedOut {
             run.exit = .timedOut
             run.wallToExit = nil
         } else if stopDeadline != nil {
             run.exit = .stoppedByHarness(signal: stopSignal)
+            if settings.measure.contains(.shutdown), let sent = shutdownSentAt {
+                if stopSignal == SIGTERM, let exit = run.wallToExit {
+                    run.timeToShutdown = (process.startNanoseconds &+ exit) &- sent
+                } else if !run.interrupted {
+                    run.measureError = "--measure shutdown: still running \(settings.grace) after SIGTERM; killed"
+                }
+            }
             run.wallToExit = nil
         } else {
             run.exit = end.status

@@ -9,6 +9,8 @@ public enum TracerRecord: Sendable, Equatable {
     case milestone(nanoseconds: UInt64, name: String)
     /// `LP1 ready <ns>`: launch complete.
     case ready(nanoseconds: UInt64)
+    /// `LP1 resumed <ns>`: the Lifecycle's resume handlers finished after SIGCONT.
+    case resumed(nanoseconds: UInt64)
 
     /// The protocol version this reader speaks.
     public static let versionPrefix = "LP1"
@@ -31,6 +33,8 @@ public enum TracerRecord: Sendable, Equatable {
             return .milestone(nanoseconds: nanoseconds, name: String(fields[3]))
         case "ready":
             return .ready(nanoseconds: nanoseconds)
+        case "resumed":
+            return .resumed(nanoseconds: nanoseconds)
         default:
             return nil
         }

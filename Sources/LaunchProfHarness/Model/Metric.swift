@@ -14,6 +14,12 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     case minorFaults
     case voluntaryContextSwitches
     case involuntaryContextSwitches
+    /// `--measure resume`: SIGTSTP sent to the process stopped (resolution 1 ms).
+    case timeToSuspend
+    /// `--measure resume`: SIGCONT sent to LaunchProf's `LP1 resumed` record.
+    case timeToResume
+    /// `--measure shutdown`: SIGTERM sent to the process gone.
+    case timeToShutdown
 
     public enum Unit: String, Sendable, Codable {
         case nanoseconds, bytes, count
@@ -22,6 +28,7 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     public var unit: Unit {
         switch self {
         case .wallToReady, .wallToExit, .processEntry, .main, .milestone, .userCPU, .systemCPU, .cpu: .nanoseconds
+        case .timeToSuspend, .timeToResume, .timeToShutdown: .nanoseconds
         case .maxRSS: .bytes
         case .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches: .count
         }
@@ -43,6 +50,9 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         case .minorFaults: "minor_faults"
         case .voluntaryContextSwitches: "voluntary_context_switches"
         case .involuntaryContextSwitches: "involuntary_context_switches"
+        case .timeToSuspend: "time_to_suspend"
+        case .timeToResume: "time_to_resume"
+        case .timeToShutdown: "time_to_shutdown"
         }
     }
 
@@ -54,6 +64,7 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         let all: [Metric] = [
             .wallToReady, .wallToExit, .processEntry, .main, .userCPU, .systemCPU, .cpu, .maxRSS,
             .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches,
+            .timeToSuspend, .timeToResume, .timeToShutdown,
         ]
         guard let found = all.first(where: { $0.key == key }) else { return nil }
         self = found
@@ -79,6 +90,9 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         case .minorFaults: Double(run.minorFaults)
         case .voluntaryContextSwitches: Double(run.voluntaryContextSwitches)
         case .involuntaryContextSwitches: Double(run.involuntaryContextSwitches)
+        case .timeToSuspend: run.timeToSuspend.map { Double($0) }
+        case .timeToResume: run.timeToResume.map { Double($0) }
+        case .timeToShutdown: run.timeToShutdown.map { Double($0) }
         }
     }
 }

@@ -144,13 +144,19 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     public var exit: ExitStatus
     /// Cold runs: page-cache residency of the evicted files just before the run.
     public var residency: ResidencyReport?
+    /// `--measure resume` / `--measure shutdown`: durations of the lifecycle
+    /// after ready (not since t0), nil when not measured.
+    public var timeToSuspend: UInt64?
+    public var timeToResume: UInt64?
+    public var timeToShutdown: UInt64?
 
     public init(
         index: Int, wallToExit: UInt64? = nil, wallToReady: UInt64? = nil, processEntry: UInt64? = nil,
         main: UInt64? = nil, milestones: [MilestoneTime] = [], userCPU: UInt64 = 0, systemCPU: UInt64 = 0,
         maxRSSBytes: UInt64 = 0, majorFaults: UInt64 = 0, minorFaults: UInt64 = 0,
         voluntaryContextSwitches: UInt64 = 0, involuntaryContextSwitches: UInt64 = 0,
-        exit: ExitStatus, residency: ResidencyReport? = nil
+        exit: ExitStatus, residency: ResidencyReport? = nil, timeToSuspend: UInt64? = nil,
+        timeToResume: UInt64? = nil, timeToShutdown: UInt64? = nil
     ) {
         self.index = index
         self.wallToExit = wallToExit
@@ -167,5 +173,8 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
         self.involuntaryContextSwitches = involuntaryContextSwitches
         self.exit = exit
         self.residency = residency
+        self.timeToSuspend = timeToSuspend
+        self.timeToResume = timeToResume
+        self.timeToShutdown = timeToShutdown
     }
 }

@@ -17,6 +17,9 @@ extension Metric {
         case .minorFaults: "minor faults"
         case .voluntaryContextSwitches: "voluntary context switches"
         case .involuntaryContextSwitches: "involuntary context switches"
+        case .timeToSuspend: "time to suspend (SIGTSTP to stopped)"
+        case .timeToResume: "time to resume (SIGCONT to resumed)"
+        case .timeToShutdown: "time to shutdown (SIGTERM to exit)"
         }
     }
 

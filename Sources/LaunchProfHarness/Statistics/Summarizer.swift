@@ -51,7 +51,10 @@ public struct Summarizer: Sendable {
             .userCPU, .systemCPU, .cpu, .maxRSS, .majorFaults, .minorFaults,
             .voluntaryContextSwitches, .involuntaryContextSwitches,
         ]
-        return timed + milestoneNames.map(Metric.milestone) + resources
+        let lifecycle: [Metric] = [.timeToSuspend, .timeToResume, .timeToShutdown].filter { metric in
+            runs.contains { metric.value(in: $0) != nil }
+        }
+        return timed + milestoneNames.map(Metric.milestone) + lifecycle + resources
     }
 
     /// Everything wrong or doubtful about `result`, most serious first.

@@ -1,0 +1,46 @@
+import LaunchProf
+
+/// One move of the state machine, as handlers and the event stream see it.
+public struct LifecycleTransition: Sendable, Equatable, CustomStringConvertible {
+    public var from: LifecycleState
+    public var to: LifecycleState
+    public var cause: LifecycleCause
+    /// When the transition happened, CLOCK_MONOTONIC nanoseconds.
+    public var nanoseconds: UInt64
+
+    public init(from: LifecycleState, to: LifecycleState, cause: LifecycleCause, nanoseconds: UInt64) {
+        self.from = from
+        self.to = to
+        self.cause = cause
+        self.nanoseconds = nanoseconds
+    }
+
+    public var description: String { "\(from) -> \(to) (\(cause))" }
+}
+
+/// What set a transition off.
+public enum LifecycleCause: Sendable, Equatable, CustomStringConvertible {
+    /// ``LaunchTracker/recordLaunchComplete()``.
+    case launchComplete
+    /// SIGTSTP: Ctrl-Z at a terminal, or `kill -TSTP`.
+    case terminalStop
+    /// SIGCONT: `fg`, `bg`, or `kill -CONT`.
+    case continued
+    /// The terminal's foreground process group changed (seen on SIGCONT).
+    case terminalForegroundChanged
+    /// SIGTERM or SIGINT (the signal number).
+    case terminationSignal(Int32)
+    /// SIGHUP while the process has a controlling terminal: the terminal hung up.
+    case hangup
+
+    public var description: String {
+        switch self {
+        case .launchComplete: "launch complete"
+        case .terminalStop: "SIGTSTP"
+        case .continued: "SIGCONT"
+        case .terminalForegroundChanged: "terminal foreground changed"
+        case .terminationSignal(let signal): signal == 2 ? "SIGINT" : signal == 15 ? "SIGTERM" : "signal \(signal)"
+        case .hangup: "SIGHUP (terminal hangup)"
+        }
+    }
+}

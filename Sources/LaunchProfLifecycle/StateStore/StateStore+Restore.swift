@@ -1,0 +1,110 @@
+import Glibc
+import LaunchProf
+
+extension StateStore {
+    /// Restores the snapshot of `kind`, discarding one that is too old,
+    /// from an incompatible version, or corrupt (``StateRestoration/discarded``
+    /// says which; never a crash).
+    ///
+    /// The first call in a process also learns how the previous run ended
+    /// and marks this run as started, so that a crash before the next clean
+    /// shutdown is known to the run after; it also removes temporary files
+    /// that a crash in the middle of a save left behind.
+    public func restore(_ kind: StateKind = .complete) -> StateRestoration {
+        let previous = beginRun()
+        let path = path(for: kind)
+        let bytes: [UInt8]
+        switch FileText.bytes(path) {
+        case .success(let read): bytes = read
+        case .failure(let error) where error.errno == ENOENT:
+            return StateRestoration(snapshot: nil, discarded: nil, previousRun: previous)
+        case .failure(let error):
+            return StateRestoration(snapshot: nil, discarded: .unreadable(path: path, errno: error.errno), previousRun: previous)
+        }
+        switch validate(bytes, path: path) {
+        case .success(let snapshot): return StateRestoration(snapshot: snapshot, discarded: nil, previousRun: previous)
+        case .failure(let discard): return StateRestoration(snapshot: nil, discarded: discard, previousRun: previous)
+        }
+    }
+
+    private func validate(_ bytes: [UInt8], path: String) -> Result<StateSnapshot, StateDiscard> {
+        let contents: StateFile.Contents
+        switch StateFile.decode(bytes) {
+        case .success(let decoded): contents = decoded
+        case .failure(.corrupt(let reason)): return .failure(.corrupt(path: path, reason: reason))
+        case .failure(.unsupportedFormat(let version)): return .failure(.unsupportedFormat(path: path, version: version))
+        }
+        guard isCompatible(contents.appVersion) else {
+            return .failure(.incompatibleVersion(path: path, found: contents.appVersion, expected: appVersion))
+        }
+        let now = Self.realtimeNanoseconds()
+        // A snapshot from the future (the clock was set back) counts as new.
+        let age = Duration.nanoseconds(Int64(clamping: now > contents.savedAtNanoseconds ? now - contents.savedAtNanoseconds : 0))
+        guard age <= maximumAge else { return .failure(.tooOld(path: path, age: age, maximumAge: maximumAge)) }
+        return .success(StateSnapshot(
+            bytes: contents.payload, kind: contents.kind, appVersion: contents.appVersion,
+            savedAtNanoseconds: contents.savedAtNanoseconds, age: age, savedAtCleanShutdown: contents.cleanShutdown))
+    }
+
+    /// How the previous run ended; decided once per process, which then
+    /// leaves its own run marker.
+    public var previousRun: PreviousRun { beginRun() }
+
+    private func beginRun() -> PreviousRun {
+        previousRunOnceValue { () -> PreviousRun in
+            removeStaleTemporaries()
+            let marker = runMarkerPath
+            let previous: PreviousRun
+            if access(marker, F_OK) == 0 {
+                previous = .endedUncleanly
+            } else if case .success(let bytes) = FileText.bytes(path(for: .complete)),
+                case .success(let contents) = StateFile.decode(bytes)
+            {
+                previous = contents.cleanShutdown ? .endedCleanly : .unknown
+            } else {
+                previous = access(path(for: .complete), F_OK) == 0 ? .unknown : PreviousRun.none
+            }
+            var pid = Array("\(getpid())\n".utf8)
+            let fd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                _ = pid.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
+                close(fd)
+            }
+            return previous
+        }
+    }
+
+    /// `<file>.tmp.<pid>` files of processes that no longer exist.
+    private func removeStaleTemporaries() {
+        guard let stream = opendir(directory) else { return }
+        defer { closedir(stream) }
+        let prefixes = StateKind.allCases.map { "\(name).\($0 == .quick ? "quick" : "state").tmp." }
+        while let entry = readdir(stream) {
+            let fileName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let prefix = prefixes.first(where: { fileName.hasPrefix($0) }),
+                let pid = Int32(fileName.dropFirst(prefix.count)),
+                pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            unlink("\(directory)/\(fileName)")
+        }
+    }
+
+    static func realtimeNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return UInt64(max(0, now.tv_sec)) * 1_000_000_000 + UInt64(max(0, now.tv_nsec))
+    }
+}
+
+extension StateStore {
+    fileprivate func previousRunOnceValue(_ compute: () -> PreviousRun) -> PreviousRun {
+        previousRunOnce.withLock { value in
+            if let value { return value }
+            let computed = compute()
+            value = computed
+            return computed
+        }
+    }
+}

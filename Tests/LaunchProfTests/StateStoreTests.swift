@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+import LaunchProfLifecycle
+import LaunchProfCodable
+import Testing
+
+/// StateStore in-process: real files in a temporary directory.
+@Suite("StateStore")
+struct StateStoreTests {
+    @Test("bytes saved are restored with their kind, version and a small age")
+    func roundTrip() throws {
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(appName: "app", appVersion: "3.1", directory: directory.path)
+        let payload: [UInt8] = Array(0...255) + Array("tail".utf8)
+        try store.save(payload, kind: .quick)
+        let restored = store.restore(.quick)
+        let snapshot = try #require(restored.snapshot)
+        #expect(snapshot.bytes == payload)
+        #expect(snapshot.kind == .quick)
+        #expect(snapshot.appVersion == "3.1")
+        #expect(snapshot.age < .seconds(60))
+        #expect(!snapshot.savedAtCleanShutdown)
+        #expect(restored.discarded == nil)
+        #expect(store.restore(.complete).snapshot == nil)
+    }
+
+    @Test("a compatibility rule can accept other versions")
+    func compatibleVersions() throws {
+        let directory = try TemporaryDirectory()
+        try StateStore(appName: "app", appVersion: "1.2", directory: directory.path).save([1, 2, 3])
+        let newer = try StateStore(appName: "app", appVersion: "1.3", directory: directory.path) { $0.hasPrefix("1.") }
+        #expect(newer.restore().snapshot?.bytes == [1, 2, 3])
+        let major = try StateStore(appName: "app", appVersion: "2.0", directory: directory.path) { $0.hasPrefix("2.") }
+        #expect(major.restore().discarded?.description.contains("saved by app version '1.2', not compatible with '2.0'") == true)
+    }
+
+    @Test("names that are not one path component are refused with a clear error", arguments: ["", "a/b", ".", ".."])
+    func badNames(name: String) throws {
+        let directory = try TemporaryDirectory()
+        #expect {
+            try StateStore(appName: name, appVersion: "1", directory: directory.path)
+        } throws: { error in
+            (error as? StateStoreError)?.description.hasPrefix("invalid state store name '\(name)'") == true
+        }
+    }
+
+    @Test("STATE_DIRECTORY, then XDG_STATE_HOME/<app>, then HOME/.local/state/<app>")
+    func directories() throws {
+        let directory = try TemporaryDirectory()
+        let script = """
+            STATE_DIRECTORY=\(directory.path)/systemd:/other XDG_STATE_HOME=\(directory.path)/xdg HOME=\(directory.path)/home "$0" --print-state-dir && \
+            env -u STATE_DIRECTORY XDG_STATE_HOME=\(directory.path)/xdg HOME=\(directory.path)/home "$0" --print-state-dir && \
+            env -u STATE_DIRECTORY XDG_STATE_HOME=relative HOME=\(directory.path)/home "$0" --print-state-dir
+            """
+        let result = try runShell(script, productPath("lp-sample-lifecycle"))
+        #expect(result == [
+            "\(directory.path)/systemd", "\(directory.path)/xdg/lp-sample-lifecycle",
+            "\(directory.path)/home/.local/state/lp-sample-lifecycle",
+        ])
+        var status = stat()
+        #expect(stat("\(directory.path)/home/.local/state/lp-sample-lifecycle", &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o700)
+    }
+
+    @Test("a directory that cannot be created is named in the error")
+    func uncreatable() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/file"
+        try Data().write(to: URL(fileURLWithPath: file))
+        #expect {
+            try StateStore(appName: "app", appVersion: "1", directory: file + "/sub")
+        } throws: { error in
+            let text = (error as? StateStoreError)?.description ?? ""
+            return text.hasPrefix("cannot create state directory '") && text.hasSuffix("/file/sub': Not a directory")
+        }
+    }
+
+    @Test("Codable values round-trip through LaunchProfCodable")
+    func codable() throws {
+        struct Model: Codable, Equatable {
+            var path: [String]
+            var tab: Int
+        }
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(appName: "app", appVersion: "1", directory: directory.path)
+        try store.save(encoding: Model(path: ["a", "b"], tab: 2), cleanShutdown: true)
+        let restored = store.restore(decoding: Model.self)
+        #expect(restored.value == Model(path: ["a", "b"], tab: 2))
+        #expect(restored.restoration.snapshot?.savedAtCleanShutdown == true)
+        try store.save([1, 2, 3])
+        let broken = store.restore(decoding: Model.self)
+        #expect(broken.value == nil)
+        #expect(broken.decodingError != nil)
+    }
+}
+
+/// Runs `script` with `sh -c script argument0`; its stdout lines.
+func runShell(_ script: String, _ argument0: String) throws -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script, argument0]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+}
