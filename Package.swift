@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "LaunchProf", targets: ["LaunchProf"]),
         .library(name: "LaunchProfLifecycle", targets: ["LaunchProfLifecycle"]),
         .library(name: "LaunchProfCodable", targets: ["LaunchProfCodable"]),
+        // liblaunchprof-preload.so: the launch sampler for any dynamically linked program (LD_PRELOAD).
+        .library(name: "launchprof-preload", type: .dynamic, targets: ["CLaunchProfPreload"]),
         .executable(name: "launchprof", targets: ["launchprof"]),
         .executable(name: "lp-sample-app", targets: ["SampleApp"]),
         .executable(name: "lp-sample-server", targets: ["SampleServer"]),
@@ -32,6 +34,15 @@ let package = Package(
         // thread-local event cursors, raw-memory atomics, async-signal-safe writes.
         .target(
             name: "CLaunchProfSupport"
+        ),
+        // The sampler's sources again, built as the LD_PRELOAD library (linking libunwind).
+        .target(
+            name: "CLaunchProfPreload",
+            dependencies: ["CLibunwind"],
+            cSettings: [.headerSearchPath("../CLaunchProfSupport/include")],
+            // swiftc links the Swift runtime into every product; a C preload
+            // library must not drag libswiftCore into the programs it profiles.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--as-needed"])]
         ),
         // The embedded library: no Foundation.
         .target(

@@ -84,6 +84,7 @@ public enum LaunchTracker {
     public static func recordLaunchComplete() {
         let now = lp_now_ns()
         guard lp_launch_mark(1, now) != 0 else { return }
+        lp_sampler_stop()  // the sampler (LAUNCHPROF_SAMPLE_HZ) covers the launch only
         lp_record_at(now, UInt8(LP_KIND_LAUNCH_COMPLETE), Names.encode("launch complete"), 0, 0, 0, 0)
         lp_harness_record("ready", now, nil, 0)
         _ = lp_sd_notify("READY=1")

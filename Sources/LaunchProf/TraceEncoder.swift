@@ -139,6 +139,8 @@ enum TraceEncoder {
                 section.u32(0)
             }
         }
+        // Samples and modules (sections 5 and 6), encoded by the C sampler.
+        out.bytes.append(contentsOf: SamplerSections.encode())
         let sum = TraceFormat.checksum(out.bytes)
         out.section(.checksum) { $0.u64(sum) }
         return out.bytes

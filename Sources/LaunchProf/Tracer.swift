@@ -54,6 +54,7 @@ public enum Tracer {
 /// Called by the C `atexit` handler registered when LAUNCHPROF_TRACE is set.
 @_cdecl("launchprof_write_trace_at_exit")
 func launchprofWriteTraceAtExit() {
+    lp_sampler_stop()  // a program that never completed its launch samples until exit
     do {
         try Tracer.flush()
     } catch {

@@ -8,7 +8,10 @@ struct LaunchProfCommand: AsyncParsableCommand {
         commandName: "launchprof",
         abstract: "Launch-performance profiling for Linux executables and Swift programs.",
         version: launchprofVersion,
-        subcommands: [RunCommand.self, CompareCommand.self, RecordCommand.self, ExportCommand.self, ReportCommand.self]
+        subcommands: [
+            RunCommand.self, CompareCommand.self, ReportCommand.self, ProfileCommand.self, RecordCommand.self,
+            ExportCommand.self,
+        ]
     )
 
     /// As the default, except that bad usage exits with 2 (as hyperfine and

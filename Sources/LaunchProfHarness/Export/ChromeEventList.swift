@@ -36,9 +36,11 @@ struct ChromeEventList {
     /// every named thread.
     mutating func addMetadata() {
         let pid = trace.header.pid
-        let processName = trace.threadNames[pid] ?? "pid \(pid)"
+        // Threads that only the sampler saw are named too.
+        let names = trace.threadNames.merging(trace.sampling?.threadNames ?? [:]) { recorded, _ in recorded }
+        let processName = names[pid] ?? "pid \(pid)"
         metadata.append(metadataEvent("process_name", tid: pid, name: processName))
-        for (tid, name) in trace.threadNames.sorted(by: { $0.key < $1.key }) {
+        for (tid, name) in names.sorted(by: { $0.key < $1.key }) {
             metadata.append(metadataEvent("thread_name", tid: tid, name: name))
         }
     }
@@ -156,11 +158,11 @@ struct ChromeEventList {
 
     // MARK: - Helpers
 
-    private func ts(_ timestamp: UInt64) -> String {
+    func ts(_ timestamp: UInt64) -> String {
         ExportTimeFormat.microseconds(from: origin, to: timestamp)
     }
 
-    private mutating func add(_ timestamp: UInt64, rank: Int, duration: UInt64 = 0, fields: [(String, String)]) {
+    mutating func add(_ timestamp: UInt64, rank: Int, duration: UInt64 = 0, fields: [(String, String)]) {
         timed.append(Entry(
             timestamp: timestamp, rank: rank, duration: duration, sequence: timed.count, json: JSONText.object(fields)))
     }

@@ -25,6 +25,7 @@ public struct ChromeTraceExporter: TraceExporter {
         events.addAsyncIntervals(intervals.asyncIntervals)
         events.addPointEvents()
         events.addUnmatchedEnds(intervals.unmatchedEnds)
+        events.addSamples()
         let otherData = ChromeTraceExporter.otherData(trace, intervals)
         return "{\"traceEvents\":[\n" + events.sortedLines().joined(separator: ",\n")
             + "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":" + otherData + "}\n"
@@ -48,6 +49,10 @@ public struct ChromeTraceExporter: TraceExporter {
             ("unfinished_intervals", String((intervals.slices + intervals.asyncIntervals).filter(\.isUnfinished).count)),
             ("unmatched_ends", String(intervals.unmatchedEnds.count)),
         ]
+        if let sampling = trace.sampling {
+            members.append(("sample_count", String(sampling.samples.count)))
+            members.append(("sample_rate_hz", String(sampling.rate)))
+        }
         let times: [(String, UInt64?)] = [
             ("spawn_ns", header.spawnNanoseconds), ("process_entry_ns", header.processEntryNanoseconds),
             ("main_ns", header.mainNanoseconds), ("launch_complete_ns", header.launchCompleteNanoseconds),

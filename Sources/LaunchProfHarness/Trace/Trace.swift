@@ -15,6 +15,8 @@ public struct Trace: Sendable, Equatable {
     public var threadNames: [UInt32: String]
     /// The events, sorted by time (the file guarantees it; the reader checks).
     public var events: [TraceEvent]
+    /// The launch sampler's stacks and modules (LAUNCHPROF_SAMPLE_HZ), if sampled.
+    public var sampling: TraceSampling? = nil
 
     public init(
         path: String, header: TraceHeader, strings: [String], categories: [TraceCategory],

@@ -34,7 +34,11 @@ enum TraceFileFormat {
 
     /// A section's name for messages, known tag or not.
     static func sectionName(tag: UInt32) -> String {
-        SectionTag(rawValue: tag)?.name ?? "unknown (tag \(tag))"
+        switch tag {
+        case 5: "samples"
+        case 6: "modules"
+        default: SectionTag(rawValue: tag)?.name ?? "unknown (tag \(tag))"
+        }
     }
 
     /// FNV-1a 64 of `bytes`: the checksum the writer stores in the last section.

@@ -22,7 +22,8 @@ struct TraceParser {
 
     func parse() throws(TraceReadError) -> Trace {
         let (header, headerSize) = try parseHeader()
-        let sections = try requiredSections(try frameSections(from: headerSize))
+        let framed = try frameSections(from: headerSize)
+        let sections = try requiredSections(framed)
         let strings = try parseStrings(sections[.strings]!)
         let categories = try parseCategories(sections[.categories]!, strings: strings)
         let threadNames = try parseThreads(sections[.threads]!, strings: strings)
@@ -32,9 +33,11 @@ struct TraceParser {
                 path: path, offset: 72,
                 detail: "the header counts \(header.eventCount) events but the events section holds \(events.count)")
         }
-        return Trace(
+        var trace = Trace(
             path: path, header: header, strings: strings, categories: categories,
             threadNames: threadNames, events: events)
+        trace.sampling = try parseSampling(framed)
+        return trace
     }
 
     func cursor(_ range: Range<Int>, _ context: String, fileEnd: Bool) -> TraceByteCursor {

@@ -4,6 +4,10 @@
 // that warm their caches, and marks each step as a milestone or interval.
 //
 //   lp-sample-app [--config FILE] [--words N] [--workers N] [--extra-ms N]
+//                 [--hot-ms N] [--exit-before-ready]
+//
+// --hot-ms N spends N ms in computeLaunchHotspot (a known top frame for the
+// sampler's tests); --exit-before-ready exits before launch complete.
 //
 // LP_SAMPLE_EXTRA_MS=N adds N ms of busy work before launch complete (used to
 // show that regression checks catch a real slowdown).
@@ -18,6 +22,8 @@ struct Options {
     var words = 40_000
     var workers = 3
     var extraMilliseconds = 0
+    var hotMilliseconds = 0
+    var exitBeforeReady = false
 }
 
 func fail(_ message: String) -> Never {
@@ -50,8 +56,10 @@ func parseOptions() -> Options {
         case "--words": options.words = number(for: argument)
         case "--workers": options.workers = number(for: argument)
         case "--extra-ms": options.extraMilliseconds = number(for: argument)
+        case "--hot-ms": options.hotMilliseconds = number(for: argument)
+        case "--exit-before-ready": options.exitBeforeReady = true
         case "-h", "--help":
-            print("usage: lp-sample-app [--config FILE] [--words N] [--workers N] [--extra-ms N]")
+            print("usage: lp-sample-app [--config FILE] [--words N] [--workers N] [--extra-ms N] [--hot-ms N] [--exit-before-ready]")
             exit(0)
         default: fail("unknown argument '\(argument)' (try --help)")
         }
@@ -177,6 +185,12 @@ LaunchTracker.recordMilestone("workers warm")
 if options.extraMilliseconds > 0 {
     signposter.withIntervalSignpost("extra work") { burn(milliseconds: options.extraMilliseconds) }
 }
+
+if options.hotMilliseconds > 0 {
+    let hot = signposter.withIntervalSignpost("hotspot") { computeLaunchHotspot(milliseconds: options.hotMilliseconds) }
+    if hot == 42 { print("") }  // keep the result
+}
+if options.exitBeforeReady { exit(0) }
 
 LaunchTracker.recordLaunchComplete()
 let checksum = workers.reduce(0) { $0 &+ $1.checksum }

@@ -1,0 +1,205 @@
+// sampler_encode.c — the samples and modules sections, and a whole trace
+// file for programs without LaunchProf. One encoder for both writers: the
+// Swift trace writer appends what lp_sampler_encode_sections produces, the
+// preload library wraps it in a minimal trace of its own. The layout is in
+// docs/trace-format.md.
+#define _GNU_SOURCE
+#include "sampler_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define S lp_sampler_state
+
+typedef struct {
+    uint8_t *at;   ///< NULL while measuring.
+    size_t size;
+} sink_t;
+
+static void put(sink_t *sink, const void *bytes, size_t count) {
+    if (sink->at != NULL) memcpy(sink->at + sink->size, bytes, count);
+    sink->size += count;
+}
+// Little-endian hosts only (x86_64, aarch64): the file is little-endian.
+static void put_u16(sink_t *sink, uint16_t v) { put(sink, &v, 2); }
+static void put_u32(sink_t *sink, uint32_t v) { put(sink, &v, 4); }
+static void put_u64(sink_t *sink, uint64_t v) { put(sink, &v, 8); }
+
+/// Committed records, in buffer order; stops at one still being written.
+static uint64_t walk_end(uint64_t *count) {
+    uint64_t used = __atomic_load_n(&S.used, __ATOMIC_ACQUIRE);
+    uint64_t limit = used < S.capacity ? used : S.capacity;
+    uint64_t offset = 0, n = 0;
+    while (offset + sizeof(lp_sample_record_t) <= limit) {
+        const lp_sample_record_t *record = (const lp_sample_record_t *)(S.buffer + offset);
+        if (!__atomic_load_n(&record->committed, __ATOMIC_ACQUIRE)) break;
+        offset += record->size;
+        n++;
+    }
+    *count = n;
+    return offset;
+}
+
+static void section_header(sink_t *sink, uint32_t tag, uint64_t length) {
+    put_u32(sink, tag);
+    put_u32(sink, 0);
+    put_u64(sink, length);
+}
+
+static void samples_payload(sink_t *sink, uint64_t end, uint64_t count) {
+    put_u32(sink, S.hz);
+    put_u32(sink, S.max_depth);
+    put_u32(sink, S.timer_mode);
+    put_u32(sink, S.flags);
+    put_u64(sink, S.start_ns);
+    put_u64(sink, S.stop_ns);
+    put_u64(sink, count);
+    put_u64(sink, __atomic_load_n(&S.lost, __ATOMIC_ACQUIRE));
+    put_u64(sink, __atomic_load_n(&S.failed, __ATOMIC_ACQUIRE));
+    uint32_t threads = 0;
+    for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) threads += S.threads[i].tid != 0;
+    put_u32(sink, threads);
+    put_u32(sink, 0);
+    for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) {
+        if (S.threads[i].tid == 0) continue;
+        put_u32(sink, (uint32_t)S.threads[i].tid);
+        put(sink, S.threads[i].name, 16);
+    }
+    for (uint64_t offset = 0; offset < end;) {
+        const lp_sample_record_t *record = (const lp_sample_record_t *)(S.buffer + offset);
+        put_u64(sink, record->ts);
+        put_u32(sink, record->tid);
+        put_u16(sink, record->depth);
+        put_u16(sink, record->flags);
+        put_u32(sink, record->cost_ns);
+        put_u32(sink, record->weight);
+        put(sink, record + 1, (size_t)record->depth * 8);
+        offset += record->size;
+    }
+}
+
+static void modules_payload(sink_t *sink) {
+    put_u32(sink, S.module_count);
+    for (uint32_t i = 0; i < S.module_count; i++) {
+        const lp_module_t *module = &S.modules[i];
+        uint32_t path_length = (uint32_t)strlen(module->path);
+        put_u64(sink, module->bias);
+        put_u64(sink, module->start);
+        put_u64(sink, module->end);
+        put_u32(sink, path_length);
+        put_u32(sink, module->build_id_length);
+        put(sink, module->path, path_length);
+        put(sink, module->build_id, module->build_id_length);
+    }
+}
+
+static void encode(sink_t *sink) {
+    uint64_t count;
+    uint64_t end = walk_end(&count);
+    sink_t measure = {NULL, 0};
+    samples_payload(&measure, end, count);
+    section_header(sink, LP_SECTION_SAMPLES, measure.size);
+    samples_payload(sink, end, count);
+    measure.size = 0;
+    modules_payload(&measure);
+    section_header(sink, LP_SECTION_MODULES, measure.size);
+    modules_payload(sink);
+}
+
+size_t lp_sampler_encode_sections(uint8_t *out, size_t capacity) {
+    if (!__atomic_load_n(&S.started, __ATOMIC_ACQUIRE) || S.buffer == NULL) return 0;
+    // A trace written while sampling still runs (Tracer.flush, a terminating
+    // Lifecycle) needs the module map too; stop() takes the final one.
+    if (S.modules == NULL) lp_sampler_snapshot_modules();
+    sink_t measure = {NULL, 0};
+    encode(&measure);
+    if (out == NULL || capacity < measure.size) return measure.size;
+    sink_t sink = {out, 0};
+    encode(&sink);
+    return sink.size;
+}
+
+// MARK: - A whole trace file (preload library)
+
+static uint64_t fnv1a(const uint8_t *bytes, size_t count) {
+    uint64_t hash = UINT64_C(0xcbf29ce484222325);
+    for (size_t i = 0; i < count; i++) {
+        hash ^= bytes[i];
+        hash *= UINT64_C(0x100000001b3);
+    }
+    return hash;
+}
+
+/// Header, and the four tables a version-1 reader requires, all but empty:
+/// the category table holds LaunchTracker's `launchprof/launch`.
+static void trace_prefix(sink_t *sink, uint64_t spawn_ns, uint64_t entry_ns) {
+    put(sink, "LPTRACE\0", 8);
+    put_u32(sink, 1);   // format version
+    put_u32(sink, 96);  // header size
+    put_u32(sink, (uint32_t)getpid());
+    put_u32(sink, 0);   // policy: drop newest
+    put_u64(sink, spawn_ns);
+    put_u64(sink, entry_ns);
+    put_u64(sink, 0);   // main: not recorded
+    put_u64(sink, 0);   // launch complete: not recorded
+    put_u64(sink, lp_sampler_now());
+    put_u64(sink, 0);   // ring capacity: no ring
+    put_u64(sink, 0);   // events
+    put_u64(sink, 0);   // lost events
+    put_u64(sink, 0);   // reserved
+    section_header(sink, 1, 4 + 4 + 10 + 4 + 6);
+    put_u32(sink, 2);
+    put_u32(sink, 10);
+    put(sink, "launchprof", 10);
+    put_u32(sink, 6);
+    put(sink, "launch", 6);
+    section_header(sink, 2, 12);
+    put_u32(sink, 1);
+    put_u32(sink, 0);
+    put_u32(sink, 1);
+    section_header(sink, 3, 4);
+    put_u32(sink, 0);
+    section_header(sink, 4, 8);
+    put_u64(sink, 0);
+}
+
+int lp_sampler_write_trace(const char *path, uint64_t spawn_ns, uint64_t entry_ns) {
+    sink_t measure = {NULL, 0};
+    trace_prefix(&measure, spawn_ns, entry_ns);
+    size_t sections = lp_sampler_encode_sections(NULL, 0);
+    size_t total = measure.size + sections + 16 + 8;
+    uint8_t *bytes = malloc(total);
+    if (bytes == NULL) return -1;
+    sink_t sink = {bytes, 0};
+    trace_prefix(&sink, spawn_ns, entry_ns);
+    sink.size += lp_sampler_encode_sections(bytes + sink.size, sections);
+    uint64_t sum = fnv1a(bytes, sink.size);
+    section_header(&sink, 0xFFFFFFFFu, 8);
+    put_u64(&sink, sum);
+
+    char temporary[4200];
+    if (snprintf(temporary, sizeof temporary, "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof temporary) {
+        free(bytes);
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int result = fd < 0 ? -1 : 0;
+    for (size_t done = 0; result == 0 && done < sink.size;) {
+        ssize_t n = write(fd, bytes + done, sink.size - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) result = -1;
+        else done += (size_t)n;
+    }
+    int saved = errno;
+    if (fd >= 0) close(fd);
+    free(bytes);
+    if (result == 0 && rename(temporary, path) != 0) { saved = errno; result = -1; }
+    if (result != 0 && fd >= 0) unlink(temporary);
+    errno = saved;
+    return result;
+}

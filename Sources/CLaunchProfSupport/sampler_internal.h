@@ -1,0 +1,120 @@
+// sampler_internal.h — state shared by the sampler's C files (not public).
+#ifndef LAUNCHPROF_SAMPLER_INTERNAL_H
+#define LAUNCHPROF_SAMPLER_INTERNAL_H
+
+#include "launchprof_sampler.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <time.h>
+
+#if defined(LP_PRELOAD)
+#pragma GCC visibility push(hidden)
+#endif
+
+/// A sample in the buffer: this header, then `depth` PCs (leaf first).
+typedef struct lp_sample_record {
+    uint32_t size;       ///< Bytes, header included; set before the commit.
+    uint32_t committed;  ///< Stored last, with release order: 1.
+    uint64_t ts;         ///< CLOCK_MONOTONIC ns when the handler ran.
+    uint32_t tid;
+    uint16_t depth;
+    uint16_t flags;      ///< LP_SAMPLE_*.
+    uint32_t cost_ns;    ///< Time spent unwinding.
+    uint32_t weight;     ///< Timer periods it stands for: 1 + the timer's overrun.
+} lp_sample_record_t;
+
+/// One thread the sampler knows: a slot of a lock-free open-addressing
+/// table keyed by tid, shared by the helper's scans and the preload
+/// library's pthread_create hook. Slots are claimed by CAS on `tid` and
+/// never freed (a reused tid finds its old slot and is armed again).
+typedef struct lp_sampled_thread {
+    int32_t tid;         ///< atomic: 0 = free slot
+    int32_t state;       ///< atomic: LP_THREAD_*
+    int32_t seen;        ///< Found by the latest scan (helper only).
+    int32_t reserved;
+    timer_t timer;
+    char name[16];
+} lp_sampled_thread_t;
+
+enum {
+    LP_THREAD_IDLE = 0,     ///< No timer (not yet armed, or its thread exited).
+    LP_THREAD_BUSY = 1,     ///< Someone is arming or disarming it.
+    LP_THREAD_ARMED = 2,    ///< A timer is set.
+};
+
+/// One loaded object, snapshotted at stop (normal context).
+typedef struct lp_module {
+    uint64_t bias;       ///< Load bias: runtime address = bias + ELF vaddr.
+    uint64_t start, end; ///< Runtime range of its PT_LOAD segments.
+    char *path;
+    uint8_t build_id[64];
+    uint16_t build_id_length;
+} lp_module_t;
+
+typedef struct lp_sampler {
+    uint32_t hz, max_depth, timer_mode, flags;
+    int started, stopped;            ///< atomic
+    int active;                      ///< atomic: handlers record while set
+    int inflight;                    ///< atomic: handlers running now
+    int forked_child;
+    uint64_t start_ns, stop_ns;
+    uint8_t *buffer;
+    uint64_t capacity;
+    uint64_t used;                   ///< atomic: bytes reserved
+    uint64_t samples, lost, failed, handler_ns;  ///< atomic
+    int (*backtrace)(void **, int);
+    lp_sampled_thread_t *threads;    ///< LP_SAMPLER_MAX_THREADS slots
+    uint32_t thread_count;           ///< atomic: slots claimed
+    uint32_t main_tid;
+    pthread_t helper;
+    int helper_running;
+    int wake_fd;
+    lp_module_t *modules;
+    uint32_t module_count;
+    const char *error;
+    pthread_mutex_t *loader_locks[2];  ///< glibc's dl_load_write_lock, dl_load_tls_lock
+} lp_sampler_t;
+
+/// Samples section flags.
+enum {
+    LP_SAMPLER_MAIN_THREAD_ONLY = 1,  ///< libunwind was not loaded at start-up.
+    LP_SAMPLER_LOADER_UNGUARDED = 2,  ///< The loader's locks were not found.
+};
+
+extern lp_sampler_t lp_sampler_state;
+
+uint64_t lp_sampler_now(void);
+uint32_t lp_sampler_gettid(void);
+
+/// The slot of `tid`, claimed if new; NULL when the table is full.
+lp_sampled_thread_t *lp_sampler_thread(int32_t tid);
+/// Arms a CPU-time timer for the slot's thread unless one is set (or being
+/// set); 0 when armed by this call or before, -errno on failure.
+int lp_sampler_arm(lp_sampled_thread_t *thread);
+/// Deletes the slot's timer, if set.
+void lp_sampler_disarm(lp_sampled_thread_t *thread);
+/// Starts the helper thread that arms threads created later.
+int lp_sampler_start_helper(void);
+/// Stops the helper thread (it deletes every timer) and waits for it.
+void lp_sampler_stop_helper(void);
+/// Reads /proc/self/task/<tid>/comm into `name`.
+void lp_sampler_read_comm(uint32_t tid, char name[16]);
+
+/// Finds glibc's loader locks (sampler_loader.c); leaves them NULL if unsure.
+void lp_sampler_find_loader_locks(void);
+/// Whether a loader lock is taken: unwinding now could deadlock.
+int lp_sampler_loader_busy(void);
+
+/// Snapshots the loaded modules into lp_sampler_state.modules.
+void lp_sampler_snapshot_modules(void);
+
+/// Finds a libunwind unw_backtrace: linked (preload) or dlopen'ed.
+int (*lp_sampler_find_backtrace(int *preloaded))(void **, int);
+
+#if defined(LP_PRELOAD)
+#pragma GCC visibility pop
+#endif
+
+#endif

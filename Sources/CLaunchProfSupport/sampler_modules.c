@@ -1,0 +1,121 @@
+// sampler_modules.c — the loaded-module map written beside the samples, and
+// finding libunwind.
+//
+// Modules come from dl_iterate_phdr at stop time (normal context, never in
+// the handler): the loader's own list gives each object's load bias, its
+// PT_LOAD ranges and its GNU build id (the PT_NOTE segments are mapped), with
+// no parsing of /proc/self/maps and no reading of files. A library unloaded
+// before sampling stops is missing from the map; its frames stay as
+// addresses (docs/trace-format.md).
+#define _GNU_SOURCE
+#include "sampler_internal.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(LP_PRELOAD)
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+#endif
+
+#define S lp_sampler_state
+
+typedef struct {
+    lp_module_t *modules;
+    uint32_t count, capacity;
+} module_list_t;
+
+static void read_build_id(const struct dl_phdr_info *info, lp_module_t *module) {
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *phdr = &info->dlpi_phdr[i];
+        if (phdr->p_type != PT_NOTE) continue;
+        const uint8_t *at = (const uint8_t *)(info->dlpi_addr + phdr->p_vaddr);
+        const uint8_t *end = at + phdr->p_memsz;
+        while (at + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *note = (const ElfW(Nhdr) *)at;
+            size_t name_size = (note->n_namesz + 3) & ~(size_t)3;
+            size_t desc_size = (note->n_descsz + 3) & ~(size_t)3;
+            const uint8_t *name = at + sizeof *note;
+            const uint8_t *desc = name + name_size;
+            if (desc + desc_size > end) break;
+            if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
+                memcmp(name, "GNU", 4) == 0 && note->n_descsz <= sizeof module->build_id) {
+                memcpy(module->build_id, desc, note->n_descsz);
+                module->build_id_length = (uint16_t)note->n_descsz;
+                return;
+            }
+            at = desc + desc_size;
+        }
+    }
+}
+
+static int add_module(struct dl_phdr_info *info, size_t size, void *context) {
+    (void)size;
+    module_list_t *list = context;
+    if (list->count == list->capacity) {
+        uint32_t capacity = list->capacity ? list->capacity * 2 : 64;
+        lp_module_t *grown = realloc(list->modules, capacity * sizeof *grown);
+        if (grown == NULL) return 1;
+        list->modules = grown;
+        list->capacity = capacity;
+    }
+    lp_module_t module;
+    memset(&module, 0, sizeof module);
+    module.bias = info->dlpi_addr;
+    uint64_t low = UINT64_MAX, high = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *phdr = &info->dlpi_phdr[i];
+        if (phdr->p_type != PT_LOAD) continue;
+        uint64_t start = info->dlpi_addr + phdr->p_vaddr;
+        if (start < low) low = start;
+        if (start + phdr->p_memsz > high) high = start + phdr->p_memsz;
+    }
+    if (high == 0) return 0;  // nothing mapped
+    module.start = low;
+    module.end = high;
+    const char *name = info->dlpi_name;
+    char exe[4096];
+    if (list->count == 0 && (name == NULL || *name == '\0')) {
+        // The main program: the loader lists it with an empty name.
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[n > 0 ? n : 0] = '\0';
+        name = exe;
+    }
+    module.path = strdup(name != NULL ? name : "");
+    if (module.path == NULL) return 1;
+    read_build_id(info, &module);
+    list->modules[list->count++] = module;
+    return 0;
+}
+
+void lp_sampler_snapshot_modules(void) {
+    // A trace written mid-launch took one already: the later one is fuller.
+    for (uint32_t i = 0; i < S.module_count; i++) free(S.modules[i].path);
+    free(S.modules);
+    S.modules = NULL;
+    S.module_count = 0;
+    module_list_t list = {NULL, 0, 0};
+    dl_iterate_phdr(add_module, &list);
+    S.modules = list.modules;
+    S.module_count = list.count;
+}
+
+int (*lp_sampler_find_backtrace(int *preloaded))(void **, int) {
+#if defined(LP_PRELOAD)
+    *preloaded = 1;
+    return unw_backtrace;
+#else
+    // Already loaded at start-up (launchprof profile preloads it with
+    // liblaunchprof-preload.so): its thread-local data is static TLS.
+    void *handle = dlopen("libunwind.so.8", RTLD_NOW | RTLD_NOLOAD);
+    *preloaded = handle != NULL;
+    if (handle == NULL) handle = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) handle = dlopen("libunwind.so", RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) return NULL;
+    return (int (*)(void **, int))dlsym(handle, "unw_backtrace");
+#endif
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The few lines `launchprof profile` prints: what was sampled, what was
+/// lost, what the handler cost, and the hottest functions.
+public struct ProfileSummary: Sendable {
+    public var text: String
+
+    /// Median handler (unwinding) time over the samples whose stack was
+    /// walked, in nanoseconds.
+    public static func medianHandlerNanoseconds(_ sampling: TraceSampling) -> UInt32? {
+        let costs = sampling.samples.filter { !$0.loaderBusy && !$0.unwindFailed }.map(\.handlerNanoseconds).sorted()
+        guard !costs.isEmpty else { return nil }
+        return costs[costs.count / 2]
+    }
+
+    /// Frames by self weight (leaf frames), heaviest first.
+    public static func hottest(_ profile: SymbolizedProfile, limit: Int) -> [(frame: SymbolizedProfile.Frame, weight: UInt64)] {
+        var weights: [Int: UInt64] = [:]
+        for stack in profile.stacks { if let leaf = stack.frames.last { weights[leaf, default: 0] += UInt64(stack.weight) } }
+        return weights.sorted { ($1.value, profile.frames[$0.key].name) < ($0.value, profile.frames[$1.key].name) }
+            .prefix(limit).map { (profile.frames[$0.key], $0.value) }
+    }
+
+    public init(_ profile: SymbolizedProfile, limit: Int = 10) {
+        let sampling = profile.sampling
+        let total = profile.totalWeight
+        let threads = Set(profile.stacks.map(\.threadID)).count
+        var lines = [
+            "\(profile.stacks.count) samples (weight \(total), ≈\(String(format: "%.1f", Double(total) * profile.nanosecondsPerWeight / 1e6)) ms CPU) on \(threads) thread\(threads == 1 ? "" : "s") at \(sampling.rate) Hz, \(sampling.timerMode)"
+        ]
+        if sampling.lost > 0 || sampling.failed > 0 {
+            let busy = sampling.samples.filter(\.loaderBusy).count
+            lines.append("\(sampling.lost) samples lost (buffer full), \(sampling.failed) kept as their PC alone (\(busy) while the loader was busy, the rest unwalkable)")
+        }
+        if sampling.loaderUnguarded {
+            lines.append("warning: glibc's loader locks were not found: a sample taken while a thread enters dlopen/dlclose could deadlock")
+        }
+        if sampling.mainThreadOnly {
+            lines.append("only the main thread was sampled: libunwind was not preloaded (use launchprof profile, or LD_PRELOAD=liblaunchprof-preload.so)")
+        }
+        if let median = Self.medianHandlerNanoseconds(sampling) {
+            let depths = sampling.samples.filter { !$0.loaderBusy && !$0.unwindFailed }.map(\.frames.count).sorted()
+            lines.append("handler: median \(String(format: "%.2f", Double(median) / 1000)) µs per sample, median depth \(depths[depths.count / 2])")
+        }
+        let hottest = Self.hottest(profile, limit: limit)
+        if !hottest.isEmpty { lines.append("hottest functions (self):") }
+        for (frame, weight) in hottest {
+            let share = String(format: "%5.1f%%", Double(weight) / Double(max(total, 1)) * 100)
+            lines.append("  \(share)  \(frame.name)\(frame.module.isEmpty ? "" : "  [\(frame.module)]")")
+        }
+        for warning in profile.warnings { lines.append("warning: \(warning)") }
+        text = lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,92 @@
+/// What the launch sampler recorded (trace sections 5 and 6): call stacks
+/// sampled on each thread's CPU time, and the modules loaded when it stopped.
+public struct TraceSampling: Sendable, Equatable {
+    /// Requested samples per CPU-second of each thread.
+    public var rate: UInt32
+    /// The deepest stack a sample keeps.
+    public var maxDepth: UInt32
+    public var timerMode: TimerMode
+    /// Only the main thread was sampled (libunwind was not preloaded).
+    public var mainThreadOnly: Bool
+    /// glibc's loader locks were not found, so the handler could not avoid
+    /// unwinding while a thread was taking one (see docs/sampling.md).
+    public var loaderUnguarded: Bool
+    /// CLOCK_MONOTONIC ns when sampling started and stopped (0: not stopped).
+    public var startNanoseconds: UInt64
+    public var stopNanoseconds: UInt64
+    /// Samples the buffer had no room for.
+    public var lost: UInt64
+    /// Samples whose stack could not be walked (kept as their PC alone).
+    public var failed: UInt64
+    /// tid -> thread name, for every thread the sampler armed.
+    public var threadNames: [UInt32: String]
+    /// The samples, sorted by time.
+    public var samples: [TraceSample]
+    /// The loaded modules, sorted by start address.
+    public var modules: [TraceModule]
+
+    /// How samples were triggered.
+    public enum TimerMode: UInt32, Sendable, Equatable, CustomStringConvertible {
+        case none = 0
+        case threadCPUTime = 1
+        case processProfilingTimer = 2
+
+        public var description: String {
+            switch self {
+            case .none: "none"
+            case .threadCPUTime: "per-thread CPU-time timers"
+            case .processProfilingTimer: "setitimer(ITIMER_PROF)"
+            }
+        }
+    }
+
+    /// The module containing `address`, if any.
+    public func module(containing address: UInt64) -> TraceModule? {
+        var low = 0, high = modules.count
+        while low < high {
+            let mid = (low + high) / 2
+            if modules[mid].end <= address { low = mid + 1 } else { high = mid }
+        }
+        guard low < modules.count, modules[low].start <= address else { return nil }
+        return modules[low]
+    }
+}
+
+/// One sampled call stack.
+public struct TraceSample: Sendable, Equatable {
+    public var timestamp: UInt64
+    public var threadID: UInt32
+    /// Timer periods this sample stands for (1 + the timer's overrun: CPU
+    /// timers fire at the scheduler tick, so above CONFIG_HZ one signal
+    /// covers several periods).
+    public var weight: UInt32
+    /// Time the handler spent unwinding, in nanoseconds.
+    public var handlerNanoseconds: UInt32
+    /// The stack was deeper than the maximum depth.
+    public var truncated: Bool
+    /// libunwind failed; `frames` holds only the interrupted PC.
+    public var unwindFailed: Bool
+    /// A loader lock was taken, so the stack was not walked: `frames` holds
+    /// only the interrupted PC.
+    public var loaderBusy: Bool
+    /// Program counters, leaf first. The first is the interrupted PC; the
+    /// others are return addresses.
+    public var frames: [UInt64]
+}
+
+/// A loaded ELF object, as the loader listed it.
+public struct TraceModule: Sendable, Equatable {
+    public var path: String
+    /// Load bias: runtime address = bias + ELF virtual address.
+    public var bias: UInt64
+    /// The runtime range of its PT_LOAD segments.
+    public var start: UInt64
+    public var end: UInt64
+    /// The GNU build id (empty if it has none).
+    public var buildID: [UInt8]
+
+    /// The build id as lowercase hex.
+    public var buildIDText: String { buildID.map { String($0 / 16, radix: 16) + String($0 % 16, radix: 16) }.joined() }
+    /// The file name alone.
+    public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
+}

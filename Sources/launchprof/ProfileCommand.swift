@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import LaunchProfHarness
+
+/// `launchprof profile [--hz N] [--output-dir D] -- CMD ARGS…`: one sampled
+/// launch, written as a trace, folded stacks, a speedscope profile and a
+/// flame graph.
+struct ProfileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "Sample the call stacks of one launch and draw where its time goes.",
+        discussion: """
+            Works for programs that link LaunchProf (sampled until launch complete) and, through \
+            liblaunchprof-preload.so in LD_PRELOAD, for any dynamically linked program (sampled until exit). \
+            Writes NAME.lptrace, NAME.folded (flamegraph.pl/inferno), NAME.speedscope.json (open it at \
+            https://www.speedscope.app) and NAME.svg (a flame graph; open it in a browser). \
+            Exits with 2 on bad usage, 3 when the program failed or wrote no samples.
+            """
+    )
+
+    @Option(help: "Samples per second of each thread's CPU time (1-100000).")
+    var hz: UInt32 = 1000
+
+    @Option(help: "The directory for the output files (created if missing).")
+    var outputDir: String = "."
+
+    @Option(help: "The base name of the output files (default: the program's name).")
+    var name: String?
+
+    @Option(help: "The preload library (default: liblaunchprof-preload.so beside launchprof, or $LAUNCHPROF_PRELOAD_LIBRARY).")
+    var preloadLibrary: String?
+
+    @Flag(help: "Do not preload the sampler: only programs that link LaunchProf are sampled.")
+    var noPreload = false
+
+    @Option(help: "Seconds to wait for the program to exit before killing it and its process group.")
+    var timeout: Double = 60
+
+    @Flag(help: "Discard the program's standard output and error instead of showing them.")
+    var quiet = false
+
+    @Argument(parsing: .captureForPassthrough, help: "The command to profile, after '--' (argv exactly, no shell).")
+    var command: [String] = []
+
+    mutating func validate() throws {
+        if command.first == "--" { command.removeFirst() }
+        guard !command.isEmpty else { throw ValidationError("give the command to profile after '--', e.g. launchprof profile -- ./app") }
+        guard (1...100_000).contains(hz) else { throw ValidationError("--hz must be from 1 to 100000 samples per second, got \(hz)") }
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)") }
+        if let name, name.isEmpty || name.contains("/") {
+            throw ValidationError("--name must be a file name without '/', got '\(name)'")
+        }
+    }
+
+    func run() throws {
+        let base = name ?? URL(fileURLWithPath: command[0]).lastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
+        } catch {
+            FileHandle.standardError.write(Data("launchprof profile: cannot create the output directory '\(outputDir)': \(error.localizedDescription)\n".utf8))
+            throw ExitCode(2)
+        }
+        let preload = noPreload ? nil : (preloadLibrary ?? ProfileRecorder.defaultPreloadLibrary())
+        if !noPreload, preload == nil {
+            FileHandle.standardError.write(Data("launchprof profile: liblaunchprof-preload.so is not beside launchprof; only programs that link LaunchProf will be sampled (set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library)\n".utf8))
+        }
+        let recorder = ProfileRecorder(
+            rate: hz, timeout: .milliseconds(Int64(timeout * 1000)), output: quiet ? .discard : .inherit,
+            preloadLibrary: preload)
+        do {
+            let (recorded, profile, outputs) = try recorder.profile(
+                LaunchTarget(name: base, arguments: command), directory: outputDir, base: base)
+            var text = "launchprof profile: \(base) \(recorded.run.exit)\n" + ProfileSummary(profile).text
+            text += "wrote \(outputs.trace)\n      \(outputs.folded)\n      \(outputs.speedscope)  (https://www.speedscope.app)\n      \(outputs.flameGraph)\n"
+            FileHandle.standardError.write(Data(text.utf8))
+        } catch {
+            FileHandle.standardError.write(Data("launchprof profile: \(error)\n".utf8))
+            if case .record(.launch) = error { throw ExitCode(2) }
+            if case .missingPreload = error { throw ExitCode(2) }
+            throw ExitCode(3)
+        }
+    }
+}
