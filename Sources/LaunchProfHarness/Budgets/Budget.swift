@@ -43,9 +43,6 @@ public struct Budget: Sendable, Equatable {
         self.threshold = threshold
         self.source = source
     }
-
-    /// "wall_to_ready p95 <= 40.0 ms".
-    public var summary: String { "\(metric.key) \(statistic) \(limit)" }
 }
 
 extension Budget.Limit {
