@@ -7,7 +7,7 @@ import Glibc
 /// Plain threads rather than the Swift concurrency pool: deferred and
 /// prewarm work is usually synchronous and blocking, and must never occupy
 /// one of the cooperative pool's few threads (one per core).
-enum BackgroundThread {
+package enum BackgroundThread {
     private final class Context {
         let name: String
         let body: @Sendable () -> Void
@@ -22,6 +22,13 @@ enum BackgroundThread {
     /// When the system refuses a thread (EAGAIN: thread or memory limits),
     /// `body` runs on the calling thread instead: late, but never lost.
     static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+        if spawn(name: name, body) != 0 { body() }
+    }
+
+    /// Starts `body` on a new detached thread called `name`; returns
+    /// pthread_create's result (0, or why the system refused the thread, in
+    /// which case `body` was not run).
+    package static func spawn(name: String, _ body: @escaping @Sendable () -> Void) -> Int32 {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -34,9 +41,7 @@ enum BackgroundThread {
             context.body()
             return nil
         }, context)
-        if result != 0 {
-            Unmanaged<Context>.fromOpaque(context).release()
-            body()
-        }
+        if result != 0 { Unmanaged<Context>.fromOpaque(context).release() }
+        return result
     }
 }

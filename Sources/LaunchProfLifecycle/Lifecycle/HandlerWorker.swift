@@ -46,31 +46,8 @@ final class HandlerWorker: Sendable {
 
 /// Starts the lifecycle's detached threads, or says why it cannot.
 enum LifecycleThread {
-    private final class Context {
-        let name: String
-        let body: @Sendable () -> Void
-        init(name: String, body: @escaping @Sendable () -> Void) {
-            self.name = name
-            self.body = body
-        }
-    }
-
     static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(LifecycleError) {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let context = Unmanaged.passRetained(Context(name: name, body: body)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, &attributes, { raw in
-            let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-            lp_set_thread_name(context.name)
-            context.body()
-            return nil
-        }, context)
-        if result != 0 {
-            Unmanaged<Context>.fromOpaque(context).release()
-            throw .threadStart(code: result)
-        }
+        let result = BackgroundThread.spawn(name: name, body)
+        if result != 0 { throw .threadStart(code: result) }
     }
 }
