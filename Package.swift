@@ -39,10 +39,10 @@ let package = Package(
         .target(
             name: "CLaunchProfPreload",
             dependencies: ["CLibunwind"],
-            cSettings: [.headerSearchPath("../CLaunchProfSupport/include")],
-            // swiftc links the Swift runtime into every product; a C preload
-            // library must not drag libswiftCore into the programs it profiles.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--as-needed"])]
+            // swiftc links every product with swiftrt.o and -lswiftCore, so
+            // this C library loads the Swift runtime too (docs/sampling.md,
+            // Limits); no target setting can drop it.
+            cSettings: [.headerSearchPath("../CLaunchProfSupport/include")]
         ),
         // The embedded library: no Foundation.
         .target(
@@ -116,13 +116,19 @@ let package = Package(
                 "LaunchProf", "CLaunchProfSupport", "LaunchProfLifecycle", "LaunchProfCodable", "LaunchProfHarness",
             ]
         ),
+        // Helpers both test targets use (markup parsing, files they execute).
+        .target(
+            name: "LaunchProfTestSupport",
+            dependencies: ["LaunchProfHarness"],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "LaunchProfHarnessTests",
-            dependencies: ["LaunchProfHarness", "LaunchProf"]
+            dependencies: ["LaunchProfHarness", "LaunchProf", "LaunchProfTestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["LaunchProfHarness"]
+            dependencies: ["LaunchProfHarness", "LaunchProfTestSupport"]
         ),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LaunchProfHarness
+import LaunchProfTestSupport
 import Testing
 
 /// `launchprof run --report` and `launchprof report` on the bundled samples,

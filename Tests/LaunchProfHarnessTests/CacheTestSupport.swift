@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import LaunchProfHarness
+import LaunchProfTestSupport
 
 /// A temporary directory on a disk-backed filesystem (eviction does nothing
 /// on tmpfs), removed when the test is done.
@@ -28,8 +29,7 @@ final class CacheScratch {
     /// Writes a text file with the given mode.
     func writeText(_ name: String, _ text: String, mode: mode_t) throws -> String {
         let file = path + "/" + name
-        try text.write(toFile: file, atomically: false, encoding: .utf8)
-        chmod(file, mode)
+        try ExecutableFile.write(text, to: file, mode: mode)
         return file
     }
 

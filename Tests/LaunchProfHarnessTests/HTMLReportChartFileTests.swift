@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import LaunchProfHarness
+import LaunchProfTestSupport
 
 /// `--svg-dir`: each chart as a standalone SVG file, and summary.md linking them.
 @Suite struct HTMLReportChartFileTests {

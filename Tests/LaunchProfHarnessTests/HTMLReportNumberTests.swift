@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LaunchProfHarness
+import LaunchProfTestSupport
 
 /// The numbers a reader gets by hovering equal the JSON results: every run,
 /// every median and p90, the median run's marks, the resources.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LaunchProfHarness
+import LaunchProfTestSupport
 
 /// The HTML report as a reader and a parser see it: well-formed, a chart per
 /// target, nothing loaded from elsewhere, and readable for empty, one-run

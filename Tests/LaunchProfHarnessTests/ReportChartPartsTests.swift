@@ -1,6 +1,7 @@
 import Testing
 
 @testable import LaunchProfHarness
+import LaunchProfTestSupport
 
 /// The pieces charts are built from: escaping, label placement, axes.
 @Suite struct ReportChartPartsTests {

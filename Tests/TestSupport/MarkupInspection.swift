@@ -3,21 +3,20 @@ import FoundationXML
 
 /// A report page or SVG file read with a real XML parser (libxml2 through
 /// FoundationXML): whether it is well-formed, its elements with their
-/// attributes, and the text of every `<title>` (the hover text). The
-/// end-to-end tests hold the same helper (test targets share no code).
-final class MarkupInspection: NSObject, XMLParserDelegate {
-    struct Element {
-        var name: String
-        var attributes: [String: String]
+/// attributes, and the text of every `<title>` (the hover text).
+public final class MarkupInspection: NSObject, XMLParserDelegate {
+    public struct Element {
+        public var name: String
+        public var attributes: [String: String]
     }
 
-    private(set) var elements: [Element] = []
-    private(set) var titles: [String] = []
+    public private(set) var elements: [Element] = []
+    public private(set) var titles: [String] = []
     /// The parser's complaint with its line, nil when the markup is well-formed.
-    private(set) var error: String?
+    public private(set) var error: String?
     private var openTitle: String?
 
-    static func parse(_ text: String) -> MarkupInspection {
+    public static func parse(_ text: String) -> MarkupInspection {
         let inspection = MarkupInspection()
         let parser = XMLParser(data: Data(text.utf8))
         parser.delegate = inspection
@@ -30,12 +29,12 @@ final class MarkupInspection: NSObject, XMLParserDelegate {
         return inspection
     }
 
-    func elements(named name: String) -> [Element] { elements.filter { $0.name == name } }
+    public func elements(named name: String) -> [Element] { elements.filter { $0.name == name } }
 
     /// Titles that start with `prefix`.
-    func titles(startingWith prefix: String) -> [String] { titles.filter { $0.hasPrefix(prefix) } }
+    public func titles(startingWith prefix: String) -> [String] { titles.filter { $0.hasPrefix(prefix) } }
 
-    func parser(
+    public func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
         attributes: [String: String] = [:]
     ) {
@@ -43,11 +42,11 @@ final class MarkupInspection: NSObject, XMLParserDelegate {
         if elementName == "title" { openTitle = "" }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    public func parser(_ parser: XMLParser, foundCharacters string: String) {
         openTitle? += string
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+    public func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
         if elementName == "title", let title = openTitle {
             titles.append(title)
             openTitle = nil
@@ -56,7 +55,7 @@ final class MarkupInspection: NSObject, XMLParserDelegate {
 }
 
 /// The first exact time in hover text ("… run 3: 14.213457 ms") in nanoseconds.
-func nanoseconds(inHoverText text: String) -> Double? {
+public func nanoseconds(inHoverText text: String) -> Double? {
     guard let range = text.range(of: #"\d+\.\d{6} ms"#, options: .regularExpression) else { return nil }
     return Double(text[range].dropLast(3)).map { $0 * 1e6 }
 }
