@@ -11,6 +11,11 @@ struct GateOptions: ParsableArguments {
         "Significance level of the Mann–Whitney U test (default 0.01, or the config's).", valueName: "alpha"))
     var significance: String?
 
+    @Flag(help: ArgumentHelp(
+        "Compare times with the baseline as measured. By default, when the run's reference target (--reference or the "
+            + "config's) was measured on both sides, times are compared relative to it, which takes the machine's drift out."))
+    var absolute = false
+
     @Option(help: ArgumentHelp("Write budgets and regression checks as JUnit XML to this file.", valueName: "file"))
     var exportJunit: String?
 
@@ -40,6 +45,6 @@ struct GateOptions: ParsableArguments {
         BaselineComparer(
             threshold: try thresholdValue() ?? config?.threshold ?? 0.05,
             significance: try significanceValue() ?? config?.significance ?? 0.01,
-            budgets: config?.budgets ?? [])
+            budgets: config?.budgets ?? [], relativeToReference: !absolute)
     }
 }

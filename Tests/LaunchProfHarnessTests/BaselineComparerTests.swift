@@ -12,11 +12,13 @@ struct BaselineComparerTests {
         }
     }
 
-    static func document(_ results: [BenchmarkResult], version: String = launchprofVersion, host: String = "ci") -> ResultsDocument {
+    static func document(
+        _ results: [BenchmarkResult], version: String = launchprofVersion, host: String = "ci", reference: String? = nil
+    ) -> ResultsDocument {
         ResultsDocument(
             toolVersion: version, date: "2026-11-23T00:00:00Z", commandLine: ["launchprof", "run"],
             machine: MachineDescription(hostname: host, kernel: "6.1", cpuModel: "cpu", cpuCount: 2, memoryBytes: 1 << 34),
-            reference: nil, results: results)
+            reference: reference, results: results)
     }
 
     @Test("a 20% slowdown is a regression; the same times are not; a 20% speed-up is an improvement")
@@ -83,6 +85,14 @@ struct BaselineComparerTests {
         #expect(text.contains("launchprof 0.0.9"), "\(text)")
         #expect(text.contains("new (warm) is not in the baseline"), "\(text)")
         #expect(text.contains("gone (warm) is in the baseline but was not measured now"), "\(text)")
+
+        var changed = now
+        changed.results[0].target.environment = ["MODE": "fast", "SAME": "1"]
+        var before = base
+        before.results[0].target.environment = ["SAME": "1", "OLD": "x"]
+        let environment = BaselineComparer().compare(baseline: before, current: changed, baselineName: "old")
+        #expect(environment.warnings.contains("app (warm) ran with another environment in the baseline (MODE, OLD differ)"),
+            "\(environment.warnings)")
     }
 
     @Test("verdict exit status: 0 clean, 1 budget or regression, 3 failed launch")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LaunchProfHarness
+import LaunchProfTestSupport
 
 /// Budgets and baselines in the report: budget lines on their strips, the
 /// baseline's runs beside the current ones, changes with interval, p-value
@@ -25,12 +26,16 @@ import Testing
         #expect(page.elements(named: "svg").contains { $0.attributes["id"] == "changes" })
         #expect(page.titles(startingWith: "sample-app (baseline warm), time to ready, run ").count == 20)
         let changes = try #require(report.comparison?.changes)
-        #expect(changes.map(\.metric) == ["wall_to_ready", "wall_to_ready", "process_entry", "main", "milestone:config loaded"])
+        // Times relative to the reference, hello-c, whose own change is drift.
+        #expect(changes.map(\.metric) == ["wall_to_ready", "process_entry", "main", "milestone:config loaded"])
+        #expect(changes.allSatisfy { $0.target == "sample-app" && $0.reference == "hello-c" })
+        #expect(report.comparison?.drift?.map(\.target) == ["hello-c"])
+        #expect(html.contains("Times are compared relative to <code>hello-c</code>"))
+        #expect(html.contains("its own change, as measured, was +0.0% (warm wall_to_ready p50) and never gates"), "\(html)")
         let ready = try #require(changes.first { $0.target == "sample-app" && $0.metric == "wall_to_ready" })
         #expect(ready.baseline == baseline().results[1].summaries["wall_to_ready"]!.median)
         #expect(ready.current == current.results[1].summaries["wall_to_ready"]!.median)
         #expect(ready.verdict == .regressed)
-        #expect(changes.first { $0.target == "hello-c" }?.verdict == .unchanged)
         // Regressed reads without colour: the word, the ▲ marker and a hatched bar.
         #expect(page.titles.contains { $0.hasPrefix("sample-app (warm), time to ready median: 10.000000 ms in the baseline (20 runs), 14.200000 ms now") && $0.hasSuffix("▲ regressed") })
         #expect(html.contains("url(#changes-regressed)"))

@@ -90,6 +90,13 @@ struct HTMLPage {
         return cells
     }
 
+    /// "-28.0% (wall_to_ready p50)", joined by commas.
+    private func driftText(_ drift: [MetricChange]) -> String {
+        drift.isEmpty ? "not measured" : drift.map {
+            escape("\(MetricChange.percent($0.change)) (\($0.mode.rawValue) \($0.metric) \($0.statistic))")
+        }.joined(separator: ", ")
+    }
+
     private func changeSection(_ comparison: BaselineComparison) -> String {
         let regressions = comparison.regressions.count
         let improvements = comparison.improvements.count
@@ -100,6 +107,11 @@ struct HTMLPage {
             "<p>\(verdict) against <code>\(escape(comparison.baseline))</code>, measured \(escape(comparison.baselineDate)) "
                 + "by launchprof \(escape(comparison.baselineToolVersion)). A change is a regression when it is worse by more than "
                 + "its threshold and a Mann–Whitney U test of the runs finds it significant. "
+                + (comparison.reference.map { reference in
+                    "Times are compared relative to <code>\(escape(reference))</code>, measured in both runs, which takes "
+                        + "the machine's drift out; its own change, as measured, was "
+                        + driftText(comparison.drift ?? []) + " and never gates. "
+                } ?? "")
                 + (report.baseline == nil
                     ? "" : "The baseline's runs are drawn beside the current ones in each target's distributions "
                         + "(grey, hatched, hollow dots).")

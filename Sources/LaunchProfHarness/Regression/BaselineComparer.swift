@@ -6,6 +6,15 @@
 /// noise on a busy machine; significance alone flags differences too small
 /// to matter. Improvements are decided the same way. Every metric here is
 /// better when lower (times, bytes, faults).
+///
+/// A baseline and a later run are measured at different times, and a shared
+/// machine's speed drifts between them (the same binary has measured 21% and
+/// 29% apart, p < 0.0001, in two runs seconds apart). When the current run has a
+/// reference target (`--reference`, or the config's `reference`) measured on
+/// both sides, times are compared relative to it: each run's time is divided
+/// by the reference's time in the same round, so the drift the reference saw
+/// is taken out; the reference's own changes are reported as `drift` and
+/// never gate. Counts and bytes are compared as measured.
 public struct BaselineComparer: Sendable {
     /// Default relative threshold (0.05 = 5%).
     public var threshold: Double
@@ -16,22 +25,43 @@ public struct BaselineComparer: Sendable {
     public var defaultChecks: [RegressionCheck]
     /// Budgets: each one's metric and statistic is checked too, with its threshold.
     public var budgets: [Budget]
+    /// Compare times relative to the current run's reference target, when
+    /// both sides measured it; false: always as measured.
+    public var relativeToReference: Bool
 
     public init(
         threshold: Double = 0.05, significance: Double = 0.01, confidence: Double = 0.95,
-        defaultChecks: [RegressionCheck] = [RegressionCheck(metric: .wallToReady)], budgets: [Budget] = []
+        defaultChecks: [RegressionCheck] = [RegressionCheck(metric: .wallToReady)], budgets: [Budget] = [],
+        relativeToReference: Bool = true
     ) {
         self.threshold = threshold
         self.significance = significance
         self.confidence = confidence
         self.defaultChecks = defaultChecks
         self.budgets = budgets
+        self.relativeToReference = relativeToReference
+    }
+
+    /// A reference target's runs on both sides, in one mode.
+    public struct ReferencePair: Sendable {
+        public var name: String
+        public var baseline: BenchmarkResult
+        public var current: BenchmarkResult
+
+        public init(name: String, baseline: BenchmarkResult, current: BenchmarkResult) {
+            self.name = name
+            self.baseline = baseline
+            self.current = current
+        }
     }
 
     /// Compares every target and mode present in both documents.
     public func compare(baseline: ResultsDocument, current: ResultsDocument, baselineName: String) -> BaselineComparison {
         var warnings = Self.provenanceWarnings(baseline: baseline, current: current)
         var changes: [MetricChange] = []
+        var drift: [MetricChange] = []
+        let referenceName = relativeToReference ? current.reference : nil
+        let references = referenceName.map { Self.referencePairs($0, baseline: baseline, current: current, warnings: &warnings) } ?? [:]
         for result in current.results {
             guard let old = baseline.results.first(where: { $0.target.name == result.target.name && $0.mode == result.mode })
             else {
@@ -41,14 +71,21 @@ public struct BaselineComparer: Sendable {
             if old.target.arguments != result.target.arguments {
                 warnings.append("\(result.label) ran another command in the baseline: \(old.target.arguments.joined(separator: " "))")
             }
+            if old.target.environment != result.target.environment {
+                let keys = Set(old.target.environment.keys).union(result.target.environment.keys)
+                    .filter { old.target.environment[$0] != result.target.environment[$0] }.sorted()
+                warnings.append("\(result.label) ran with another environment in the baseline (\(keys.joined(separator: ", ")) differ)")
+            }
+            let isReference = result.target.name == referenceName
             for check in checks(for: result) {
                 if BudgetEvaluator.isUpperBound(check.metric, in: old) || BudgetEvaluator.isUpperBound(check.metric, in: result) {
                     warnings.append("\(result.label) max_rss: not compared; it is launchprof's own peak (an upper bound), "
                         + "not the program's, in the \(BudgetEvaluator.isUpperBound(check.metric, in: old) ? "baseline" : "current") runs")
                     continue
                 }
-                if let change = compare(check, old, result) {
-                    changes.append(change)
+                let reference = isReference ? nil : references[result.mode]
+                if let change = compare(check, old, result, relativeTo: reference) {
+                    if isReference { drift.append(change) } else { changes.append(change) }
                 } else {
                     warnings.append("\(result.label) \(check.metric.key): measured \(Self.sides(check.metric, old, result)); not compared")
                 }
@@ -59,7 +96,32 @@ public struct BaselineComparer: Sendable {
         }
         return BaselineComparison(
             baseline: baselineName, baselineDate: baseline.date, baselineToolVersion: baseline.toolVersion,
-            warnings: warnings, changes: changes)
+            warnings: warnings, changes: changes, reference: references.isEmpty ? nil : referenceName,
+            drift: references.isEmpty ? nil : drift)
+    }
+
+    /// The reference's results on both sides, by mode; a warning for each
+    /// mode where it is missing or never launched successfully on a side.
+    static func referencePairs(
+        _ name: String, baseline: ResultsDocument, current: ResultsDocument, warnings: inout [String]
+    ) -> [LaunchMode: ReferencePair] {
+        var pairs: [LaunchMode: ReferencePair] = [:]
+        for result in current.results where result.target.name == name {
+            let label = result.label
+            guard let old = baseline.results.first(where: { $0.target.name == name && $0.mode == result.mode }) else {
+                warnings.append("the reference \(label) is not in the baseline, so times are compared as measured "
+                    + "and include the machine's drift; save the baseline with the reference target")
+                continue
+            }
+            let baselineLaunched = !values(.wallToReady, old).isEmpty
+            guard baselineLaunched, !values(.wallToReady, result).isEmpty else {
+                warnings.append("the reference \(label) has no successful run on \(baselineLaunched ? "this" : "the baseline's") "
+                    + "side, so times are compared as measured")
+                continue
+            }
+            pairs[result.mode] = ReferencePair(name: name, baseline: old, current: result)
+        }
+        return pairs
     }
 
     /// The default checks plus each budget's for this target and mode; one per
@@ -82,11 +144,31 @@ public struct BaselineComparer: Sendable {
         return checks
     }
 
-    /// One metric's change; nil when either side lacks successful runs that measured it.
-    public func compare(_ check: RegressionCheck, _ old: BenchmarkResult, _ new: BenchmarkResult) -> MetricChange? {
+    /// One metric's change; nil when either side lacks successful runs that
+    /// measured it. Relative to `reference` when given and the metric is a
+    /// time: each run's value divided by the reference's time to ready in the
+    /// same round (see `relativeValues`), on both sides, and those ratios
+    /// compared.
+    public func compare(
+        _ check: RegressionCheck, _ old: BenchmarkResult, _ new: BenchmarkResult, relativeTo reference: ReferencePair? = nil
+    ) -> MetricChange? {
         let before = Self.values(check.metric, old), after = Self.values(check.metric, new)
-        guard let test = MannWhitneyU(after, before),
-            let ratio = BootstrapRatio(after, over: before, statistic: check.statistic, confidence: confidence)
+        guard let baselineValue = check.statistic.value(of: before), let currentValue = check.statistic.value(of: after) else {
+            return nil
+        }
+        var compared = (before: before, after: after)
+        var relativeTo: String?
+        if let reference, check.metric.unit == .nanoseconds {
+            let relative = (
+                before: Self.relativeValues(check.metric, old, to: reference.baseline),
+                after: Self.relativeValues(check.metric, new, to: reference.current))
+            if !relative.before.isEmpty && !relative.after.isEmpty {
+                compared = relative
+                relativeTo = reference.name
+            }
+        }
+        guard let test = MannWhitneyU(compared.after, compared.before),
+            let ratio = BootstrapRatio(compared.after, over: compared.before, statistic: check.statistic, confidence: confidence)
         else { return nil }
         let threshold = check.threshold ?? self.threshold
         let change = ratio.ratio - 1
@@ -95,14 +177,33 @@ public struct BaselineComparer: Sendable {
             significant && change > threshold ? .regressed : significant && change < -threshold ? .improved : .unchanged
         return MetricChange(
             target: new.target.name, mode: new.mode, metric: check.metric.key, statistic: check.statistic,
-            baseline: check.statistic.value(of: before)!, current: check.statistic.value(of: after)!, change: change,
+            baseline: baselineValue, current: currentValue, change: change,
             changeLow: ratio.low - 1, changeHigh: ratio.high - 1, confidence: confidence, pValue: test.pValue,
             threshold: threshold, significance: significance, baselineRuns: before.count, currentRuns: after.count,
-            verdict: verdict)
+            verdict: verdict, reference: relativeTo,
+            measuredChange: relativeTo == nil || baselineValue == 0 ? nil : currentValue / baselineValue - 1)
     }
 
     static func values(_ metric: Metric, _ result: BenchmarkResult) -> [Double] {
         result.runs.filter(\.exit.isSuccess).compactMap { metric.value(in: $0) }
+    }
+
+    /// Each successful run's value over the reference's time to ready in
+    /// the run with the same index. Targets are interleaved run by run
+    /// (A B A B …), so both were measured in the same round, seconds apart,
+    /// and the ratio cancels the drift of the machine within a run as well as
+    /// between runs. Dividing by the reference's median instead would treat
+    /// that median as exact: on a machine whose launches were bimodal it
+    /// flagged the same binary with p = 0.0004.
+    static func relativeValues(_ metric: Metric, _ result: BenchmarkResult, to reference: BenchmarkResult) -> [Double] {
+        var scale: [Int: Double] = [:]
+        for run in reference.runs where run.exit.isSuccess {
+            if let time = Metric.wallToReady.value(in: run), time > 0 { scale[run.index] = time }
+        }
+        return result.runs.filter(\.exit.isSuccess).compactMap { run in
+            guard let value = metric.value(in: run), let divisor = scale[run.index] else { return nil }
+            return value / divisor
+        }
     }
 
     private static func sides(_ metric: Metric, _ old: BenchmarkResult, _ new: BenchmarkResult) -> String {

@@ -9,15 +9,24 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
     /// Another machine, another tool version, targets missing on one side.
     public var warnings: [String]
     public var changes: [MetricChange]
+    /// The target that times were compared relative to, when it was measured
+    /// on both sides (`changes` then carry it as their `reference`).
+    public var reference: String?
+    /// The reference's own changes, as measured: how much the machine
+    /// drifted between the baseline and now. They never gate.
+    public var drift: [MetricChange]?
 
     public init(
-        baseline: String, baselineDate: String, baselineToolVersion: String, warnings: [String], changes: [MetricChange]
+        baseline: String, baselineDate: String, baselineToolVersion: String, warnings: [String], changes: [MetricChange],
+        reference: String? = nil, drift: [MetricChange]? = nil
     ) {
         self.baseline = baseline
         self.baselineDate = baselineDate
         self.baselineToolVersion = baselineToolVersion
         self.warnings = warnings
         self.changes = changes
+        self.reference = reference
+        self.drift = drift
     }
 
     public var regressions: [MetricChange] { changes.filter { $0.verdict == .regressed } }

@@ -14,16 +14,20 @@ public struct MetricChange: Sendable, Equatable, Codable {
     /// `Metric.key`.
     public var metric: String
     public var statistic: SummaryStatistic
-    /// The statistic in the baseline and now, in the metric's base unit.
+    /// The statistic in the baseline and now, in the metric's base unit, as measured.
     public var baseline: Double
     public var current: Double
-    /// current / baseline - 1: +0.12 is 12% slower (or larger).
+    /// current / baseline - 1: +0.12 is 12% slower (or larger). With a
+    /// `reference`, the change of the ratio to the reference instead: the
+    /// statistic of each run's value over the reference's time in the same
+    /// round, now over the same in the baseline, - 1.
     public var change: Double
     /// Bootstrap confidence interval of `change`.
     public var changeLow: Double
     public var changeHigh: Double
     public var confidence: Double
-    /// Two-sided Mann–Whitney U p-value of the raw runs.
+    /// Two-sided Mann–Whitney U p-value of the runs (with a `reference`, of
+    /// those per-run ratios).
     public var pValue: Double
     /// The threshold and significance level it was judged by.
     public var threshold: Double
@@ -31,11 +35,18 @@ public struct MetricChange: Sendable, Equatable, Codable {
     public var baselineRuns: Int
     public var currentRuns: Int
     public var verdict: Verdict
+    /// The target this metric was compared relative to: measured in the
+    /// same runs as both sides, it takes the machine's drift between the
+    /// baseline and now out of the change. nil: compared as measured.
+    public var reference: String?
+    /// With a `reference`: current / baseline - 1, as measured.
+    public var measuredChange: Double?
 
     public init(
         target: String, mode: LaunchMode, metric: String, statistic: SummaryStatistic, baseline: Double, current: Double,
         change: Double, changeLow: Double, changeHigh: Double, confidence: Double, pValue: Double, threshold: Double,
-        significance: Double, baselineRuns: Int, currentRuns: Int, verdict: Verdict
+        significance: Double, baselineRuns: Int, currentRuns: Int, verdict: Verdict, reference: String? = nil,
+        measuredChange: Double? = nil
     ) {
         self.target = target
         self.mode = mode
@@ -53,6 +64,8 @@ public struct MetricChange: Sendable, Equatable, Codable {
         self.baselineRuns = baselineRuns
         self.currentRuns = currentRuns
         self.verdict = verdict
+        self.reference = reference
+        self.measuredChange = measuredChange
     }
 
     /// "sample-app (warm) wall_to_ready p50".
@@ -71,10 +84,18 @@ public struct MetricChange: Sendable, Equatable, Codable {
         pValue < 0.0001 ? "p < 0.0001" : "p = \(HumanUnits.fixed(pValue, decimals: 4))"
     }
 
-    /// "14.2 ms → 16.0 ms (+12.3% [+9.1%, +15.0%], p = 0.0004)".
+    /// "14.2 ms → 16.0 ms (+12.3% [+9.1%, +15.0%], p = 0.0004)"; relative
+    /// to a reference: "14.2 ms → 11.0 ms (-22.5% measured; relative to
+    /// hello-c +1.3% [-2.0%, +4.4%], p = 0.4100)".
     public var summary: String {
         "\(HumanUnits.format(baseline, unit: unit)) → \(HumanUnits.format(current, unit: unit)) "
-            + "(\(changeText), \(pValueText))"
+            + "(\(relativeText)\(changeText), \(pValueText))"
+    }
+
+    /// "-22.5% measured; relative to hello-c ", or "" without a reference.
+    public var relativeText: String {
+        guard let reference else { return "" }
+        return (measuredChange.map { "\(Self.percent($0)) measured; " } ?? "") + "relative to \(reference) "
     }
 
     /// "+12.3%", "-4.0%", "+0.0%".

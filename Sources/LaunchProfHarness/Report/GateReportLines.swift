@@ -20,23 +20,31 @@ struct GateReportLines {
         if let comparison = document.comparison {
             var lines = [style.bold("Compared with baseline \(comparison.baseline)") + " (measured \(comparison.baselineDate))"]
             var table = TextTable(alignments: [.left, .left, .left])
-            var verdicts: [MetricChange.Verdict] = []
+            var verdicts: [MetricChange.Verdict?] = []
             for change in comparison.changes {
                 table.append([change.verdict.rawValue, change.title, change.summary])
                 verdicts.append(change.verdict)
+            }
+            for change in comparison.drift ?? [] {
+                table.append(["drift", change.title, change.summary])
+                verdicts.append(nil)
             }
             lines += table.lines { row, column, cell in
                 guard column == 0 else { return cell }
                 switch verdicts[row] {
                 case .regressed: return style.red(style.bold(cell))
                 case .improved: return style.green(cell)
-                case .unchanged: return style.dim(cell)
+                case .unchanged, nil: return style.dim(cell)
                 }
             }.map { "  " + $0 }
             if let first = comparison.changes.first {
                 lines.append(style.dim("  regressed/improved: change beyond ±\(MetricChange.percent(first.threshold).dropFirst()) "
                     + "and Mann–Whitney p < \(first.significance); [..] is the "
                     + "\(Int(first.confidence * 100))% CI of the change"))
+            }
+            if let reference = comparison.reference {
+                lines.append(style.dim("  times are compared relative to \(reference), measured in both runs: "
+                    + "its own change (drift) is the machine's, not the code's, and never gates"))
             }
             lines += comparison.warnings.map { style.yellow("  warning: \($0)") }
             blocks.append(lines)

@@ -92,16 +92,20 @@ public struct MarkdownExporter: ResultsExporter {
             line(["", "Target", "Mode", "Metric", "Baseline", "Now", "Change", "95% CI", "p-value"]),
             line([":---:", ":---", ":---", ":---", "---:", "---:", "---:", "---:", "---:"]),
         ]
-        for change in comparison.changes {
-            let mark = switch change.verdict {
-            case .regressed: "🔴 regressed"
-            case .improved: "🟢 improved"
-            case .unchanged: "⚪"
+        let rows = comparison.changes.map { ($0, false) } + (comparison.drift ?? []).map { ($0, true) }
+        for (change, isDrift) in rows {
+            let mark = if isDrift { "↔ drift" } else {
+                switch change.verdict {
+                case .regressed: "🔴 regressed"
+                case .improved: "🟢 improved"
+                case .unchanged: "⚪"
+                }
             }
             lines.append(line([
                 mark, escape(change.target), change.mode.rawValue, "\(escape(change.metric)) \(change.statistic)",
                 HumanUnits.format(change.baseline, unit: change.unit), HumanUnits.format(change.current, unit: change.unit),
-                MetricChange.percent(change.change),
+                MetricChange.percent(change.change)
+                    + (change.reference.map { " vs \(escape($0)) (\(MetricChange.percent(change.measuredChange ?? 0)) measured)" } ?? ""),
                 "\(MetricChange.percent(change.changeLow)) … \(MetricChange.percent(change.changeHigh))",
                 change.pValue < 0.0001 ? "< 0.0001" : HumanUnits.fixed(change.pValue, decimals: 4),
             ]))
@@ -112,6 +116,10 @@ public struct MarkdownExporter: ResultsExporter {
                 + "(default \(MetricChange.percent(first.threshold).dropFirst())) and a Mann–Whitney U test of the runs gives "
                 + "p < \(first.significance). Baseline measured \(escape(comparison.baselineDate)) "
                 + "by launchprof \(escape(comparison.baselineToolVersion))."]
+        }
+        if let reference = comparison.reference {
+            section += ["", "Times are compared relative to \(escape(reference)), measured in both runs: \"vs\" is the change "
+                + "of the ratio to it. Its own change (↔ drift) is the machine's, not the code's, and never gates."]
         }
         section += comparison.warnings.map { "- ⚠️ \(escape($0))" }
         return section.joined(separator: "\n")
