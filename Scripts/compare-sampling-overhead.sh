@@ -8,18 +8,23 @@
 #      plain     no sampling;
 #      sampled   LAUNCHPROF_SAMPLE_HZ=1000 (LaunchProf samples its main thread);
 #      profiled  as `launchprof profile` runs it: also LD_PRELOAD of
-#                liblaunchprof-preload.so (libunwind at start-up, every thread).
+#                liblaunchprof-preload.so (libunwind at start-up, every thread);
+#      preloaded LD_PRELOAD alone, no sampling: what loading the library costs.
 #    Prints each median and the ratios to plain, measured in the same run.
-# 2. Handler cost: a C program whose hot function sits 30 frames deep,
-#    profiled at 1 kHz through the preload library; the sampler times each
-#    unwind (two clock reads around unw_backtrace, stored per sample) and
-#    `launchprof profile` prints the median.
+# 2. The same for lp-hello-c (a C program, 2-3 ms): plain vs preloaded, what
+#    the preload library's dependencies (libunwind, and the Swift runtime
+#    swiftc links into every product) cost a program that has neither.
+# 3. Handler cost: a C program whose hot function sits 30 frames deep,
+#    profiled at 1 kHz through the preload library, HANDLER_RUNS times; the
+#    sampler times each unwind (two clock reads around unw_backtrace, stored
+#    per sample) and `launchprof profile` prints the median of each run.
 #
-# Usage: Scripts/compare-sampling-overhead.sh     RUNS=200 WARMUP=20
+# Usage: Scripts/compare-sampling-overhead.sh     RUNS=200 WARMUP=20 HANDLER_RUNS=10
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-200}
 WARMUP=${WARMUP:-20}
+HANDLER_RUNS=${HANDLER_RUNS:-10}
 
 swift build -c release >&2
 bin=$(swift build -c release --show-bin-path)
@@ -42,6 +47,16 @@ targets:
   - name: profiled
     command: [$bin/lp-sample-app]
     environment: {LAUNCHPROF_SAMPLE_HZ: "1000", LD_PRELOAD: $bin/liblaunchprof-preload.so}
+  - name: preloaded
+    command: [$bin/lp-sample-app]
+    environment: {LD_PRELOAD: $bin/liblaunchprof-preload.so}
+  - name: c-plain
+    command: [$bin/lp-hello-c]
+    ready: exit
+  - name: c-preloaded
+    command: [$bin/lp-hello-c]
+    ready: exit
+    environment: {LD_PRELOAD: $bin/liblaunchprof-preload.so}
 YML
 "$bin/launchprof" run --config "$work/launchprof.yml" --export-json "$work/results.json" >/dev/null
 
@@ -50,10 +65,13 @@ import json, statistics, sys
 results = json.load(open(sys.argv[1]))["results"]
 runs = {r["target"]["name"]: [x["wallToReady"] / 1e6 for x in r["runs"] if x.get("wallToReady")] for r in results}
 median = {name: statistics.median(times) for name, times in runs.items()}
-for name in ("plain", "sampled", "profiled"):
-    ratio = median[name] / median["plain"]
-    print(f"{name:9} launch (to launch complete) median {median[name]:.3f} ms over {len(runs[name])} runs, "
-          f"{(ratio - 1) * 100:+.1f}% vs plain")
+for name, reference, what in [
+        ("plain", "plain", "to launch complete"), ("sampled", "plain", "to launch complete"),
+        ("profiled", "plain", "to launch complete"), ("preloaded", "plain", "to launch complete"),
+        ("c-plain", "c-plain", "lp-hello-c to exit"), ("c-preloaded", "c-plain", "lp-hello-c to exit")]:
+    ratio = median[name] / median[reference]
+    print(f"{name:11} ({what}) median {median[name]:.3f} ms over {len(runs[name])} runs, "
+          f"{(ratio - 1) * 100:+.1f}% ({(median[name] - median[reference]) * 1000:+.0f} µs) vs {reference}")
 PY
 
 cat > "$work/deep.c" <<'C'
@@ -64,4 +82,9 @@ __attribute__((noinline)) double descend(int depth, long n) { return depth == 0 
 int main(void) { double x = 0; for (int i = 0; i < 40; i++) x += descend(25, 10000000); printf("%f\n", x); return 0; }
 C
 cc -O1 -g -o "$work/deep" "$work/deep.c"
-"$bin/launchprof" profile --quiet --hz 1000 --output-dir "$work" -- "$work/deep" 2>&1 | grep -E "samples|handler"
+for _ in $(seq "$HANDLER_RUNS"); do
+  "$bin/launchprof" profile --quiet --hz 1000 --output-dir "$work" -- "$work/deep" 2>&1 | grep -E "handler"
+done | python3 -c '
+import re, statistics, sys
+medians = sorted(float(re.search(r"median ([0-9.]+) µs", line).group(1)) for line in sys.stdin)
+print(f"handler at depth 31: per-run medians {medians} µs; median of runs {statistics.median(medians):.2f} µs")'

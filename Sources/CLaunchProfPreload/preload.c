@@ -23,25 +23,11 @@ static int preload_hook_threads;  // sampling was asked for, here or by LaunchPr
 static uint64_t preload_spawn_ns;
 static const char *preload_trace_path;
 
+/// Whether the main program carries LaunchProf's ELF note (sampler_entry.c).
 static int note_search(struct dl_phdr_info *info, size_t size, void *found) {
     (void)size;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *phdr = &info->dlpi_phdr[i];
-        if (phdr->p_type != PT_NOTE) continue;
-        const uint8_t *at = (const uint8_t *)(info->dlpi_addr + phdr->p_vaddr);
-        const uint8_t *end = at + phdr->p_memsz;
-        while (at + sizeof(ElfW(Nhdr)) <= end) {
-            const ElfW(Nhdr) *note = (const ElfW(Nhdr) *)at;
-            const uint8_t *name = at + sizeof *note;
-            size_t name_size = (note->n_namesz + 3) & ~(size_t)3;
-            size_t desc_size = (note->n_descsz + 3) & ~(size_t)3;
-            if (note->n_type == 0x4c50 && note->n_namesz == 11 && name + 11 <= end &&
-                memcmp(name, "LaunchProf", 11) == 0) {
-                *(int *)found = 1;
-            }
-            at = name + name_size + desc_size;
-        }
-    }
+    uint32_t desc_size = 0;
+    if (lp_find_note(info, 0x4c50, "LaunchProf", &desc_size) != NULL) *(int *)found = 1;
     return 1;  // the main program is listed first: look no further
 }
 
@@ -54,29 +40,62 @@ typedef struct {
     void *arg;
 } preload_start_t;
 
-static void preload_thread_exit(void *slot) {
-    if (slot != NULL) lp_sampler_disarm(slot);
+/// LaunchProf's sampler, when the program links LaunchProf: this library
+/// stands down but arms that sampler's threads from its hook.
+typedef void *(*thread_began_fn)(void);
+typedef void (*thread_ending_fn)(void *);
+typedef int (*unwinding_fn)(void);
+static thread_began_fn adopted_began;
+static thread_ending_fn adopted_ending;
+static unwinding_fn adopted_unwinding;
+
+/// Called by LaunchProf's sampler as it starts (found with dlsym): returns 1
+/// when this library's hooks (pthread_create, sigprocmask) will serve that
+/// sampler, so it needs no helper thread; 0 when sampling was not asked for
+/// here.
+__attribute__((visibility("default"))) int launchprof_preload_adopt_sampler(thread_began_fn began, thread_ending_fn ending,
+                                                                           unwinding_fn unwinding) {
+    if (!preload_hook_threads || __atomic_load_n(&lp_sampler_state.started, __ATOMIC_ACQUIRE)) return 0;
+    adopted_ending = ending;
+    __atomic_store_n(&adopted_unwinding, unwinding, __ATOMIC_RELEASE);
+    __atomic_store_n(&adopted_began, began, __ATOMIC_RELEASE);
+    return 1;
 }
 
-/// Every new thread starts here: libunwind is warmed on it outside signal
-/// context (its caches and thread-local data), then its timer is armed at
-/// once — threads too short-lived for the helper's scan are sampled too —
-/// and deleted when the thread ends.
+typedef struct {
+    thread_ending_fn ending;
+    void *slot;
+} preload_thread_t;
+
+static void preload_thread_exit(void *thread) {
+    preload_thread_t *armed = thread;
+    armed->ending(armed->slot);
+}
+
+/// Every new thread starts here: its timer is armed at once — by this
+/// library's sampler, or by LaunchProf's when the program links LaunchProf —
+/// and deleted when the thread ends (returns, calls pthread_exit or is
+/// cancelled).
+///
+/// libunwind is not warmed on each thread: with libunwind loaded at
+/// start-up its thread-local data is static TLS, and its first unwind on a
+/// thread only maps a trace cache (mmap, inside a lock that blocks signals)
+/// and stores it under a pthread key created at sampler start (a low key: no
+/// malloc). Warming cost every thread 256 KiB of page faults whether it was
+/// ever sampled or not: 0.7 ms of lp-sample-app's three-worker launch.
 static void *preload_thread_start(void *boxed) {
     preload_start_t start = *(preload_start_t *)boxed;
     free(boxed);
-    void *warm[LP_HANDLER_FRAMES];
-    unw_backtrace(warm, LP_HANDLER_FRAMES);
-    lp_sampled_thread_t *slot = NULL;
-    if (__atomic_load_n(&lp_sampler_state.active, __ATOMIC_ACQUIRE)) {
-        slot = lp_sampler_thread((int32_t)lp_sampler_gettid());
-        if (slot != NULL) {
-            lp_sampler_read_comm((uint32_t)slot->tid, slot->name);
-            lp_sampler_arm(slot);
-        }
+    preload_thread_t armed = {lp_sampler_thread_ending, NULL};
+    thread_began_fn adopted = __atomic_load_n(&adopted_began, __ATOMIC_ACQUIRE);
+    if (adopted != NULL) {
+        armed.ending = adopted_ending;
+        armed.slot = adopted();
+    } else {
+        armed.slot = lp_sampler_thread_began();
     }
     void *result;
-    pthread_cleanup_push(preload_thread_exit, slot);
+    pthread_cleanup_push(preload_thread_exit, &armed);
     result = start.start(start.arg);
     pthread_cleanup_pop(1);
     return result;
@@ -102,6 +121,36 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)
     return result;
 }
 
+// MARK: - Signal masks inside the handler
+
+typedef int (*sigprocmask_fn)(int, const sigset_t *, sigset_t *);
+static sigprocmask_fn real_sigprocmask;
+
+/// libunwind blocks every signal around each loader walk and lock it takes
+/// (`sigprocmask` twice per frame it has not seen): two system calls that
+/// were most of a sample's cost on a real launch (about 20 of 23 µs median:
+/// 19 calls per sample on lp-sample-app). In the SIGPROF handler every
+/// signal is already blocked (its sa_mask is full) and stays so, so setting
+/// the mask to all and back changes nothing: the calls are answered here,
+/// the old mask being the full set. Anywhere else this is the real one.
+int sigprocmask(int how, const sigset_t *set, sigset_t *old) {
+    unwinding_fn adopted = __atomic_load_n(&adopted_unwinding, __ATOMIC_ACQUIRE);
+    if (lp_sampler_unwinding() || (adopted != NULL && adopted())) {
+        if (old != NULL) sigfillset(old);
+        return 0;
+    }
+    sigprocmask_fn next = __atomic_load_n(&real_sigprocmask, __ATOMIC_ACQUIRE);
+    if (next == NULL) {
+        next = (sigprocmask_fn)dlsym(RTLD_NEXT, "sigprocmask");
+        if (next == NULL) {
+            errno = ENOSYS;
+            return -1;
+        }
+        __atomic_store_n(&real_sigprocmask, next, __ATOMIC_RELEASE);
+    }
+    return next(how, set, old);
+}
+
 // MARK: - Process entry and exit
 
 static void preload_at_exit(void) {
@@ -120,6 +169,8 @@ static void preload_at_exit(void) {
 
 __attribute__((constructor(101))) static void launchprof_preload_entry(void) {
     preload_entry_ns = lp_sampler_now();
+    // Now, so that a program's own signal handler never runs dlsym.
+    __atomic_store_n(&real_sigprocmask, (sigprocmask_fn)dlsym(RTLD_NEXT, "sigprocmask"), __ATOMIC_RELEASE);
     uint32_t hz, depth;
     if (!lp_sampler_requested(&hz, &depth)) return;
     preload_hook_threads = 1;

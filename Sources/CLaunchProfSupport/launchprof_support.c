@@ -20,6 +20,7 @@ static uint64_t entry_ns;
 static uint64_t spawn_ns;
 static int ready_fd = -1;
 static const char *trace_path;
+static int trace_at_ready;  // LAUNCHPROF_TRACE_AT=ready
 static uint64_t next_generation = 1;
 
 // MARK: - Environment parsing (no allocation, no locale)
@@ -86,6 +87,8 @@ __attribute__((constructor(101))) static void launchprof_process_entry(void) {
     if (path != NULL && *path != '\0') {
         trace_path = path;
         atexit(at_exit);
+        const char *when = getenv("LAUNCHPROF_TRACE_AT");
+        trace_at_ready = when != NULL && strcmp(when, "ready") == 0;
     }
 
     const char *enable = getenv("LAUNCHPROF_ENABLE");
@@ -109,6 +112,7 @@ __attribute__((constructor(101))) static void launchprof_process_entry(void) {
 uint64_t lp_process_entry_ns(void) { return entry_ns; }
 uint64_t lp_spawn_ns(void) { return spawn_ns; }
 const char *lp_trace_path(void) { return trace_path; }
+int lp_trace_at_ready(void) { return trace_at_ready; }
 int lp_harness_connected(void) { return ready_fd >= 0; }
 
 uint64_t lp_process_cpu_ns(void) {

@@ -10,11 +10,13 @@
 #define _GNU_SOURCE
 #include "sampler_internal.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <ucontext.h>
@@ -22,6 +24,11 @@
 
 lp_sampler_t lp_sampler_state = {.wake_fd = -1};
 #define S lp_sampler_state
+
+/// Set while this thread's handler is inside libunwind (see lp_sampler_unwinding).
+static __thread int unwinding __attribute__((tls_model("initial-exec")));
+
+int lp_sampler_unwinding(void) { return unwinding; }
 
 /// Frames of the handler itself (handler, signal trampoline) that precede
 /// the interrupted PC in unw_backtrace's answer.
@@ -95,7 +102,9 @@ static void handler(int signo, siginfo_t *info, void *context) {
             record_sample(frames, 1, LP_SAMPLE_LOADER_BUSY, tid, weight, t0, 0);
             goto done;
         }
+        unwinding = 1;
         int count = S.backtrace(frames, capacity);
+        unwinding = 0;
         uint64_t t1 = lp_sampler_now();
         void *pc = (void *)interrupted_pc(context);
         int first = -1;
@@ -128,6 +137,19 @@ static void forked_child(void) {
     __atomic_store_n(&S.active, 0, __ATOMIC_RELEASE);
     S.forked_child = 1;
     S.helper_running = 0;
+}
+
+/// Whether a pthread_create hook arms new threads for this sampler: always
+/// in the preload library; in LaunchProf when liblaunchprof-preload.so is
+/// loaded too (it stands down but offers its hook).
+static int adopt_thread_hook(void) {
+#if defined(LP_PRELOAD)
+    return 1;
+#else
+    typedef int (*adopt_fn)(void *(*)(void), void (*)(void *), int (*)(void));
+    adopt_fn adopt = (adopt_fn)dlsym(RTLD_DEFAULT, "launchprof_preload_adopt_sampler");
+    return adopt != NULL && adopt(lp_sampler_thread_began, lp_sampler_thread_ending, lp_sampler_unwinding);
+#endif
 }
 
 static int fail(const char *reason) {
@@ -186,10 +208,16 @@ int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
     __atomic_store_n(&S.active, 1, __ATOMIC_RELEASE);
     S.main_tid = lp_sampler_gettid();
     lp_sampled_thread_t *main_thread = lp_sampler_thread((int32_t)S.main_tid);
-    lp_sampler_read_comm(S.main_tid, main_thread->name);
+    prctl(PR_GET_NAME, main_thread->name);  // read again when sampling stops
     if (lp_sampler_arm(main_thread) == 0) {
         S.timer_mode = LP_SAMPLER_TIMER_THREAD_CPU;
-        if (!(S.flags & LP_SAMPLER_MAIN_THREAD_ONLY)) lp_sampler_start_helper();
+        if (S.flags & LP_SAMPLER_MAIN_THREAD_ONLY) return 0;
+        if (adopt_thread_hook()) {
+            S.flags |= LP_SAMPLER_THREADS_HOOKED;
+            lp_sampler_scan_once();  // threads started before the hook was ours
+        } else {
+            lp_sampler_start_helper();
+        }
         return 0;
     }
     // No per-thread CPU timers here (an old kernel, a sandbox): one
@@ -230,7 +258,7 @@ void lp_sampler_stop(void) {
             if (__atomic_load_n(&thread->state, __ATOMIC_ACQUIRE) == LP_THREAD_ARMED) {
                 lp_sampler_read_comm((uint32_t)thread->tid, thread->name);
             }
-            lp_sampler_disarm(thread);
+            lp_sampler_disarm(thread, NULL);
         }
     }
     // Handlers that began before `active` dropped finish in microseconds.

@@ -81,6 +81,7 @@ typedef struct lp_sampler {
 enum {
     LP_SAMPLER_MAIN_THREAD_ONLY = 1,  ///< libunwind was not loaded at start-up.
     LP_SAMPLER_LOADER_UNGUARDED = 2,  ///< The loader's locks were not found.
+    LP_SAMPLER_THREADS_HOOKED = 4,    ///< New threads armed as they start (pthread_create hook).
 };
 
 extern lp_sampler_t lp_sampler_state;
@@ -93,12 +94,25 @@ lp_sampled_thread_t *lp_sampler_thread(int32_t tid);
 /// Arms a CPU-time timer for the slot's thread unless one is set (or being
 /// set); 0 when armed by this call or before, -errno on failure.
 int lp_sampler_arm(lp_sampled_thread_t *thread);
-/// Deletes the slot's timer, if set.
-void lp_sampler_disarm(lp_sampled_thread_t *thread);
+/// Deletes the slot's timer, if set, keeping `final_name` (16 bytes, or
+/// NULL) as the thread's name.
+void lp_sampler_disarm(lp_sampled_thread_t *thread, const char *final_name);
 /// Starts the helper thread that arms threads created later.
 int lp_sampler_start_helper(void);
 /// Stops the helper thread (it deletes every timer) and waits for it.
 void lp_sampler_stop_helper(void);
+/// One pass over /proc/self/task on the calling thread: arms every thread
+/// that runs now (threads that existed before a pthread_create hook).
+void lp_sampler_scan_once(void);
+/// For a pthread_create hook, on a new thread before its code runs: arms
+/// the thread's timer if sampling is on; the slot (or NULL) goes to
+/// lp_sampler_thread_ending when the thread ends.
+void *lp_sampler_thread_began(void);
+void lp_sampler_thread_ending(void *slot);
+/// Whether the calling thread is in the SIGPROF handler, inside libunwind:
+/// every signal is blocked there and stays so, which lets the preload
+/// library's sigprocmask skip libunwind's mask and unmask syscalls.
+int lp_sampler_unwinding(void);
 /// Reads /proc/self/task/<tid>/comm into `name`.
 void lp_sampler_read_comm(uint32_t tid, char name[16]);
 
@@ -106,6 +120,12 @@ void lp_sampler_read_comm(uint32_t tid, char name[16]);
 void lp_sampler_find_loader_locks(void);
 /// Whether a loader lock is taken: unwinding now could deadlock.
 int lp_sampler_loader_busy(void);
+
+struct dl_phdr_info;
+/// The descriptor of the ELF note `type`/`name` in the object's mapped
+/// PT_NOTE segments (its size in `desc_size`), or NULL.
+const uint8_t *lp_find_note(const struct dl_phdr_info *info, uint32_t type, const char *name,
+                            uint32_t *desc_size);
 
 /// Snapshots the loaded modules into lp_sampler_state.modules.
 void lp_sampler_snapshot_modules(void);

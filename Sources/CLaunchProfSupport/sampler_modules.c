@@ -29,7 +29,9 @@ typedef struct {
     uint32_t count, capacity;
 } module_list_t;
 
-static void read_build_id(const struct dl_phdr_info *info, lp_module_t *module) {
+const uint8_t *lp_find_note(const struct dl_phdr_info *info, uint32_t type, const char *name,
+                            uint32_t *desc_size) {
+    uint32_t name_length = (uint32_t)strlen(name) + 1;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *phdr = &info->dlpi_phdr[i];
         if (phdr->p_type != PT_NOTE) continue;
@@ -37,20 +39,27 @@ static void read_build_id(const struct dl_phdr_info *info, lp_module_t *module) 
         const uint8_t *end = at + phdr->p_memsz;
         while (at + sizeof(ElfW(Nhdr)) <= end) {
             const ElfW(Nhdr) *note = (const ElfW(Nhdr) *)at;
-            size_t name_size = (note->n_namesz + 3) & ~(size_t)3;
-            size_t desc_size = (note->n_descsz + 3) & ~(size_t)3;
-            const uint8_t *name = at + sizeof *note;
-            const uint8_t *desc = name + name_size;
-            if (desc + desc_size > end) break;
-            if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
-                memcmp(name, "GNU", 4) == 0 && note->n_descsz <= sizeof module->build_id) {
-                memcpy(module->build_id, desc, note->n_descsz);
-                module->build_id_length = (uint16_t)note->n_descsz;
-                return;
+            size_t padded_name = (note->n_namesz + 3) & ~(size_t)3;
+            size_t padded_desc = (note->n_descsz + 3) & ~(size_t)3;
+            const uint8_t *note_name = at + sizeof *note;
+            const uint8_t *desc = note_name + padded_name;
+            if (desc + padded_desc > end) break;
+            if (note->n_type == type && note->n_namesz == name_length && memcmp(note_name, name, name_length) == 0) {
+                *desc_size = note->n_descsz;
+                return desc;
             }
-            at = desc + desc_size;
+            at = desc + padded_desc;
         }
     }
+    return NULL;
+}
+
+static void read_build_id(const struct dl_phdr_info *info, lp_module_t *module) {
+    uint32_t size = 0;
+    const uint8_t *desc = lp_find_note(info, NT_GNU_BUILD_ID, "GNU", &size);
+    if (desc == NULL || size > sizeof module->build_id) return;
+    memcpy(module->build_id, desc, size);
+    module->build_id_length = (uint16_t)size;
 }
 
 static int add_module(struct dl_phdr_info *info, size_t size, void *context) {

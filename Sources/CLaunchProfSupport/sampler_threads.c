@@ -1,12 +1,16 @@
-// sampler_threads.c — per-thread CPU-time timers and the helper thread that
-// arms them for threads created after sampling started.
+// sampler_threads.c — per-thread CPU-time timers, armed for threads created
+// after sampling started by a pthread_create hook or by a helper thread.
 //
 // A thread's CPU clock can be named from another thread of the process
 // (clock id ((~tid) << 3) | 6, the kernel's MAKE_THREAD_CPUCLOCK), and
-// SIGEV_THREAD_ID sends the timer's signal to exactly that thread. So the
-// helper needs no cooperation from the threads it arms: it scans
-// /proc/self/task every LP_SCAN_NS, arms new threads and deletes the timers
-// of threads that exited. It exists only while sampling was asked for.
+// SIGEV_THREAD_ID sends the timer's signal to exactly that thread. With
+// liblaunchprof-preload.so loaded, its pthread_create hook arms each thread
+// as it starts and disarms it as it ends (lp_sampler_thread_began/_ending):
+// no helper thread, so a single-threaded program stays single-threaded —
+// glibc's malloc takes its lock-free fast path only then, and a helper made
+// an allocation-heavy launch 2% slower. Without the hook, a helper thread
+// scans /proc/self/task every LP_SCAN_MS, arms new threads and deletes the
+// timers of threads that exited.
 #define _GNU_SOURCE
 #include "sampler_internal.h"
 
@@ -18,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -83,12 +88,13 @@ int lp_sampler_arm(lp_sampled_thread_t *thread) {
     return 0;
 }
 
-void lp_sampler_disarm(lp_sampled_thread_t *thread) {
+void lp_sampler_disarm(lp_sampled_thread_t *thread, const char *final_name) {
     int32_t expected = LP_THREAD_ARMED;
     if (!__atomic_compare_exchange_n(&thread->state, &expected, LP_THREAD_BUSY, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
         return;
     }
+    if (final_name != NULL) memcpy(thread->name, final_name, sizeof thread->name);
     timer_delete(thread->timer);
     __atomic_store_n(&thread->state, LP_THREAD_IDLE, __ATOMIC_RELEASE);
 }
@@ -108,11 +114,16 @@ void lp_sampler_read_comm(uint32_t tid, char name[16]) {
     memcpy(name, buf, (size_t)got);
 }
 
-/// One pass over /proc/self/task: arm new threads, disarm exited ones.
-static void scan(pid_t self) {
+/// One pass over /proc/self/task: arm new threads and, when `reap`,
+/// disarm exited ones (`self`, the helper, is left out). Without `reap`
+/// only the slots of running threads are touched: the table's pages stay
+/// untouched zero pages.
+static void scan(pid_t self, int reap) {
     int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return;
-    for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) S.threads[i].seen = 0;
+    if (reap) {
+        for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) S.threads[i].seen = 0;
+    }
     char buf[4096];
     for (;;) {
         long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
@@ -132,11 +143,32 @@ static void scan(pid_t self) {
         }
     }
     close(fd);
+    if (!reap) return;
     for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) {
         lp_sampled_thread_t *thread = &S.threads[i];
         if (thread->tid == 0 || thread->seen) continue;
-        lp_sampler_disarm(thread);  // its thread exited
+        lp_sampler_disarm(thread, NULL);  // its thread exited
     }
+}
+
+void lp_sampler_scan_once(void) { scan(0, 0); }
+
+void *lp_sampler_thread_began(void) {
+    if (!__atomic_load_n(&S.active, __ATOMIC_ACQUIRE)) return NULL;
+    lp_sampled_thread_t *slot = lp_sampler_thread((int32_t)lp_sampler_gettid());
+    if (slot == NULL) return NULL;  // table full: this thread is not sampled
+    // The thread's own name, with one prctl (reading /proc costs 10-20 µs
+    // per thread); it is read again as the thread ends or sampling stops.
+    prctl(PR_GET_NAME, slot->name);
+    lp_sampler_arm(slot);
+    return slot;
+}
+
+void lp_sampler_thread_ending(void *slot) {
+    if (slot == NULL) return;
+    char name[16] = {0};
+    prctl(PR_GET_NAME, name);  // threads often name themselves after they start
+    lp_sampler_disarm(slot, name);
 }
 
 static void *helper_main(void *unused) {
@@ -147,7 +179,7 @@ static void *helper_main(void *unused) {
     pid_t self = (pid_t)lp_sampler_gettid();
     pthread_setname_np(pthread_self(), "launchprof-smp");
     while (__atomic_load_n(&S.active, __ATOMIC_ACQUIRE)) {
-        scan(self);
+        scan(self, 1);
         struct pollfd wake = {.fd = S.wake_fd, .events = POLLIN};
         poll(&wake, 1, LP_SCAN_MS);
     }

@@ -86,6 +86,14 @@ public enum LaunchTracker {
         guard lp_launch_mark(1, now) != 0 else { return }
         lp_sampler_stop()  // the sampler (LAUNCHPROF_SAMPLE_HZ) covers the launch only
         lp_record_at(now, UInt8(LP_KIND_LAUNCH_COMPLETE), Names.encode("launch complete"), 0, 0, 0, 0)
+        if lp_trace_at_ready() != 0 {
+            // Before telling the harness: once it sees ready, the file is whole.
+            do {
+                try Tracer.flush()
+            } catch {
+                StandardError.write("launchprof: \(error)\n")
+            }
+        }
         lp_harness_record("ready", now, nil, 0)
         _ = lp_sd_notify("READY=1")
         let handlers = completion.withLock { state in

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import LaunchProfHarness
 
-/// `launchprof profile [--hz N] [--output-dir D] -- CMD ARGS…`: one sampled
-/// launch, written as a trace, folded stacks, a speedscope profile and a
-/// flame graph.
+/// `launchprof profile [--hz N] [--runs N] [--ready PROBE] [--output-dir D] -- CMD ARGS…`:
+/// sampled launches, written as traces, folded stacks, a speedscope profile
+/// and a flame graph.
 struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
@@ -12,14 +12,27 @@ struct ProfileCommand: ParsableCommand {
         discussion: """
             Works for programs that link LaunchProf (sampled until launch complete) and, through \
             liblaunchprof-preload.so in LD_PRELOAD, for any dynamically linked program (sampled until exit). \
-            Writes NAME.lptrace, NAME.folded (flamegraph.pl/inferno), NAME.speedscope.json (open it at \
-            https://www.speedscope.app) and NAME.svg (a flame graph; open it in a browser). \
-            Exits with 2 on bad usage, 3 when the program failed or wrote no samples.
+            Writes NAME.lptrace (NAME-1.lptrace… with --runs), NAME.folded (flamegraph.pl/inferno), \
+            NAME.speedscope.json (open it at https://www.speedscope.app) and NAME.svg (a flame graph; open it \
+            in a browser). With --ready, a program that stays up is stopped with SIGTERM once ready; a \
+            LaunchProf program writes its trace at launch complete. Exits with 2 on bad usage, 3 when the \
+            program failed or wrote no samples.
             """
     )
 
     @Option(help: "Samples per second of each thread's CPU time (1-100000).")
     var hz: UInt32 = 1000
+
+    @Option(help: "Launches to sample; their samples make one profile (a short launch gives few samples each).")
+    var runs: Int = 1
+
+    @Option(help: ArgumentHelp(
+        "When the launch is over: exit (default), tracer, notify, port:N or output:REGEX; the program is then stopped with SIGTERM.",
+        valueName: "probe"))
+    var ready: String = "exit"
+
+    @Option(help: "Seconds a program stopped after ready may take to exit before it gets SIGKILL.")
+    var grace: Double = 2
 
     @Option(help: "The directory for the output files (created if missing).")
     var outputDir: String = "."
@@ -33,7 +46,7 @@ struct ProfileCommand: ParsableCommand {
     @Flag(help: "Do not preload the sampler: only programs that link LaunchProf are sampled.")
     var noPreload = false
 
-    @Option(help: "Seconds to wait for the program to exit before killing it and its process group.")
+    @Option(help: "Seconds to wait for the program to exit (with --ready: to be ready) before killing it and its process group.")
     var timeout: Double = 60
 
     @Flag(help: "Discard the program's standard output and error instead of showing them.")
@@ -47,8 +60,19 @@ struct ProfileCommand: ParsableCommand {
         guard !command.isEmpty else { throw ValidationError("give the command to profile after '--', e.g. launchprof profile -- ./app") }
         guard (1...100_000).contains(hz) else { throw ValidationError("--hz must be from 1 to 100000 samples per second, got \(hz)") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)") }
+        guard (1...1000).contains(runs) else { throw ValidationError("--runs must be from 1 to 1000, got \(runs)") }
+        guard grace >= 0, grace.isFinite else { throw ValidationError("--grace cannot be negative, got \(grace)") }
+        _ = try probe()
         if let name, name.isEmpty || name.contains("/") {
             throw ValidationError("--name must be a file name without '/', got '\(name)'")
+        }
+    }
+
+    private func probe() throws -> ReadyProbe {
+        do {
+            return try ReadyProbe(parsing: ready)
+        } catch {
+            throw ValidationError("--ready: \(error)")
         }
     }
 
@@ -65,17 +89,22 @@ struct ProfileCommand: ParsableCommand {
             FileHandle.standardError.write(Data("launchprof profile: liblaunchprof-preload.so is not beside launchprof; only programs that link LaunchProf will be sampled (set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library)\n".utf8))
         }
         let recorder = ProfileRecorder(
-            rate: hz, timeout: .milliseconds(Int64(timeout * 1000)), output: quiet ? .discard : .inherit,
-            preloadLibrary: preload)
+            rate: hz, timeout: RunOptions.seconds(timeout), output: quiet ? .discard : .inherit,
+            preloadLibrary: preload, runs: runs, probe: try probe(), grace: RunOptions.seconds(grace),
+            interrupt: try InterruptMonitor())
+        defer { recorder.interrupt?.stop() }
         do {
-            let (recorded, profile, outputs) = try recorder.profile(
-                LaunchTarget(name: base, arguments: command), directory: outputDir, base: base)
-            var text = "launchprof profile: \(base) \(recorded.run.exit)\n" + ProfileSummary(profile).text
-            text += "wrote \(outputs.trace)\n      \(outputs.folded)\n      \(outputs.speedscope)  (https://www.speedscope.app)\n      \(outputs.flameGraph)\n"
+            let profiled = try recorder.profile(LaunchTarget(name: base, arguments: command), directory: outputDir, base: base)
+            let exits = Set(profiled.launches.map { "\($0.run.exit)" }).sorted().joined(separator: ", ")
+            var text = "launchprof profile: \(base) \(exits)\n" + ProfileSummary(profiled.profile).text
+            let outputs = profiled.outputs
+            let traces = outputs.traces.count == 1 ? outputs.traces[0] : "\(outputs.traces[0]) … \(outputs.traces.last!)"
+            text += "wrote \(traces)\n      \(outputs.folded)\n      \(outputs.speedscope)  (https://www.speedscope.app)\n      \(outputs.flameGraph)\n"
             FileHandle.standardError.write(Data(text.utf8))
         } catch {
             FileHandle.standardError.write(Data("launchprof profile: \(error)\n".utf8))
             if case .record(.launch) = error { throw ExitCode(2) }
+            if case .record(.interrupted) = error { throw ExitCode(130) }
             if case .missingPreload = error { throw ExitCode(2) }
             throw ExitCode(3)
         }

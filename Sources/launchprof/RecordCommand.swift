@@ -36,13 +36,16 @@ struct RecordCommand: ParsableCommand {
         let program = URL(fileURLWithPath: command[0]).lastPathComponent
         let path = output ?? "\(program).lptrace"
         let target = LaunchTarget(name: program, arguments: command)
-        let recorder = TraceRecorder(timeout: .milliseconds(Int64(timeout * 1000)), output: quiet ? .discard : .inherit)
+        let recorder = TraceRecorder(
+            timeout: .milliseconds(Int64(timeout * 1000)), output: quiet ? .discard : .inherit, interrupt: try InterruptMonitor())
+        defer { recorder.interrupt?.stop() }
         do {
             let recorded = try recorder.record(target, to: path)
             FileHandle.standardError.write(Data(RecordSummary(recorded, path: path).text.utf8))
         } catch {
             FileHandle.standardError.write(Data("launchprof record: \(error)\n".utf8))
             if case .launch = error { throw ExitCode(2) }
+            if case .interrupted = error { throw ExitCode(130) }
             throw ExitCode(3)
         }
     }

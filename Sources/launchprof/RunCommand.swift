@@ -69,6 +69,7 @@ struct RunCommand: ParsableCommand {
         if let directory = options.outputDir {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
+        if options.profile { try RunProfiles(options: options, plan: plan).prepare() }
 
         let outcome = try benchmark(plan)
         var document = ResultsDocument.measuredNow(
@@ -103,6 +104,15 @@ struct RunCommand: ParsableCommand {
             }
         }
         let status = GateVerdict(document).exitStatus
+        if options.profile {
+            // Profiled after the verdict is known: a target that cannot be
+            // profiled (3) does not hide a budget exceeded (1); Ctrl-C wins.
+            do {
+                try RunProfiles(options: options, plan: plan).run()
+            } catch let code as ExitCode where code.rawValue != 130 && status != 0 {
+                throw ExitCode(status)
+            }
+        }
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -84,6 +84,18 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
     var report: String?
 
+    @Flag(help: "After measuring, sample the call stacks of each target's launches (not measured) and write a flame graph, folded stacks and a speedscope profile per target.")
+    var profile = false
+
+    @Option(help: ArgumentHelp("With --profile: launches sampled per target, merged into one profile (default 10).", valueName: "n"))
+    var profileRuns: Int?
+
+    @Option(help: ArgumentHelp("With --profile: samples per second of each thread's CPU time (default 1000).", valueName: "hz"))
+    var profileHz: UInt32?
+
+    @Option(help: ArgumentHelp("With --profile: the directory for each target's files (default .launchprof/profiles).", valueName: "dir"))
+    var profileDir: String?
+
     mutating func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1, got \(runs)") }
         if let warmup, warmup < 0 { throw ValidationError("--warmup cannot be negative, got \(warmup)") }
@@ -100,6 +112,15 @@ struct RunOptions: ParsableArguments {
         if !(grace >= 0) { throw ValidationError("--grace cannot be negative, got \(grace)") }
         if showOutput, outputDir != nil { throw ValidationError("--show-output and --output-dir exclude each other") }
         _ = try readyProbe()
+        if !profile, profileRuns != nil || profileHz != nil || profileDir != nil {
+            throw ValidationError("--profile-runs, --profile-hz and --profile-dir apply with --profile")
+        }
+        if let profileRuns, !(1...1000).contains(profileRuns) {
+            throw ValidationError("--profile-runs must be from 1 to 1000, got \(profileRuns)")
+        }
+        if let profileHz, !(1...100_000).contains(profileHz) {
+            throw ValidationError("--profile-hz must be from 1 to 100000 samples per second, got \(profileHz)")
+        }
         if let saveBaseline {
             do {
                 try BaselineStore.validate(name: saveBaseline)

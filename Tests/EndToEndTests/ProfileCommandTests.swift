@@ -7,33 +7,8 @@ import Testing
 /// a launch that never completes.
 @Suite(.serialized)
 struct ProfileCommandTests {
-    struct Profiled {
-        var run: CommandRun
-        var directory: String
-        var trace: Trace
-        var folded: [(frames: [String], weight: UInt64)]
-
-        /// Share of the weight whose leaf frame contains `name`.
-        func leafShare(_ name: String) -> Double {
-            let total = folded.reduce(0) { $0 + $1.weight }
-            let hits = folded.filter { $0.frames.last?.contains(name) == true }.reduce(0) { $0 + $1.weight }
-            return Double(hits) / Double(max(total, 1))
-        }
-    }
-
-    func profile(_ command: [String], name: String, hz: Int = 1000, options: [String] = []) throws -> Profiled {
-        let directory = Products.temporaryPath("profile")
-        let run = try CommandRun.run(
-            try Products.path("launchprof"),
-            ["profile", "--quiet", "--hz", String(hz), "--output-dir", directory, "--name", name] + options + ["--"] + command)
-        try #require(run.status == 0, "launchprof profile failed: \(run.standardError)")
-        let trace = try TraceReader.read(path: "\(directory)/\(name).lptrace")
-        let folded = try String(contentsOfFile: "\(directory)/\(name).folded", encoding: .utf8)
-            .split(separator: "\n").map { line -> (frames: [String], weight: UInt64) in
-                let space = line.lastIndex(of: " ")!
-                return (line[..<space].split(separator: ";").map(String.init), UInt64(line[line.index(after: space)...])!)
-            }
-        return Profiled(run: run, directory: directory, trace: trace, folded: folded)
+    func profile(_ command: [String], name: String, hz: Int = 1000, options: [String] = []) throws -> ProfiledRun {
+        try ProfiledRun.profile(command, name: name, hz: hz, options: options)
     }
 
     @Test func swiftSampleAppHotFunctionIsTheTopFrameDemangled() throws {
@@ -48,6 +23,7 @@ struct ProfileCommandTests {
         #expect(!profiled.trace.events.isEmpty)
         #expect(profiled.leafShare("SampleApp.computeLaunchHotspot(milliseconds: Swift.Int)") > 0.5, "\(profiled.folded)")
         #expect(!sampling.mainThreadOnly, "libunwind was preloaded, so every thread is sampled")
+        #expect(sampling.threadsHooked, "the preload library's pthread_create hook armed LaunchProf's threads: no helper thread")
         let svg = try String(contentsOfFile: "\(profiled.directory)/app.svg", encoding: .utf8)
         #expect(svg.contains("<svg") && svg.contains("computeLaunchHotspot") && svg.contains("function search()"))
         let speedscope = try JSONSerialization.jsonObject(
@@ -105,6 +81,7 @@ struct ProfileCommandTests {
             #expect(profiled.folded.contains { $0.frames.contains(function) && $0.weight >= 5 }, "\(function): \(profiled.folded)")
         }
         #expect(Set(sampling.samples.map(\.threadID)).count >= 3)
+        #expect(sampling.threadsHooked)
         #expect(sampling.threadNames.count >= 4, "the main thread and three workers were armed")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LaunchProfHarness
+import LaunchProfTestSupport
 import Testing
 
 /// `launchprof run` as a user runs it: the real binary, real targets, its
@@ -104,8 +105,7 @@ struct RunCommandTests {
         // Executable bits on a text file without #!: the kernel refuses it.
         let text = Products.temporaryPath("not-a-program")
         defer { unlink(text) }
-        try "just text\n".write(toFile: text, atomically: true, encoding: .utf8)
-        chmod(text, 0o755)
+        try ExecutableFile.write("just text\n", to: text)
         let notExecutable = try launchprof(["run", "-r", "1", "-n", "text", "--", text])
         #expect(notExecutable.status == 3)
         #expect(notExecutable.standardError.contains("'\(text)' is not executable: the kernel cannot run it"))

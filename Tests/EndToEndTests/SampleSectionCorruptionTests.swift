@@ -67,35 +67,21 @@ struct SampleSectionCorruptionTests {
         let truncated = Array(original[0..<(samples + 40)])
         #expect(readError(truncated)?.contains("is truncated: samples section at byte \(samples - 16) declares") == true, "\(readError(truncated) ?? "")")
 
-        var count = original
-        Self.write(Self.read64(original, samples + 32) + 1000, size: 8, into: &count, at: samples + 32)
-        Self.reseal(&count)
-        #expect(readError(count)?.contains("the samples section declares") == true, "\(readError(count) ?? "")")
-
-        var depth = original
-        Self.write(0, size: 2, into: &depth, at: firstSample + 12)
-        Self.reseal(&depth)
-        #expect(readError(depth)?.contains("sample 0 at byte \(firstSample) has 0 frames") == true, "\(readError(depth) ?? "")")
-
-        var deep = original
-        Self.write(5000, size: 2, into: &deep, at: firstSample + 12)
-        Self.reseal(&deep)
-        #expect(readError(deep)?.contains("has 5000 frames (allowed: 1 to the maximum depth 128)") == true, "\(readError(deep) ?? "")")
-
-        var mode = original
-        Self.write(9, size: 4, into: &mode, at: samples + 8)
-        Self.reseal(&mode)
-        #expect(readError(mode)?.contains("timer mode is 9") == true, "\(readError(mode) ?? "")")
-
-        var noModules = original
-        Self.write(77, size: 4, into: &noModules, at: modules)
-        Self.reseal(&noModules)
-        #expect(readError(noModules)?.contains("no modules (a samples section needs one) section") == true, "\(readError(noModules) ?? "")")
-
-        var moduleCount = original
-        Self.write(1_000_000, size: 4, into: &moduleCount, at: modules + 16)
-        Self.reseal(&moduleCount)
-        #expect(readError(moduleCount)?.contains("the modules section declares 1000000 modules") == true, "\(readError(moduleCount) ?? "")")
+        /// `value` written over `size` bytes at `at`, the checksum made right
+        /// again, must be rejected with an error containing `message`.
+        func expectRejected(_ value: UInt64, size: Int, at: Int, _ message: String) {
+            var damaged = original
+            Self.write(value, size: size, into: &damaged, at: at)
+            Self.reseal(&damaged)
+            let error = readError(damaged)
+            #expect(error?.contains(message) == true, "\(error ?? "accepted")")
+        }
+        expectRejected(Self.read64(original, samples + 32) + 1000, size: 8, at: samples + 32, "the samples section declares")
+        expectRejected(0, size: 2, at: firstSample + 12, "sample 0 at byte \(firstSample) has 0 frames")
+        expectRejected(5000, size: 2, at: firstSample + 12, "has 5000 frames (allowed: 1 to the maximum depth 128)")
+        expectRejected(9, size: 4, at: samples + 8, "timer mode is 9")
+        expectRejected(77, size: 4, at: modules, "no modules (a samples section needs one) section")
+        expectRejected(1_000_000, size: 4, at: modules + 16, "the modules section declares 1000000 modules")
 
         // Damage without a fresh checksum is caught by the checksum.
         var flipped = original

@@ -271,6 +271,12 @@ int lp_sd_notify(const char *state);
 /// Whether the trace should be written at exit (LAUNCHPROF_TRACE is set).
 const char *lp_trace_path(void);
 
+/// Whether the trace should also be written at launch complete
+/// (LAUNCHPROF_TRACE_AT=ready with LAUNCHPROF_TRACE): how `launchprof run
+/// --profile` and `launchprof profile --ready` get the launch's samples from
+/// a program that stays up and is stopped with SIGTERM.
+int lp_trace_at_ready(void);
+
 /// Claims the one final trace write of this process: returns 1 to the first
 /// caller (a terminating Lifecycle, or the atexit hook), 0 after, so the
 /// trace is written once.

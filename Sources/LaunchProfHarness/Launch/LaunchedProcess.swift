@@ -94,7 +94,11 @@ public final class LaunchedProcess {
     /// Whether the process has exited (it may still be unreaped), without
     /// reaping it: the pidfd's readiness, or waitid(WNOWAIT) without one.
     func hasExited() -> Bool {
-        if end != nil { return true }
+        end != nil || Self.hasExited(pid)
+    }
+
+    /// Whether the child `pid` has exited, without reaping it: waitid(WNOWAIT).
+    static func hasExited(_ pid: pid_t) -> Bool {
         var info = siginfo_t()
         let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
         return result == 0 && info._sifields._sigchld.si_pid == pid

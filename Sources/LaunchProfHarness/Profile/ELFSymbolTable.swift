@@ -16,6 +16,18 @@ struct ELFSymbolTable: Sendable {
     let symbols: [Symbol]
     /// The GNU build id, from the .note.gnu.build-id section (empty if none).
     let buildID: [UInt8]
+    /// The file has a DWARF line table (.debug_line, or .zdebug_line when
+    /// compressed the old way), so source lines can be looked up in it.
+    let hasLineTable: Bool
+
+    /// Where distributions install the file's separate debug info
+    /// (Debian's -dbg and -dbgsym packages, Fedora's debuginfo): found by
+    /// build id, as llvm-symbolizer and gdb find it.
+    var separateDebugFile: String? {
+        guard buildID.count > 1 else { return nil }
+        let hex = buildID.map { String($0 / 16, radix: 16) + String($0 % 16, radix: 16) }.joined()
+        return "/usr/lib/debug/.build-id/\(hex.prefix(2))/\(hex.dropFirst(2)).debug"
+    }
 
     /// The symbol covering ELF virtual address `address`, if any. A symbol of
     /// size 0 covers up to the next symbol.
@@ -40,6 +52,7 @@ struct ELFSymbolTable: Sendable {
     private static func parse(_ file: ELFBytes) -> ELFSymbolTable? {
         guard file.count >= 64, file.u32(0) == 0x464C_457F, file.u8(4) == 2, file.u8(5) == 1 else { return nil }
         let shoff = Int(file.u64(0x28)), shentsize = Int(file.u16(0x3A)), shnum = Int(file.u16(0x3C))
+        let shstrndx = Int(file.u16(0x3E))
         guard shentsize >= 64, shoff > 0, shoff + shentsize * shnum <= file.count else { return nil }
         struct SectionHeader { var name: UInt32, type: UInt32, offset: Int, size: Int, link: Int, entsize: Int }
         let sections = (0..<shnum).map { index -> SectionHeader in
@@ -85,7 +98,15 @@ struct ELFSymbolTable: Sendable {
                 at = desc + (descSize + 3) & ~3
             }
         }
-        return ELFSymbolTable(symbols: symbols, buildID: buildID)
+        var hasLineTable = false
+        if shstrndx < sections.count, valid(sections[shstrndx]) {
+            let names = sections[shstrndx]
+            hasLineTable = sections.contains { section in
+                let name = file.cString(at: names.offset + Int(section.name), limit: names.offset + names.size)
+                return (name == ".debug_line" || name == ".zdebug_line") && section.type != 8 && section.size > 0  // not SHT_NOBITS
+            }
+        }
+        return ELFSymbolTable(symbols: symbols, buildID: buildID, hasLineTable: hasLineTable)
     }
 }
 

@@ -1,9 +1,10 @@
 /// A self-contained flame graph (one SVG file, no external scripts or fonts),
 /// drawn by launchprof: the root at the bottom, each frame as wide as the
 /// samples under it, colours fixed per module (the same module has the same
-/// hue in every graph), the full name, module, samples and share in each
-/// frame's hover title, and a Search button that highlights matching frames
-/// and tells their share of all samples.
+/// hue in every graph), the full name, module, source file and line (and
+/// whether the call was inlined), samples and share in each frame's hover
+/// title, and a Search button that highlights matching frames and tells
+/// their share of all samples.
 public enum FlameGraphSVG {
     static let width = 1200.0
     static let rowHeight = 17.0
@@ -51,7 +52,7 @@ public enum FlameGraphSVG {
             let module = node.frame?.module ?? ""
             modules.insert(module)
             let share = Double(node.weight) / Double(total) * 100
-            let tip = "\(name)\(module.isEmpty ? "" : " [\(module)]") — \(node.weight) samples, \(format(share))%"
+            let tip = "\(node.frame.map(label) ?? name) — \(node.weight) samples, \(format(share))%"
             body += "<g class=\"f\"><title>\(escape(tip))</title>"
             body += "<rect x=\"\(format(10 + x))\" y=\"\(format(y))\" width=\"\(format(w))\" height=\"\(format(rowHeight - 1))\" fill=\"\(node.frame == nil ? "rgb(200,200,200)" : color(module: module, name: name))\" rx=\"2\"/>"
             body += "<text x=\"\(format(13 + x))\" y=\"\(format(y + 12))\">\(escape(fit(name, width: w)))</text></g>\n"
@@ -66,7 +67,8 @@ public enum FlameGraphSVG {
             let x = 10 + Double(index % 6) * 195, y = height - 30 + Double(index / 6) * 14
             return "<rect x=\"\(format(x))\" y=\"\(format(y - 10))\" width=\"10\" height=\"10\" fill=\"\(color(module: module, name: ""))\"/><text x=\"\(format(x + 14))\" y=\"\(format(y))\" class=\"legend\">\(escape(fit(module, width: 175)))</text>"
         }.joined()
-        let subtitle = "\(profile.stacks.count) samples at \(profile.sampling.rate) Hz, \(threadCount(profile)), weight \(root.weight)"
+        let launches = profile.runCount > 1 ? " from \(profile.runCount) launches" : ""
+        let subtitle = "\(profile.stacks.count) samples\(launches) at \(profile.sampling.rate) Hz, \(threadCount(profile)), weight \(root.weight)"
         return """
             <?xml version="1.0" standalone="no"?>
             <svg version="1.1" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" xmlns="http://www.w3.org/2000/svg" onload="init(evt)">
@@ -119,8 +121,18 @@ public enum FlameGraphSVG {
             """
     }
 
+    /// A frame's hover title before its samples: "name (inlined) [module]
+    /// file:line", the parts that are known.
+    static func label(_ frame: SymbolizedProfile.Frame) -> String {
+        var text = frame.name
+        if frame.inlined { text += " (inlined)" }
+        if !frame.module.isEmpty { text += " [\(frame.module)]" }
+        if let file = frame.file { text += " \(file)\(frame.line.map { ":\($0)" } ?? "")" }
+        return text
+    }
+
     static func threadCount(_ profile: SymbolizedProfile) -> String {
-        let count = Set(profile.stacks.map(\.threadID)).count
+        let count = Set(profile.stacks.map { [UInt64($0.run), UInt64($0.threadID)] }).count
         return count == 1 ? "1 thread" : "\(count) threads"
     }
 

@@ -15,20 +15,43 @@ public struct ProfileRecorder: Sendable {
     public var output: OutputDisposition
     /// liblaunchprof-preload.so, or nil to run without it.
     public var preloadLibrary: String?
+    /// Launches to sample; their samples make one profile.
+    public var runs: Int
+    /// When the launch is over: `exit`, or a probe after which the program
+    /// is stopped (SIGTERM, then SIGKILL after `grace`).
+    public var probe: ReadyProbe
+    public var grace: Duration
+    public var interrupt: InterruptMonitor?
 
-    public init(rate: UInt32 = 1000, timeout: Duration = .seconds(60), output: OutputDisposition = .inherit, preloadLibrary: String?) {
+    public init(
+        rate: UInt32 = 1000, timeout: Duration = .seconds(60), output: OutputDisposition = .inherit,
+        preloadLibrary: String?, runs: Int = 1, probe: ReadyProbe = .exit, grace: Duration = .seconds(2),
+        interrupt: InterruptMonitor? = nil
+    ) {
         self.rate = rate
         self.timeout = timeout
         self.output = output
         self.preloadLibrary = preloadLibrary
+        self.runs = max(1, runs)
+        self.probe = probe
+        self.grace = grace
+        self.interrupt = interrupt
     }
 
     /// The files one profile produced.
     public struct Outputs: Sendable {
-        public var trace: String
+        /// One trace per launch.
+        public var traces: [String]
         public var folded: String
         public var speedscope: String
         public var flameGraph: String
+    }
+
+    /// What profiling gave: each launch, the merged profile, the files.
+    public struct Profiled: Sendable {
+        public var launches: [RecordedLaunch]
+        public var profile: SymbolizedProfile
+        public var outputs: Outputs
     }
 
     /// Where liblaunchprof-preload.so is: $LAUNCHPROF_PRELOAD_LIBRARY, or
@@ -40,9 +63,21 @@ public struct ProfileRecorder: Sendable {
         return access(beside, R_OK) == 0 ? beside : nil
     }
 
-    /// Profiles `target`, writing `<base>.lptrace`, `.folded`, `.speedscope.json`
-    /// and `.svg` in `directory`.
-    public func profile(_ target: LaunchTarget, directory: String, base: String) throws(ProfileError) -> (RecordedLaunch, SymbolizedProfile, Outputs) {
+    /// The output files for `base` in `directory`: `<base>.lptrace` (or
+    /// `<base>-1.lptrace`… for several launches), `.folded`,
+    /// `.speedscope.json` and `.svg`.
+    public func outputs(directory: String, base: String) -> Outputs {
+        let prefix = (directory as NSString).appendingPathComponent(base)
+        let traces = runs == 1 ? [prefix + ".lptrace"] : (1...runs).map { "\(prefix)-\($0).lptrace" }
+        return Outputs(
+            traces: traces, folded: prefix + ".folded", speedscope: prefix + ".speedscope.json", flameGraph: prefix + ".svg")
+    }
+
+    /// Profiles `runs` launches of `target` and writes the files of
+    /// ``outputs(directory:base:)``. `progress` hears of each launch before it starts.
+    public func profile(
+        _ target: LaunchTarget, directory: String, base: String, progress: (Int) -> Void = { _ in }
+    ) throws(ProfileError) -> Profiled {
         var target = target
         target.environment["LAUNCHPROF_SAMPLE_HZ"] = String(rate)
         if let preloadLibrary {
@@ -50,30 +85,33 @@ public struct ProfileRecorder: Sendable {
             let existing = target.environment["LD_PRELOAD"] ?? ProcessInfo.processInfo.environment["LD_PRELOAD"] ?? ""
             target.environment["LD_PRELOAD"] = existing.isEmpty ? preloadLibrary : "\(preloadLibrary):\(existing)"
         }
-        let prefix = (directory as NSString).appendingPathComponent(base)
-        let outputs = Outputs(
-            trace: prefix + ".lptrace", folded: prefix + ".folded", speedscope: prefix + ".speedscope.json",
-            flameGraph: prefix + ".svg")
-        let recorded: RecordedLaunch
-        do {
-            recorded = try TraceRecorder(timeout: timeout, output: output).record(target, to: outputs.trace)
-        } catch {
-            throw .record(error)
+        let outputs = outputs(directory: directory, base: base)
+        let recorder = TraceRecorder(timeout: timeout, output: output, probe: probe, grace: grace, interrupt: interrupt)
+        var launches: [RecordedLaunch] = []
+        for (index, path) in outputs.traces.enumerated() {
+            progress(index)
+            do {
+                launches.append(try recorder.record(target, to: path))
+            } catch {
+                throw .record(error)
+            }
         }
         let profile: SymbolizedProfile
         do {
-            profile = try Symbolizer().symbolize(recorded.trace, name: base)
+            profile = try Symbolizer().symbolize(launches.map(\.trace), name: base)
         } catch {
             throw .symbolize(error)
         }
+        let launchesText = runs == 1 ? "launch" : "\(runs) launches"
         do {
             try AtomicWrite.write(FoldedStacks.text(of: profile), to: outputs.folded)
             try AtomicWrite.write(SpeedscopeExporter.json(of: profile), to: outputs.speedscope)
-            try AtomicWrite.write(FlameGraphSVG.svg(of: profile, title: "\(base) launch (\(rate) Hz)"), to: outputs.flameGraph)
+            try AtomicWrite.write(
+                FlameGraphSVG.svg(of: profile, title: "\(base) \(launchesText) (\(rate) Hz)"), to: outputs.flameGraph)
         } catch {
             throw .write(error)
         }
-        return (recorded, profile, outputs)
+        return Profiled(launches: launches, profile: profile, outputs: outputs)
     }
 }
 

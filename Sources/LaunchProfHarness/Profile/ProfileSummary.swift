@@ -1,7 +1,8 @@
 import Foundation
 
 /// The few lines `launchprof profile` prints: what was sampled, what was
-/// lost, what the handler cost, and the hottest functions.
+/// lost, what the handler cost, the hottest functions and, when the debug
+/// info tells them, the hottest source lines.
 public struct ProfileSummary: Sendable {
     public var text: String
 
@@ -21,12 +22,29 @@ public struct ProfileSummary: Sendable {
             .prefix(limit).map { (profile.frames[$0.key], $0.value) }
     }
 
+    /// Source lines by self weight (where the leaf was), heaviest first,
+    /// each with its function; empty when no sample's line is known.
+    public static func hottestLines(
+        _ profile: SymbolizedProfile, limit: Int
+    ) -> [(location: SourceLocation, frame: SymbolizedProfile.Frame, weight: UInt64)] {
+        struct Key: Hashable { var location: SourceLocation, frame: Int }
+        var weights: [Key: UInt64] = [:]
+        for stack in profile.stacks {
+            guard let location = stack.location, let leaf = stack.frames.last else { continue }
+            weights[Key(location: location, frame: leaf), default: 0] += UInt64(stack.weight)
+        }
+        return weights.sorted {
+            ($1.value, $0.key.location.file, $0.key.location.line) < ($0.value, $1.key.location.file, $1.key.location.line)
+        }.prefix(limit).map { ($0.key.location, profile.frames[$0.key.frame], $0.value) }
+    }
+
     public init(_ profile: SymbolizedProfile, limit: Int = 10) {
         let sampling = profile.sampling
         let total = profile.totalWeight
-        let threads = Set(profile.stacks.map(\.threadID)).count
+        let threads = Set(profile.stacks.map { [UInt64($0.run), UInt64($0.threadID)] }).count
+        let launches = profile.runCount > 1 ? " from \(profile.runCount) launches" : ""
         var lines = [
-            "\(profile.stacks.count) samples (weight \(total), ≈\(String(format: "%.1f", Double(total) * profile.nanosecondsPerWeight / 1e6)) ms CPU) on \(threads) thread\(threads == 1 ? "" : "s") at \(sampling.rate) Hz, \(sampling.timerMode)"
+            "\(profile.stacks.count) samples\(launches) (weight \(total), ≈\(String(format: "%.1f", Double(total) * profile.nanosecondsPerWeight / 1e6)) ms CPU) on \(threads) thread\(threads == 1 ? "" : "s") at \(sampling.rate) Hz, \(sampling.timerMode)"
         ]
         if sampling.lost > 0 || sampling.failed > 0 {
             let busy = sampling.samples.filter(\.loaderBusy).count
@@ -44,9 +62,17 @@ public struct ProfileSummary: Sendable {
         }
         let hottest = Self.hottest(profile, limit: limit)
         if !hottest.isEmpty { lines.append("hottest functions (self):") }
+        func share(_ weight: UInt64) -> String { String(format: "%5.1f%%", Double(weight) / Double(max(total, 1)) * 100) }
         for (frame, weight) in hottest {
-            let share = String(format: "%5.1f%%", Double(weight) / Double(max(total, 1)) * 100)
-            lines.append("  \(share)  \(frame.name)\(frame.module.isEmpty ? "" : "  [\(frame.module)]")")
+            lines.append("  \(share(weight))  \(frame.name)\(frame.inlined ? " (inlined)" : "")\(frame.module.isEmpty ? "" : "  [\(frame.module)]")")
+        }
+        let hottestLines = Self.hottestLines(profile, limit: 5)
+        if !hottestLines.isEmpty { lines.append("hottest lines (self):") }
+        for (location, frame, weight) in hottestLines {
+            lines.append("  \(share(weight))  \(location.file):\(location.line)  \(frame.name)")
+        }
+        if profile.lineToolMissing {
+            lines.append("no source lines: llvm-symbolizer not found (install llvm, or set \(SourceLineTool.variable))")
         }
         for warning in profile.warnings { lines.append("warning: \(warning)") }
         text = lines.joined(separator: "\n") + "\n"

@@ -1,27 +1,49 @@
-/// The samples of one trace with every PC turned into a name: the model the
-/// folded, speedscope and flame graph writers share.
+/// The samples of one or more traces (launches of the same program) with
+/// every PC turned into a name: the model the folded, speedscope and flame
+/// graph writers share.
 public struct SymbolizedProfile: Sendable {
-    /// A function (or an unknown address) in a module.
+    /// A function (or an unknown address) in a module. One frame per
+    /// function, not per line: where in the function a sample was is the
+    /// stack's ``Stack/location``.
     public struct Frame: Hashable, Sendable {
         public var name: String
         /// The module's file name ("" when the address is in no module).
         public var module: String
+        /// The source file the function is in and the line it starts on,
+        /// from the module's debug info (nil without it, or without llvm-symbolizer).
+        public var file: String? = nil
+        public var line: Int? = nil
+        /// A call the compiler inlined into its caller (the frame below it):
+        /// it has no machine frame of its own, the debug info tells of it.
+        public var inlined = false
     }
 
     /// One sample: frame indices from the root (outermost) to the leaf.
     public struct Stack: Sendable {
+        /// Which launch (index into ``runStarts``) it was taken in.
+        public var run: Int = 0
         public var threadID: UInt32
         public var timestamp: UInt64
         public var weight: UInt32
         public var frames: [Int]
+        /// The source line the leaf was executing, when the debug info says.
+        public var location: SourceLocation? = nil
     }
 
     public var frames: [Frame]
     public var stacks: [Stack]
     public var threadNames: [UInt32: String]
+    /// The launches' sampling, merged: samples of all, lost and failed
+    /// counts summed, flags of any (``TraceSampling/merged(_:)``).
     public var sampling: TraceSampling
-    /// Problems met while symbolizing (unreadable module, build id mismatch).
+    /// When sampling started in each launch (CLOCK_MONOTONIC ns).
+    public var runStarts: [UInt64]
+    /// Problems met while symbolizing (unreadable module, build id
+    /// mismatch, llvm-symbolizer failing).
     public var warnings: [String]
+    /// Sampled modules have debug info, but no llvm-symbolizer was found to
+    /// read it: the profile has no source lines nor inlined frames.
+    public var lineToolMissing = false
     /// A name for the profile (the program).
     public var name: String
 
@@ -31,9 +53,18 @@ public struct SymbolizedProfile: Sendable {
     /// The total weight of all samples.
     public var totalWeight: UInt64 { stacks.reduce(0) { $0 + UInt64($1.weight) } }
 
-    /// "name (tid)" for a thread.
-    public func threadLabel(_ tid: UInt32) -> String {
-        if let name = threadNames[tid], !name.isEmpty { return "\(name) (\(tid))" }
-        return "thread \(tid)"
+    /// How many launches were sampled.
+    public var runCount: Int { runStarts.count }
+
+    /// "name (tid)" for a thread, after "run N: " when there are several.
+    public func threadLabel(_ tid: UInt32, run: Int = 0) -> String {
+        let thread = threadNames[tid].flatMap { $0.isEmpty ? nil : "\($0) (\(tid))" } ?? "thread \(tid)"
+        return runCount > 1 ? "run \(run + 1): \(thread)" : thread
     }
+}
+
+/// A line of a source file.
+public struct SourceLocation: Hashable, Sendable {
+    public var file: String
+    public var line: Int
 }

@@ -7,6 +7,11 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
     case system(SystemCallError)
     case failed(program: String, exit: ExitStatus)
     case noTrace(program: String, path: String, exit: ExitStatus)
+    /// Stopped with SIGTERM after its ready probe fired, and wrote no trace.
+    case noTraceAfterReady(program: String, path: String, probe: ReadyProbe, exit: ExitStatus)
+    case notReady(program: String, probe: ReadyProbe, failure: String)
+    /// Ctrl-C (or SIGTERM, SIGHUP) reached launchprof; the program was stopped.
+    case interrupted
     case unreadable(TraceReadError)
 
     public var description: String {
@@ -18,6 +23,14 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
         case .noTrace(let program, let path, let exit):
             "'\(program)' \(exit) but wrote no trace to '\(path)': does it link LaunchProf? "
                 + "(The trace is written at exit; a program killed by a signal writes none.)"
+        case .noTraceAfterReady(let program, let path, let probe, let exit):
+            "'\(program)' was ready (\(probe)), then stopped with SIGTERM, \(exit), and wrote no trace to '\(path)': "
+                + "a program that links LaunchProf writes it at launch complete; any other writes it at exit, "
+                + "which SIGTERM's default action skips (make it exit(0) on SIGTERM, or profile a run that exits by itself)"
+        case .notReady(let program, let probe, let failure):
+            "'\(program)' never became ready (\(probe)): \(failure)"
+        case .interrupted:
+            "interrupted; the program and its process group were stopped"
         case .unreadable(let error): error.description
         }
     }
@@ -30,36 +43,62 @@ public struct RecordedLaunch: Sendable {
 }
 
 /// Runs a program once with tracing on (LAUNCHPROF_TRACE) and reads its trace.
+///
+/// With the `exit` probe (the default) it waits for the program to exit.
+/// With another probe (tracer, notify, port, output) it waits until the
+/// program is ready, then stops it as `launchprof run` does (SIGTERM to its
+/// process group, SIGKILL after the grace period); LAUNCHPROF_TRACE_AT=ready
+/// makes a LaunchProf program write its trace at launch complete, before it
+/// says it is ready.
 public struct TraceRecorder: Sendable {
     public var timeout: Duration
     public var output: OutputDisposition
+    public var probe: ReadyProbe
+    public var grace: Duration
+    /// Ctrl-C stops the program (its own process group never sees it).
+    public var interrupt: InterruptMonitor?
 
-    public init(timeout: Duration = .seconds(60), output: OutputDisposition = .inherit) {
+    public init(
+        timeout: Duration = .seconds(60), output: OutputDisposition = .inherit, probe: ReadyProbe = .exit,
+        grace: Duration = .seconds(2), interrupt: InterruptMonitor? = nil
+    ) {
         self.timeout = timeout
         self.output = output
+        self.probe = probe
+        self.grace = grace
+        self.interrupt = interrupt
     }
 
     /// Launches `target` with its trace going to `tracePath`, waits for it to
-    /// exit (killing its process group at the timeout), and reads the trace.
+    /// exit or be ready (killing its process group at the timeout), and reads
+    /// the trace.
     public func record(_ target: LaunchTarget, to tracePath: String) throws(RecordError) -> RecordedLaunch {
         var target = target
         target.environment["LAUNCHPROF_TRACE"] = tracePath
+        if probe != .exit { target.environment["LAUNCHPROF_TRACE_AT"] = "ready" }
         // A stale trace from an earlier run must not pass for this one.
         unlink(tracePath)
         let process: LaunchedProcess
         do {
-            process = try Spawner().spawn(target, options: SpawnOptions(output: output))
+            process = try Spawner().spawn(target, options: .forProbe(probe, output: output))
         } catch {
             throw .launch(error)
         }
         let run: ObservedRun
         do {
-            run = try RunObserver(process: process, settings: RunSettings(probe: .exit, timeout: timeout)).observe()
+            run = try RunObserver(
+                process: process, settings: RunSettings(probe: probe, timeout: timeout, grace: grace), interrupt: interrupt
+            ).observe()
         } catch {
             throw .system(error)
         }
+        if run.interrupted { throw .interrupted }
+        let program = target.arguments.first ?? target.name
+        if probe != .exit, run.wallToReady == nil {
+            throw .notReady(program: program, probe: probe, failure: run.failure ?? "it exited (\(run.exit)) first")
+        }
         guard access(tracePath, F_OK) == 0 else {
-            let program = target.arguments.first ?? target.name
+            if probe != .exit { throw .noTraceAfterReady(program: program, path: tracePath, probe: probe, exit: run.exit) }
             if case .exited = run.exit { throw .noTrace(program: program, path: tracePath, exit: run.exit) }
             throw .failed(program: program, exit: run.exit)
         }

@@ -78,6 +78,7 @@ extension TraceParser {
         samples.sort { ($0.timestamp, $0.threadID) < ($1.timestamp, $1.threadID) }
         return TraceSampling(
             rate: rate, maxDepth: maxDepth, timerMode: mode, mainThreadOnly: flags & 1 != 0, loaderUnguarded: flags & 2 != 0,
+            threadsHooked: flags & 4 != 0,
             startNanoseconds: start, stopNanoseconds: stop, lost: lost, failed: failed,
             threadNames: names, samples: samples, modules: [])
     }

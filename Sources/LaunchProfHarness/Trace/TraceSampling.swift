@@ -11,6 +11,10 @@ public struct TraceSampling: Sendable, Equatable {
     /// glibc's loader locks were not found, so the handler could not avoid
     /// unwinding while a thread was taking one (see docs/sampling.md).
     public var loaderUnguarded: Bool
+    /// New threads were armed as they started, by the preload library's
+    /// pthread_create hook (otherwise a helper thread found them by scanning
+    /// /proc/self/task every 2 ms, and missed threads shorter than that).
+    public var threadsHooked: Bool
     /// CLOCK_MONOTONIC ns when sampling started and stopped (0: not stopped).
     public var startNanoseconds: UInt64
     public var stopNanoseconds: UInt64
@@ -38,6 +42,27 @@ public struct TraceSampling: Sendable, Equatable {
             case .processProfilingTimer: "setitimer(ITIMER_PROF)"
             }
         }
+    }
+
+    /// Several launches' sampling as one: the first's rate, depth, timer mode
+    /// and times; samples of all in order; lost and failed summed; a flag
+    /// that warns (main thread only, loader unguarded) set if any run set it,
+    /// threads hooked only if all did; the first run's modules (addresses
+    /// of the others differ: symbolize each with its own).
+    public static func merged(_ samplings: [TraceSampling]) -> TraceSampling {
+        guard var merged = samplings.first else {
+            preconditionFailure("TraceSampling.merged needs at least one sampling")
+        }
+        for other in samplings.dropFirst() {
+            merged.mainThreadOnly = merged.mainThreadOnly || other.mainThreadOnly
+            merged.loaderUnguarded = merged.loaderUnguarded || other.loaderUnguarded
+            merged.threadsHooked = merged.threadsHooked && other.threadsHooked
+            merged.lost += other.lost
+            merged.failed += other.failed
+            merged.threadNames.merge(other.threadNames) { $1 }
+            merged.samples += other.samples
+        }
+        return merged
     }
 
     /// The module containing `address`, if any.

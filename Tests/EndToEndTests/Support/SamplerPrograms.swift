@@ -55,13 +55,39 @@ enum SamplerPrograms {
           void *loops; pthread_join(l, &loops); printf("stress: %ld rounds, %ld dlopens\\n", rounds, (long)loops); return 0; }
         """
 
-    /// Compiles `source` into a fresh executable and returns its path.
-    static func compile(_ source: String, name: String) throws -> String {
+    /// Reads `path` as folded stacks: (frames root first, weight) per line.
+    static func folded(_ path: String) throws -> [(frames: [String], weight: UInt64)] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
+            let space = try #require(line.lastIndex(of: " "), "a folded line without a weight: \(line)")
+            let weight = try #require(UInt64(line[line.index(after: space)...]), "a folded line without a weight: \(line)")
+            return (line[..<space].split(separator: ";").map(String.init), weight)
+        }
+    }
+
+    /// Built with `-O2 -g`: the hot loop is in an always-inline function
+    /// (lines 3-7) called from a noinline one, so only the debug info tells
+    /// of it. The iteration count comes from argv so that GCC cannot
+    /// specialise the caller for a constant.
+    static let inlined = """
+        #include <stdio.h>
+        #include <stdlib.h>
+        static inline __attribute__((always_inline)) double inlined_hot_work(long n) {
+          double x = 0;
+          for (long i = 0; i < n; i++) x += (double)i * 1e-9;
+          return x;
+        }
+        __attribute__((noinline)) double noinline_caller(long n) { return inlined_hot_work(n) + 1; }
+        int main(int argc, char **argv) { long n = argc > 1 ? atol(argv[1]) : 250000000; printf("%f\\n", noinline_caller(n)); return 0; }
+        """
+
+    /// Compiles `source` into a fresh executable and returns its path (the
+    /// source, `<name>.c` in the temporary directory, is removed).
+    static func compile(_ source: String, name: String, optimization: String = "-O1") throws -> String {
         let sourcePath = Products.temporaryPath("\(name).c")
         let binary = Products.temporaryPath(name)
         try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
         defer { unlink(sourcePath) }
-        let run = try CommandRun.run("/usr/bin/cc", ["-O1", "-g", "-o", binary, sourcePath, "-lpthread"])
+        let run = try CommandRun.run("/usr/bin/cc", [optimization, "-g", "-o", binary, sourcePath, "-lpthread"])
         try #require(run.status == 0, "cc failed: \(run.standardError)")
         return binary
     }

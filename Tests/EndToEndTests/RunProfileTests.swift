@@ -1,0 +1,132 @@
+import Foundation
+import LaunchProfHarness
+import Testing
+
+/// `launchprof run --profile` and the launch-window options of `launchprof
+/// profile` (--runs, --ready) on real programs.
+@Suite(.serialized)
+struct RunProfileTests {
+    @Test func runProfileSamplesEachTargetAfterMeasuringIt() throws {
+        let directory = Products.temporaryPath("run-profile")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let app = try Products.path("lp-sample-app")
+        let run = try CommandRun.run(
+            try Products.path("launchprof"),
+            ["run", "--runs", "3", "--warmup", "0", "--profile", "--profile-runs", "3", "--profile-dir", directory,
+             "--command-name", "hot app", "\(app) --hot-ms 300"])
+        try #require(run.status == 0, "\(run.standardError)")
+        // The measured report came first, then the profile's summary.
+        #expect(run.standardOutput.contains("hot app"))
+        #expect(run.standardError.contains("profile of 'hot app':"), "\(run.standardError)")
+        #expect(run.standardError.contains("from 3 launches"), "\(run.standardError)")
+        for file in ["hot-app-1.lptrace", "hot-app-2.lptrace", "hot-app-3.lptrace", "hot-app.folded", "hot-app.speedscope.json", "hot-app.svg"] {
+            #expect(FileManager.default.fileExists(atPath: "\(directory)/\(file)"), "\(file) is missing")
+        }
+        let stacks = try SamplerPrograms.folded("\(directory)/hot-app.folded")
+        let total = stacks.reduce(0) { $0 + $1.weight }
+        let hot = stacks.filter { $0.frames.last?.contains("computeLaunchHotspot") == true }.reduce(0) { $0 + $1.weight }
+        #expect(Double(hot) > 0.5 * Double(total), "\(stacks)")
+        // Each launch was sampled on its own and carries its own trace.
+        let traces = try (1...3).map { try TraceReader.read(path: "\(directory)/hot-app-\($0).lptrace") }
+        #expect(Set(traces.map(\.header.pid)).count == 3)
+        #expect(traces.allSatisfy { $0.sampling != nil && $0.header.launchCompleteNanoseconds != nil })
+        let speedscope = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/hot-app.speedscope.json"))) as? [String: Any]
+        let names = (speedscope?["profiles"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(names.contains { $0.hasPrefix("run 3: ") }, "one profile per launch and thread: \(names)")
+    }
+
+    @Test func profileOptionsNeedProfile() throws {
+        let run = try CommandRun.run(try Products.path("launchprof"), ["run", "--profile-runs", "3", "/bin/true"])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("--profile-runs, --profile-hz and --profile-dir apply with --profile"), "\(run.standardError)")
+        let zero = try CommandRun.run(try Products.path("launchprof"), ["run", "--profile", "--profile-runs", "0", "/bin/true"])
+        #expect(zero.status == 2)
+        #expect(zero.standardError.contains("--profile-runs must be from 1 to 1000, got 0"), "\(zero.standardError)")
+    }
+
+    /// A LaunchProf server stays up: with --ready tracer it writes its trace
+    /// at launch complete and is stopped with SIGTERM once ready.
+    @Test func aServerIsProfiledUntilReadyThenStopped() throws {
+        let directory = Products.temporaryPath("profile-server")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try CommandRun.run(
+            try Products.path("launchprof"),
+            ["profile", "--quiet", "--ready", "tracer", "--runs", "2", "--output-dir", directory, "--name", "server", "--",
+             try Products.path("lp-sample-server"), "--port", "0"],
+            timeout: 60)
+        try #require(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("stopped by launchprof after ready"), "\(run.standardError)")
+        for index in 1...2 {
+            let trace = try TraceReader.read(path: "\(directory)/server-\(index).lptrace")
+            let complete = try #require(trace.header.launchCompleteNanoseconds)
+            let sampling = try #require(trace.sampling)
+            #expect(sampling.stopNanoseconds <= complete + 1_000_000, "sampling stopped at launch complete")
+        }
+    }
+
+    /// A program that does not link LaunchProf writes its samples at exit;
+    /// SIGTERM's default action skips that, and the error says so.
+    @Test func aPlainProgramKilledAfterReadyExplainsTheMissingTrace() throws {
+        let binary = try SamplerPrograms.compile(
+            """
+            #include <stdio.h>
+            #include <unistd.h>
+            int main(void) { printf("listening\\n"); fflush(stdout); for (;;) pause(); }
+            """, name: "waits")
+        defer { unlink(binary) }
+        let directory = Products.temporaryPath("profile-waits")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try CommandRun.run(
+            try Products.path("launchprof"),
+            ["profile", "--quiet", "--ready", "output:listening", "--grace", "1", "--output-dir", directory, "--", binary],
+            timeout: 60)
+        #expect(run.status == 3)
+        #expect(run.standardError.contains("wrote no trace"), "\(run.standardError)")
+        #expect(run.standardError.contains("SIGTERM"), "\(run.standardError)")
+    }
+
+    /// A target that cannot be profiled makes `run` exit with 3, unless a
+    /// budget was exceeded: then 1, the verdict on the measured runs.
+    @Test func aProfileFailureDoesNotHideAnExceededBudget() throws {
+        let binary = try SamplerPrograms.compile(
+            """
+            #include <stdio.h>
+            #include <unistd.h>
+            int main(void) { printf("listening\\n"); fflush(stdout); for (;;) pause(); }
+            """, name: "waits-budget")
+        defer { unlink(binary) }
+        let directory = Products.temporaryPath("run-profile-exit")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func config(budget: String) -> String {
+            """
+            version: 1
+            defaults: {runs: 3, warmup: 0, ready: "output:listening", timeout: 10s}
+            targets:
+              - name: waits
+                command: [\(binary)]
+            \(budget)
+            """
+        }
+        let exceeded = "    budgets:\n      - {metric: wall_to_ready, statistic: p50, limit: 1ns}"
+        for (budget, status) in [(exceeded, Int32(1)), ("", Int32(3))] {
+            let path = "\(directory)/launchprof.yml"
+            try config(budget: budget).write(toFile: path, atomically: true, encoding: .utf8)
+            let run = try CommandRun.run(
+                try Products.path("launchprof"),
+                ["run", "--config", path, "--profile", "--profile-runs", "1", "--profile-dir", "\(directory)/profiles", "--grace", "1"],
+                timeout: 60)
+            #expect(run.status == status, "\(run.standardError)")
+            #expect(run.standardError.contains("cannot profile 'waits'"), "\(run.standardError)")
+        }
+    }
+
+    @Test func aBadProfileDirectoryIsRefusedBeforeMeasuring() throws {
+        let run = try CommandRun.run(
+            try Products.path("launchprof"), ["run", "--profile", "--profile-dir", "/proc/launchprof-nope", "--runs", "50", "sleep 1"])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("--profile-dir: cannot create '/proc/launchprof-nope'"), "\(run.standardError)")
+        #expect(run.standardOutput.isEmpty, "nothing was measured")
+    }
+}
