@@ -9,7 +9,11 @@ struct LifecycleSignalTests {
     @Test("Ctrl-Z: will-suspend handlers run, state is saved, the process really stops; SIGCONT resumes it")
     func terminalStop() throws {
         let directory = try TemporaryDirectory()
-        let sample = try SampleProcess("lp-sample-lifecycle", ["--state-dir", directory.path], placement: .processGroup)
+        // A budget far beyond what the handlers need: on a loaded machine the
+        // fsync'd state save can pass the default 1 s, and the process would
+        // then stop before its handlers printed (the budget has its own test).
+        let sample = try SampleProcess(
+            "lp-sample-lifecycle", ["--state-dir", directory.path, "--suspend-budget", "30000"], placement: .processGroup)
         try #require(sample.waitForLine(containing: "listening on") != nil)
         try #require(sample.waitForLine(containing: "launching -> ") != nil)
         // A terminal's Ctrl-Z: SIGTSTP to the foreground process group.
@@ -28,6 +32,31 @@ struct LifecycleSignalTests {
         sample.send(SIGTERM)
         #expect(sample.waitForExit() == .signaled(SIGTERM))
         #expect(sample.linesContaining("unobserved suspension").isEmpty)
+    }
+
+    @Test("Ctrl-Z: a will-suspend handler slower than the budget does not keep the process from stopping")
+    func suspendBudget() throws {
+        let directory = try TemporaryDirectory()
+        let sample = try SampleProcess(
+            "lp-sample-lifecycle",
+            ["--state-dir", directory.path, "--slow-suspend", "20000", "--suspend-budget", "300"],
+            placement: .processGroup)
+        try #require(sample.waitForLine(containing: "listening on") != nil)
+        try #require(sample.waitForLine(containing: "launching -> ") != nil)
+        let start = Date()
+        sample.send(SIGTSTP, toGroup: true)
+        #expect(sample.waitForProcState("T", timeout: 15), "the process never stopped")
+        let stoppedAfter = Date().timeIntervalSince(start)
+        #expect(stoppedAfter < 15, "stopped after \(stoppedAfter) s; the handler takes 20 s, the budget is 0.3 s")
+        // Written by the lifecycle thread itself: the handler thread is still
+        // in the slow handler, so events reach the callbacks only after it.
+        #expect(sample.linesContaining("suspended handlers still running after their budget of 0.3 seconds").count == 1)
+        #expect(sample.linesContaining("will suspend").isEmpty, "the slow handler cannot have finished")
+        sample.send(SIGCONT, toGroup: true)
+        // The main thread waits in accept(2): sleeping again, no longer stopped.
+        #expect(sample.waitForProcState("S"), "SIGCONT did not resume the process")
+        sample.send(SIGKILL)
+        #expect(sample.waitForExit() == .signaled(SIGKILL))
     }
 
     @Test("SIGSTOP and SIGCONT are found after the fact as an unobserved suspension, with its length")
