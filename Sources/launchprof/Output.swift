@@ -8,7 +8,21 @@ enum Output {
     /// then GitHub Actions annotations when running there. An export that
     /// cannot be written exits with 2 (its path is bad input).
     static func report(_ document: ResultsDocument, markdown: String?, json: String?, junit: String?) throws {
+        try printReport(document)
+        try export(document, markdown: markdown, json: json, junit: junit)
+    }
+
+    /// The terminal report on standard output, and GitHub Actions
+    /// annotations when running there.
+    static func printReport(_ document: ResultsDocument) throws {
         print(try TerminalReport(colour: ANSIStyle.wanted()).export(document), terminator: "")
+        if ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
+            for line in GitHubAnnotations.lines(document) { print(line) }
+        }
+    }
+
+    /// Every export asked for; one that cannot be written exits with 2.
+    static func export(_ document: ResultsDocument, markdown: String?, json: String?, junit: String?) throws {
         let exports: [(String?, any ResultsExporter)] = [(json, JSONExporter()), (markdown, MarkdownExporter()), (junit, JUnitExporter())]
         for case let (path?, exporter) in exports {
             do {
@@ -17,9 +31,6 @@ enum Output {
                 Output.error("\(error)")
                 throw ExitCode(2)
             }
-        }
-        if ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
-            for line in GitHubAnnotations.lines(document) { print(line) }
         }
     }
 

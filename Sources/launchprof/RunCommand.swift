@@ -80,10 +80,28 @@ struct RunCommand: ParsableCommand {
         if let baseline, let name = options.baseline {
             document.comparison = comparer.compare(baseline: baseline, current: document, baselineName: name)
         }
-        try Output.report(document, markdown: options.exportMarkdown, json: options.exportJson, junit: gate.exportJunit)
+        try Output.printReport(document)
+        // Profiled once measuring is done and reported (never while
+        // measuring), before the files: the JSON results list the profiles
+        // and the HTML report draws their flame graphs.
+        var profiling: RunProfiles.Outcome?
+        var profilingError: (any Error)?
+        if options.profile, outcome.failure == nil, !outcome.interrupted {
+            do {
+                profiling = try RunProfiles(options: options, plan: plan).run()
+            } catch {
+                profilingError = error  // reported; the results are still written
+            }
+        }
+        let saved = document
+        if let profiling, !profiling.profiles.isEmpty { document.profiles = profiling.records }
+        try Output.export(document, markdown: options.exportMarkdown, json: options.exportJson, junit: gate.exportJunit)
         if let path = options.report {
             do {
-                try HTMLReport(document: document, baseline: baseline, baselineName: options.baseline).write(to: path)
+                try HTMLReport(
+                    document: document, baseline: baseline, baselineName: options.baseline,
+                    profiles: profiling?.byTarget ?? [:]
+                ).write(to: path)
             } catch {
                 Output.error("\(error)")
                 throw ExitCode(2)
@@ -97,22 +115,19 @@ struct RunCommand: ParsableCommand {
         }
         if let name = options.saveBaseline {
             do {
-                let path = try BaselineStore().save(document, as: name)
+                // The measurements only: profiles are files of this run.
+                let path = try BaselineStore().save(saved, as: name)
                 Output.note("saved baseline '\(name)' to \(path)")
             } catch {
                 throw failure(error.description)
             }
         }
+        // Ctrl-C wins; a target that could not be profiled (3) does not
+        // hide a budget exceeded or a regression (1).
+        if profiling?.interrupted == true { throw ExitCode(130) }
         let status = GateVerdict(document).exitStatus
-        if options.profile {
-            // Profiled after the verdict is known: a target that cannot be
-            // profiled (3) does not hide a budget exceeded (1); Ctrl-C wins.
-            do {
-                try RunProfiles(options: options, plan: plan).run()
-            } catch let code as ExitCode where code.rawValue != 130 && status != 0 {
-                throw ExitCode(status)
-            }
-        }
+        if status == 0, let profilingError { throw profilingError }
+        if status == 0, let failed = profiling?.failed, !failed.isEmpty { throw ExitCode(3) }
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -24,10 +24,32 @@ struct RunProfiles {
         }
     }
 
-    /// Runs the profiles; prints one summary per target on standard error.
-    /// Throws ExitCode(130) when interrupted, ExitCode(3) after all targets
-    /// were tried if one could not be profiled.
-    func run() throws {
+    /// What profiling gave: each profiled target's profile (in plan order),
+    /// the targets that could not be profiled, and whether Ctrl-C ended it.
+    struct Outcome {
+        var profiles: [(target: String, profiled: ProfileRecorder.Profiled)] = []
+        var failed: [String] = []
+        var interrupted = false
+
+        /// For the results document: what was sampled and where the files are.
+        var records: [ProfileRecord] {
+            profiles.map { target, profiled in
+                ProfileRecord(
+                    target: target, profile: profiled.profile, flameGraph: profiled.outputs.flameGraph,
+                    speedscope: profiled.outputs.speedscope, folded: profiled.outputs.folded)
+            }
+        }
+
+        /// For the HTML report's flame graphs.
+        var byTarget: [String: SymbolizedProfile] {
+            Dictionary(profiles.map { ($0.target, $0.profiled.profile) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Profiles each target in turn; prints one summary per target on
+    /// standard error. A target that cannot be profiled is reported and
+    /// the others are still tried; Ctrl-C stops at once, keeping what was done.
+    func run() throws -> Outcome {
         try prepare()  // it may have gone while measuring
         let preload = ProfileRecorder.defaultPreloadLibrary()
         if preload == nil {
@@ -37,7 +59,7 @@ struct RunProfiles {
         let interrupt = try InterruptMonitor()
         defer { interrupt.stop() }
         let runs = options.profileRuns ?? 10
-        var failed: [String] = []
+        var outcome = Outcome()
         let line = ProgressLine()
         let names = ProfileFileName.unique(plan.targets.map(\.name))
         for (target, base) in zip(plan.targets, names) {
@@ -51,17 +73,19 @@ struct RunProfiles {
                 }
                 line.clear()
                 Output.note(Self.summary(of: profiled, target: target.name))
+                outcome.profiles.append((target.name, profiled))
             } catch {
                 line.clear()
                 if case .record(.interrupted) = error {
                     Output.error("interrupted while profiling '\(target.name)'")
-                    throw ExitCode(130)
+                    outcome.interrupted = true
+                    return outcome
                 }
                 Output.error("cannot profile '\(target.name)': \(error)")
-                failed.append(target.name)
+                outcome.failed.append(target.name)
             }
         }
-        if !failed.isEmpty { throw ExitCode(3) }
+        return outcome
     }
 
     /// "profile of NAME: N samples from K launches; hottest (self): F 61.0%, …; flame graph PATH".

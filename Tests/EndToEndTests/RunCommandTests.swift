@@ -160,6 +160,41 @@ struct RunCommandTests {
         #expect(document.results.allSatisfy { $0.warnings.contains { $0.contains("interrupted") } })
     }
 
+    @Test("SIGINT while profiling: the profiled child is killed, the measured results are still written, exit 130")
+    func interruptWhileProfiling() throws {
+        let marker = "0.2\(UInt32.random(in: 100_000...999_999))"
+        let directory = Products.temporaryPath("interrupted-profile")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Products.path("launchprof"))
+        process.arguments = [
+            "run", "-r", "2", "-w", "0", "--profile", "--profile-runs", "100", "--profile-dir", directory,
+            "--export-json", "\(directory)/results.json", "--report", "\(directory)/report.html", "/bin/sleep \(marker)",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait for a profiled launch: the sleep with the sampler's variable.
+        let deadline = Date().addingTimeInterval(60)
+        var profiled: [pid_t] = []
+        while profiled.isEmpty, Date() < deadline {
+            profiled = processes(withArgument: marker).filter { pid in
+                let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()
+                return String(decoding: environment, as: UTF8.self).contains("LAUNCHPROF_SAMPLE_HZ=")
+            }
+            usleep(10_000)
+        }
+        try #require(!profiled.isEmpty, "no profiled launch of the sleep within 60 s")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(processes(withArgument: marker).isEmpty)
+        let document = try ResultsDocument.load(from: "\(directory)/results.json")
+        #expect(document.results.first?.runs.count == 2)
+        #expect(document.profiles == nil, "no target was profiled to the end")
+        #expect(FileManager.default.fileExists(atPath: "\(directory)/report.html"))
+    }
+
     /// Runs in the temporary directory: the package root has a launchprof.yml
     /// that `run` without a command would read.
     private func launchprof(_ arguments: [String]) throws -> CommandRun {

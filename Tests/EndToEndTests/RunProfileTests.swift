@@ -13,6 +13,7 @@ struct RunProfileTests {
         let run = try CommandRun.run(
             try Products.path("launchprof"),
             ["run", "--runs", "3", "--warmup", "0", "--profile", "--profile-runs", "3", "--profile-dir", directory,
+             "--export-json", "\(directory)/results.json", "--report", "\(directory)/report.html",
              "--command-name", "hot app", "\(app) --hot-ms 300"])
         try #require(run.status == 0, "\(run.standardError)")
         // The measured report came first, then the profile's summary.
@@ -34,6 +35,16 @@ struct RunProfileTests {
             with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/hot-app.speedscope.json"))) as? [String: Any]
         let names = (speedscope?["profiles"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(names.contains { $0.hasPrefix("run 3: ") }, "one profile per launch and thread: \(names)")
+        // The results list the profile; the report draws its flame graph.
+        let results = try ResultsDocument.load(from: "\(directory)/results.json")
+        let record = try #require(results.profiles?.first)
+        #expect(record.target == "hot app" && record.launches == 3 && record.flameGraph == "\(directory)/hot-app.svg")
+        let hottest = try #require(record.hottest.first)
+        #expect(hottest.name.contains("computeLaunchHotspot") && hottest.share > 0.5, "\(record.hottest)")
+        let html = try String(contentsOfFile: "\(directory)/report.html", encoding: .utf8)
+        #expect(html.contains("<svg id=\"t1-profile\""))
+        #expect(html.contains("computeLaunchHotspot"))
+        #expect(!html.contains("<script"))
     }
 
     @Test func profileOptionsNeedProfile() throws {

@@ -170,7 +170,28 @@ struct HTMLPage {
                 + "\(escape(warnings[0].1.prefix(90) + (warnings[0].1.count > 90 ? "…" : "")))</summary><ul>\(items)</ul></details>")
         }
         parts += charts.filter { $0.id.hasPrefix("t\(number)-") }.map(figure)
+        if let record = document.profiles?.first(where: { $0.target == target }) {
+            parts.append(profileFiles(record, drawn: report.profiles[target] != nil))
+        }
         return section("target-\(number)", target, parts)
+    }
+
+    /// Where the profile's files are (as text: the page links nothing
+    /// outside itself) and, when its flame graph is not drawn here (a
+    /// report made later from the JSON results), what was hottest.
+    private func profileFiles(_ record: ProfileRecord, drawn: Bool) -> String {
+        var text = ""
+        if !drawn {
+            let launches = record.launches == 1 ? "1 launch" : "\(record.launches) launches"
+            text += "Profiled: \(record.samples) samples from \(launches) at \(record.rateHz) Hz"
+            let hottest = record.hottest.prefix(3).map {
+                "\(escape(FunctionName.short($0.name))) \(HumanUnits.fixed($0.share * 100, decimals: 1))%"
+            }
+            text += hottest.isEmpty ? ". " : "; hottest (self): \(hottest.joined(separator: ", ")). "
+        }
+        text += "Profile files: flame graph <code>\(escape(record.flameGraph))</code> (with search), "
+            + "speedscope <code>\(escape(record.speedscope))</code>, folded stacks <code>\(escape(record.folded))</code>."
+        return "<p class=\"profile\">\(text)</p>"
     }
 
     private func footer() -> String {

@@ -1,7 +1,8 @@
 /// A self-contained HTML report of launch results: a header (machine, tool
 /// version, date, command line, run counts), a summary table, the change
-/// against a baseline, and per target a launch timeline of the median run
-/// and the distribution of every run; resources last.
+/// against a baseline, and per target a launch timeline of the median run,
+/// the distribution of every run and, when it was profiled, a flame graph;
+/// resources last.
 ///
 /// The page is one file: inline SVG and CSS, no scripts, fonts, images or
 /// links outside itself, readable offline and attachable to a CI run. It is
@@ -11,6 +12,9 @@ public struct HTMLReport: Sendable {
     public var baseline: ResultsDocument?
     /// Traces by target name; each adds per-thread lanes to that target's timeline.
     public var traces: [String: Trace]
+    /// Launch profiles by target name (`run --profile`); each adds a flame
+    /// graph after that target's distributions.
+    public var profiles: [String: SymbolizedProfile]
     /// Where the results came from, for the footer ("results.json").
     public var source: String?
     /// The changes against the baseline the report shows (see `init`).
@@ -24,11 +28,12 @@ public struct HTMLReport: Sendable {
     /// current ones.
     public init(
         document: ResultsDocument, baseline: ResultsDocument? = nil, baselineName: String? = nil,
-        traces: [String: Trace] = [:], source: String? = nil
+        traces: [String: Trace] = [:], profiles: [String: SymbolizedProfile] = [:], source: String? = nil
     ) {
         self.document = document
         self.baseline = baseline
         self.traces = traces
+        self.profiles = profiles
         self.source = source
         comparison = Self.comparison(of: document, with: baseline, named: baselineName ?? "baseline")
     }
@@ -87,6 +92,10 @@ public struct HTMLReport: Sendable {
         charts.append(ReportChart(
             id: distribution.id, title: distribution.title, fileName: "\(prefix)-distribution.svg",
             canvas: distribution.render()))
+        if let profile = profiles[target] {
+            let chart = ProfileChart(target: target, profile: profile, id: "t\(number)-profile")
+            charts.append(ReportChart(id: chart.id, title: chart.title, fileName: "\(prefix)-profile.svg", canvas: chart.render()))
+        }
         return charts
     }
 

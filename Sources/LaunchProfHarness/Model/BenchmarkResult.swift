@@ -96,11 +96,13 @@ public struct ResultsDocument: Sendable, Equatable, Codable {
     public var budgets: [BudgetEvaluation]?
     /// The comparison with a baseline (`--baseline`), if one was asked for.
     public var comparison: BaselineComparison?
+    /// The launch profiles taken after measuring (`run --profile`), if any.
+    public var profiles: [ProfileRecord]?
 
     public init(
         version: Int = ResultsDocument.currentVersion, toolVersion: String, date: String, commandLine: [String],
         machine: MachineDescription, reference: String?, results: [BenchmarkResult],
-        budgets: [BudgetEvaluation]? = nil, comparison: BaselineComparison? = nil
+        budgets: [BudgetEvaluation]? = nil, comparison: BaselineComparison? = nil, profiles: [ProfileRecord]? = nil
     ) {
         self.version = version
         self.toolVersion = toolVersion
@@ -111,6 +113,7 @@ public struct ResultsDocument: Sendable, Equatable, Codable {
         self.results = results
         self.budgets = budgets
         self.comparison = comparison
+        self.profiles = profiles
     }
 }
 
