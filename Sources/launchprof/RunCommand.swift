@@ -93,7 +93,7 @@ struct RunCommand: ParsableCommand {
                 profilingError = error  // reported; the results are still written
             }
         }
-        let saved = document
+        let measured = document
         if let profiling, !profiling.profiles.isEmpty { document.profiles = profiling.records }
         try Output.export(document, markdown: options.exportMarkdown, json: options.exportJson, junit: gate.exportJunit)
         if let path = options.report {
@@ -116,7 +116,7 @@ struct RunCommand: ParsableCommand {
         if let name = options.saveBaseline {
             do {
                 // The measurements only: profiles are files of this run.
-                let path = try BaselineStore().save(saved, as: name)
+                let path = try BaselineStore().save(measured, as: name)
                 Output.note("saved baseline '\(name)' to \(path)")
             } catch {
                 throw failure(error.description)
