@@ -84,7 +84,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
     var report: String?
 
-    @Flag(help: "After measuring, sample the call stacks of each target's launches (not measured) and write a flame graph, folded stacks and a speedscope profile per target.")
+    @Flag(help: "After measuring, sample the call stacks of each target's launches (not measured) and write a flame graph, folded stacks and a speedscope profile per target; --export-json lists them, --report draws the flame graphs.")
     var profile = false
 
     @Option(help: ArgumentHelp("With --profile: launches sampled per target, merged into one profile (default 10).", valueName: "n"))
