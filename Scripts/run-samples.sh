@@ -5,12 +5,13 @@
 #      instrumented Swift sample app, interleaved;
 #   2. the sample app to ready (launch complete from its tracer), with its
 #      per-milestone times, then 10 more launches sampled (--profile) for a
-#      flame graph of where its launch spends CPU;
+#      flame graph of where its launch spends CPU, all in one HTML report;
 #   3. the sample server to ready on sd_notify READY=1 (it stays up; launchprof
 #      stops it and still reports its resources).
-# Results go to .launchprof/samples/ (JSON and Markdown; the profile in
-# .launchprof/samples/profiles/: sample-app.svg, .speedscope.json, .folded). Extra arguments are
-# passed to every `launchprof run` (e.g. --runs 50).
+# Results go to .launchprof/samples/ (JSON and Markdown; ready.html, the
+# report with the flame graph; the profile in .launchprof/samples/profiles/:
+# sample-app.svg, .speedscope.json, .folded). Extra arguments are passed to
+# every `launchprof run` (e.g. --runs 50).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/install-deps.sh
@@ -27,7 +28,7 @@ echo "== 1. cold and warm launch to exit, relative to a C hello-world"
 echo
 echo "== 2. the traced sample app to launch complete, with its milestones, and a profile of its launch"
 "$bin/launchprof" run --mode warm --runs 20 --ready tracer -n sample-app \
-    --profile --profile-dir "$out/profiles" \
+    --profile --profile-dir "$out/profiles" --report "$out/ready.html" \
     --export-json "$out/ready.json" --export-markdown "$out/ready.md" "$@" -- "$bin/lp-sample-app"
 
 echo
