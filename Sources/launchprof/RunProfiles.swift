@@ -91,12 +91,8 @@ struct RunProfiles {
     /// "profile of NAME: N samples from K launches; hottest (self): F 61.0%, …; flame graph PATH".
     static func summary(of profiled: ProfileRecorder.Profiled, target: String) -> String {
         let profile = profiled.profile
-        let total = max(profile.totalWeight, 1)
-        let hottest = ProfileSummary.hottest(profile, limit: 3).map { frame, weight in
-            "\(FunctionName.short(frame.name)) \(String(format: "%.1f%%", Double(weight) / Double(total) * 100))"
-        }
         var text = "profile of '\(target)': \(profile.stacks.count) samples from \(profile.runCount) launch\(profile.runCount == 1 ? "" : "es")"
-        if !hottest.isEmpty { text += "; hottest (self): " + hottest.joined(separator: ", ") }
+        text += ProfileRecord.HotFrame.clause(ProfileRecord.HotFrame.hottest(in: profile, limit: 3))
         if profile.stacks.isEmpty {
             text += " (in each launch the sampled window, from the constructors to launch complete or exit, used less CPU than one tick of the kernel's timer; the loader's work before it is never sampled: see docs/sampling.md)"
         }

@@ -183,11 +183,9 @@ struct HTMLPage {
         var text = ""
         if !drawn {
             let launches = record.launches == 1 ? "1 launch" : "\(record.launches) launches"
-            text += "Profiled: \(record.samples) samples from \(launches) at \(record.rateHz) Hz"
-            let hottest = record.hottest.prefix(3).map {
-                "\(escape(FunctionName.short($0.name))) \(HumanUnits.fixed($0.share * 100, decimals: 1))%"
-            }
-            text += hottest.isEmpty ? ". " : "; hottest (self): \(hottest.joined(separator: ", ")). "
+            let line = "Profiled: \(record.samples) samples from \(launches) at \(record.rateHz) Hz"
+                + ProfileRecord.HotFrame.clause(record.hottest.prefix(3))
+            text += escape(line) + ". "
         }
         text += "Profile files: flame graph <code>\(escape(record.flameGraph))</code> (with search), "
             + "speedscope <code>\(escape(record.speedscope))</code>, folded stacks <code>\(escape(record.folded))</code>."

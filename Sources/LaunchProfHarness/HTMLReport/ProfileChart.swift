@@ -31,13 +31,8 @@ package struct ProfileChart {
     var subtitle: String {
         let launches = profile.runCount == 1 ? "1 launch" : "\(profile.runCount) launches"
         let each = HumanUnits.duration(profile.nanosecondsPerWeight)
-        var text = "\(profile.stacks.count) samples from \(launches) at \(profile.sampling.rate) Hz, each ≈ \(each) of one thread's CPU"
-        let total = max(profile.totalWeight, 1)
-        let hottest = ProfileSummary.hottest(profile, limit: 3).map { frame, weight in
-            "\(FunctionName.short(frame.name)) \(Self.share(weight, of: total))"
-        }
-        if !hottest.isEmpty { text += "; hottest (self): " + hottest.joined(separator: ", ") }
-        return text
+        let text = "\(profile.stacks.count) samples from \(launches) at \(profile.sampling.rate) Hz, each ≈ \(each) of one thread's CPU"
+        return text + ProfileRecord.HotFrame.clause(ProfileRecord.HotFrame.hottest(in: profile, limit: 3))
     }
 
     /// "61.0%": one decimal, as the standalone flame graph gives it.
