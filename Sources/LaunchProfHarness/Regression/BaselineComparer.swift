@@ -55,8 +55,12 @@ public struct BaselineComparer: Sendable {
         }
     }
 
-    /// Compares every target and mode present in both documents.
-    public func compare(baseline: ResultsDocument, current: ResultsDocument, baselineName: String) -> BaselineComparison {
+    /// Compares every target and mode present in both documents, each with
+    /// `checks` (default: `checks(for:)`, the default checks and the budgets').
+    public func compare(
+        baseline: ResultsDocument, current: ResultsDocument, baselineName: String,
+        checks: ((BenchmarkResult) -> [RegressionCheck])? = nil
+    ) -> BaselineComparison {
         var warnings = Self.provenanceWarnings(baseline: baseline, current: current)
         var changes: [MetricChange] = []
         var drift: [MetricChange] = []
@@ -77,7 +81,7 @@ public struct BaselineComparer: Sendable {
                 warnings.append("\(result.label) ran with another environment in the baseline (\(keys.joined(separator: ", ")) differ)")
             }
             let isReference = result.target.name == referenceName
-            for check in checks(for: result) {
+            for check in checks?(result) ?? self.checks(for: result) {
                 if BudgetEvaluator.isUpperBound(check.metric, in: old) || BudgetEvaluator.isUpperBound(check.metric, in: result) {
                     warnings.append("\(result.label) max_rss: not compared; it is launchprof's own peak (an upper bound), "
                         + "not the program's, in the \(BudgetEvaluator.isUpperBound(check.metric, in: old) ? "baseline" : "current") runs")
@@ -102,7 +106,7 @@ public struct BaselineComparer: Sendable {
 
     /// The reference's results on both sides, by mode; a warning for each
     /// mode where it is missing or never launched successfully on a side.
-    static func referencePairs(
+    private static func referencePairs(
         _ name: String, baseline: ResultsDocument, current: ResultsDocument, warnings: inout [String]
     ) -> [LaunchMode: ReferencePair] {
         var pairs: [LaunchMode: ReferencePair] = [:]
