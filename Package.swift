@@ -1,6 +1,15 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Linker flags for an executable that maps no shared Swift library: the
+/// standard library, Foundation and ICU linked statically.
+let staticSwiftRuntime: [String] = ["-static-stdlib"] + [
+    "--start-group", "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization",
+    "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
+    "-lswiftSynchronization", "-lswiftDispatch", "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "--end-group",
+    "-lstdc++", "-lm",
+].flatMap { $0 == "-static-stdlib" ? [$0] : ["-Xlinker", $0] }
+
 let package = Package(
     name: "launchprof",
     platforms: [.macOS(.v15)],
@@ -11,6 +20,8 @@ let package = Package(
         // liblaunchprof-preload.so: the launch sampler for any dynamically linked program (LD_PRELOAD).
         .library(name: "launchprof-preload", type: .dynamic, targets: ["CLaunchProfPreload"]),
         .executable(name: "launchprof", targets: ["launchprof"]),
+        // The process that starts every measured program (docs/spawner.md).
+        .executable(name: "lp-spawn", targets: ["LaunchProfSpawner"]),
         .executable(name: "lp-sample-app", targets: ["SampleApp"]),
         .executable(name: "lp-sample-server", targets: ["SampleServer"]),
         .executable(name: "lp-hello-c", targets: ["HelloC"]),
@@ -64,17 +75,39 @@ let package = Package(
             name: "LaunchProfCodable",
             dependencies: ["LaunchProfLifecycle"]
         ),
+        // The spawner protocol (launchprof's side) and the sockets whose
+        // messages carry their sender's pid.
+        .target(
+            name: "CLaunchProfSpawn"
+        ),
+        // lp-spawn: starts, watches and reaps every measured process. A static
+        // executable of the C library alone (no Swift runtime: -nostartfiles
+        // drops swiftrt.o, and nothing then pulls a Swift archive in), so its
+        // memory peak, which every process it execs inherits in ru_maxrss, is
+        // tiny, and it maps no file a cold run evicts. Not a dependency of any
+        // library product.
+        .executableTarget(
+            name: "LaunchProfSpawner",
+            dependencies: ["CLaunchProfSpawn"],
+            linkerSettings: [.unsafeFlags(["-static-executable", "-nostartfiles"])]
+        ),
         // The engine behind the CLI.
         .target(
             name: "LaunchProfHarness",
-            dependencies: [.product(name: "Yams", package: "Yams")]
+            dependencies: ["CLaunchProfSpawn", .product(name: "Yams", package: "Yams")]
         ),
+        // The CLI links the Swift runtime and Foundation statically: a cold run
+        // evicts libswiftCore.so and friends from the page cache, and the kernel
+        // keeps every page a live process maps, so a CLI that mapped them would
+        // make every Swift launch it measures warm. The explicit group puts
+        // Foundation's archives in an order the single-pass linker resolves.
         .executableTarget(
             name: "launchprof",
             dependencies: [
                 "LaunchProfHarness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: [.unsafeFlags(staticSwiftRuntime)]
         ),
         .executableTarget(
             name: "SampleApp",

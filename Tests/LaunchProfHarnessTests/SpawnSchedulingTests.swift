@@ -25,7 +25,7 @@ struct SpawnSchedulingTests {
             log.withLock { $0.append(entry) }
             if let (at, monitor) = interruptAt, at == entry { monitor.interrupt() }
             let time: UInt64 = 1_000_000 + UInt64(context.index) * 1_000
-            var run = ObservedRun(pid: 1, wallToReady: time, wallToExit: time, exit: .exited(0), usage: ResourceUsage(rusage()))
+            var run = ObservedRun(pid: 1, wallToReady: time, wallToExit: time, exit: .exited(0), usage: ResourceUsage())
             if failAt == entry { run.exit = .signaled(SIGSEGV) }
             return run
         }

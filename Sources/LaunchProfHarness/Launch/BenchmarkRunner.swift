@@ -35,10 +35,15 @@ public struct BenchmarkRunner {
         var warmup: Int
         var stopping: StoppingRule
         var timeout: Duration?
-        /// Some run's max RSS was only the harness's own peak (an upper bound).
-        var rssUpperBound: UInt64?
+        /// What the run loop noticed (records from another process, …),
+        /// each said once however many runs it happened in.
+        var notes: [String] = []
         var warmups = 0
         var done = false
+
+        mutating func keep(_ new: [String]) {
+            for note in new where !notes.contains(note) { notes.append(note) }
+        }
     }
 
     private enum Stop: Error {
@@ -73,10 +78,12 @@ public struct BenchmarkRunner {
     private func runWarmups(_ slots: inout [Slot]) throws(Stop) {
         let rounds = slots.map(\.warmup).max() ?? 0
         for round in 0..<rounds {
-            for slot in slots where round < slot.warmup {
+            for index in slots.indices where round < slots[index].warmup {
+                let slot = slots[index]
                 let context = RunContext(
                     target: slot.result.target, mode: slot.result.mode, index: round, isWarmup: true, timeout: slot.timeout)
-                _ = try launch(context, measuredSoFar: [], stopping: slot.stopping)
+                let (_, observed) = try launch(context, measuredSoFar: [], stopping: slot.stopping)
+                slots[index].keep(observed.notes)
             }
         }
     }
@@ -91,7 +98,7 @@ public struct BenchmarkRunner {
                     timeout: slots[index].timeout)
                 let (measurement, observed) = try launch(context, measuredSoFar: result.runs, stopping: slots[index].stopping)
                 slots[index].result.runs.append(measurement)
-                if observed.maxRSSIsUpperBound { slots[index].rssUpperBound = measurement.maxRSSBytes }
+                slots[index].keep(observed.notes)
                 let elapsed = Duration.nanoseconds(Int64(monotonicNanoseconds() - start))
                 if slots[index].stopping.shouldStop(runsSoFar: slots[index].result.runs, elapsed: elapsed) {
                     slots[index].done = true
@@ -147,12 +154,7 @@ public struct BenchmarkRunner {
     private func finish(_ slot: Slot, outcome: BenchmarkOutcome) -> BenchmarkResult {
         let result = slot.result
         var summarized = Summarizer().summarize(result)
-        if let bound = slot.rssUpperBound {
-            let mebibytes = String(format: "%.1f MiB", Double(bound) / 1_048_576)
-            summarized.warnings.append(
-                "max RSS is an upper bound (\(mebibytes) is launchprof's own peak): posix_spawn execs from a child "
-                    + "sharing launchprof's memory, and the kernel counts that memory's peak in the child's max RSS")
-        }
+        summarized.warnings.append(contentsOf: slot.notes)
         if let failure = outcome.failure, failure.target == result.target.name, failure.mode == result.mode {
             summarized.warnings.append("benchmark stopped: \(failure)")
         }

@@ -11,6 +11,10 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
     case notExecutable(String, reason: String)
     /// A system call needed to start the process failed.
     case system(SystemCallError, program: String)
+    /// The spawner (lp-spawn) is not where launchprof looks for it.
+    case spawnerMissing(String, reason: String)
+    /// The spawner stopped answering, or could not read a request.
+    case spawnerFailed(String)
 
     public var description: String {
         switch self {
@@ -24,6 +28,10 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
             "program '\(path)' is not executable: \(reason)"
         case .system(let error, let program):
             "cannot start '\(program)': \(error)"
+        case .spawnerMissing(let path, let reason):
+            "launchprof's spawner '\(path)' is missing: \(reason)"
+        case .spawnerFailed(let message):
+            message
         }
     }
 }

@@ -1,14 +1,20 @@
+import CLaunchProfSpawn
 import Glibc
 
-/// How a reaped process ended, with the resources it used (from wait4).
+/// How a run ended, with the resources it used: the launched process's own
+/// and its whole tree's.
 package struct ProcessEnd: Sendable, Equatable {
     /// `.exited` or `.signaled`, as the kernel reported it.
     package var status: ExitStatus
+    /// The launched process's own wait4 figures (they include the children
+    /// it waited for itself).
     package var usage: ResourceUsage
+    /// Every process of the run's tree.
+    package var tree: TreeUsage
 }
 
 /// The rusage fields a launch is measured by, in the harness's units.
-public struct ResourceUsage: Sendable, Equatable {
+public struct ResourceUsage: Sendable, Equatable, Codable {
     public var userCPU: UInt64
     public var systemCPU: UInt64
     public var maxRSSBytes: UInt64
@@ -17,113 +23,197 @@ public struct ResourceUsage: Sendable, Equatable {
     public var voluntaryContextSwitches: UInt64
     public var involuntaryContextSwitches: UInt64
 
-    init(_ usage: rusage) {
-        func nanoseconds(_ time: timeval) -> UInt64 {
-            UInt64(max(0, time.tv_sec)) * 1_000_000_000 + UInt64(max(0, time.tv_usec)) * 1_000
-        }
-        userCPU = nanoseconds(usage.ru_utime)
-        systemCPU = nanoseconds(usage.ru_stime)
-        maxRSSBytes = UInt64(max(0, usage.ru_maxrss)) * 1024  // Linux reports KiB
-        majorFaults = UInt64(max(0, usage.ru_majflt))
-        minorFaults = UInt64(max(0, usage.ru_minflt))
-        voluntaryContextSwitches = UInt64(max(0, usage.ru_nvcsw))
-        involuntaryContextSwitches = UInt64(max(0, usage.ru_nivcsw))
+    public init(
+        userCPU: UInt64 = 0, systemCPU: UInt64 = 0, maxRSSBytes: UInt64 = 0, majorFaults: UInt64 = 0,
+        minorFaults: UInt64 = 0, voluntaryContextSwitches: UInt64 = 0, involuntaryContextSwitches: UInt64 = 0
+    ) {
+        self.userCPU = userCPU
+        self.systemCPU = systemCPU
+        self.maxRSSBytes = maxRSSBytes
+        self.majorFaults = majorFaults
+        self.minorFaults = minorFaults
+        self.voluntaryContextSwitches = voluntaryContextSwitches
+        self.involuntaryContextSwitches = involuntaryContextSwitches
+    }
+
+    init(_ usage: lp_spawn_usage) {
+        func count(_ value: Int64) -> UInt64 { UInt64(max(0, value)) }
+        self.init(
+            userCPU: count(usage.user_ns), systemCPU: count(usage.system_ns),
+            maxRSSBytes: count(usage.max_rss_kib) &* 1024,  // Linux reports KiB
+            majorFaults: count(usage.major_faults), minorFaults: count(usage.minor_faults),
+            voluntaryContextSwitches: count(usage.voluntary_switches),
+            involuntaryContextSwitches: count(usage.involuntary_switches))
+    }
+}
+
+/// The resources of a run's whole process tree: CPU, faults and context
+/// switches summed over every process; max RSS is the largest single
+/// process's peak (``largest`` says which).
+public struct TreeUsage: Sendable, Equatable, Codable {
+    /// Sums over the tree; `maxRSSBytes` is the largest one process reached.
+    public var usage: ResourceUsage
+    /// Processes launchprof's spawner reaped: the launched process, and every
+    /// descendant orphaned to it or still running when the run ended.
+    /// Children their own parent waited for are in that parent's figures
+    /// (and so in the sums) but not in this count.
+    public var processes: Int
+    /// The process with the largest max RSS.
+    public var largest: LargestProcess?
+    /// Processes that could not be killed and reaped within five seconds.
+    public var unreaped: Int
+
+    public init(usage: ResourceUsage = ResourceUsage(), processes: Int = 0, largest: LargestProcess? = nil, unreaped: Int = 0) {
+        self.usage = usage
+        self.processes = processes
+        self.largest = largest
+        self.unreaped = unreaped
+    }
+}
+
+/// Which process of a tree had the largest memory peak.
+public struct LargestProcess: Sendable, Equatable, Codable {
+    public var pid: Int32
+    /// Its command name (/proc/PID/comm, at most 15 bytes).
+    public var name: String
+    public var maxRSSBytes: UInt64
+
+    public init(pid: Int32, name: String, maxRSSBytes: UInt64) {
+        self.pid = pid
+        self.name = name
+        self.maxRSSBytes = maxRSSBytes
     }
 }
 
 /// A running child started by ``Spawner``: its pid (also its process group),
-/// t0, the harness's ends of its channels, and a pidfd to wait on.
+/// t0, the harness's ends of its channels, and the spawner that watches it.
 ///
-/// The process is reaped exactly once, with wait4 for its rusage. If the
-/// owner drops it unreaped, deinit kills the whole group and reaps it, so a
-/// thrown error can never leave a process behind.
+/// The run is ended exactly once (``reap()``): the spawner kills what is
+/// left of its tree and returns the resources. If the owner drops it
+/// unreaped, deinit does the same, so a thrown error can never leave a
+/// process behind.
 public final class LaunchedProcess {
     public let pid: pid_t
-    /// CLOCK_MONOTONIC ns just before posix_spawn.
+    /// CLOCK_MONOTONIC ns just before posix_spawn (read by the spawner).
     public let startNanoseconds: UInt64
     let channels: ParentChannels
-    /// The harness's own peak RSS when it spawned the child. posix_spawn
-    /// execs from a vfork-style child sharing the harness's memory, and the
-    /// kernel carries that memory's peak into the child's ru_maxrss, so a
-    /// child's max RSS at or below this level is only an upper bound.
-    let parentPeakRSSBytes: UInt64
-    /// Readable when the process exits; -1 where pidfd_open is unavailable.
-    let pidDescriptor: Int32
+    let service: SpawnService
+    /// The program as resolved, for messages.
+    let program: String
+    /// When the spawner saw the process exit, and its wait status.
+    private(set) var exitedAt: UInt64?
+    private var exitStatus: Int32 = 0
+    /// Whether the kernel last reported the process stopped (and when).
+    private(set) var stoppedAt: UInt64?
     private(set) var end: ProcessEnd?
+    /// Things the run's report should say (ignored variables, refused senders).
+    var notes: [String] = []
 
-    /// argv and envp as passed to posix_spawn, freed in deinit.
-    private let spawnStrings: [CStringArray]
-
-    init(
-        pid: pid_t, startNanoseconds: UInt64, channels: ParentChannels, parentPeakRSSBytes: UInt64,
-        spawnStrings: [CStringArray] = []
-    ) {
+    init(pid: pid_t, startNanoseconds: UInt64, channels: ParentChannels, service: SpawnService, program: String) {
         self.pid = pid
-        self.spawnStrings = spawnStrings
         self.startNanoseconds = startNanoseconds
         self.channels = channels
-        self.parentPeakRSSBytes = parentPeakRSSBytes
-        self.pidDescriptor = GNUExtensions.pidfdOpen(pid)
-    }
-
-    /// The calling process's peak RSS so far (ru_maxrss is in KiB).
-    static func ownPeakRSSBytes() -> UInt64 {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return UInt64(max(0, usage.ru_maxrss)) * 1024
+        self.service = service
+        self.program = program
     }
 
     deinit {
-        if end == nil {
-            signalGroup(SIGKILL)
-            _ = try? reap()
-        }
-        for fd in [channels.readyRead, channels.stdoutRead, channels.stderrRead, channels.ownedOutputFile, pidDescriptor] {
+        if end == nil { _ = try? reap() }
+        for fd in [channels.readyRead, channels.stdoutRead, channels.stderrRead, channels.ownedOutputFile] {
             Syscall.closeQuietly(fd)
         }
-        for strings in spawnStrings { strings.free() }
     }
 
-    /// Sends `signal` to the child's whole process group (grandchildren too).
-    /// A group that is already gone is not an error.
+    /// Readable when the spawner has something to say about the process.
+    var eventDescriptor: Int32 { service.control }
+
+    /// Applies every report the spawner has sent (exit, stop, continue).
+    func takeEvents() throws(LaunchError) {
+        while let event = try service.nextEvent() { apply(event) }
+    }
+
+    private func apply(_ event: lp_spawn_reply) {
+        guard event.pid == pid else { return }
+        switch event.kind {
+        case LP_SPAWN_REPLY_EXITED.rawValue:
+            exitedAt = event.nanoseconds
+            exitStatus = event.status
+            stoppedAt = nil
+        case LP_SPAWN_REPLY_STOPPED.rawValue: stoppedAt = event.nanoseconds
+        case LP_SPAWN_REPLY_CONTINUED.rawValue: stoppedAt = nil
+        default: break
+        }
+    }
+
+    /// Sends `signal` to the child's whole process group (grandchildren in
+    /// it too). A group that is already gone is not an error.
     public func signalGroup(_ signal: Int32) {
         guard end == nil else { return }
-        _ = kill(-pid, signal)
+        service.signal(signal, scope: LP_SPAWN_SCOPE_GROUP)
     }
 
-    /// Whether the process has exited (it may still be unreaped), without
-    /// reaping it: the pidfd's readiness, or waitid(WNOWAIT) without one.
+    /// Sends `signal` to every process of the run's tree, whatever its group
+    /// or session (daemons that called setsid).
+    public func signalTree(_ signal: Int32) {
+        guard end == nil else { return }
+        service.signal(signal, scope: LP_SPAWN_SCOPE_TREE)
+    }
+
+    /// Whether the process has exited (as far as the spawner has said).
     func hasExited() -> Bool {
-        end != nil || Self.hasExited(pid)
+        if end != nil || exitedAt != nil { return true }
+        try? takeEvents()
+        return exitedAt != nil
     }
 
-    /// Whether the child `pid` has exited, without reaping it: waitid(WNOWAIT).
-    static func hasExited(_ pid: pid_t) -> Bool {
-        var info = siginfo_t()
-        let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
-        return result == 0 && info._sifields._sigchld.si_pid == pid
-    }
-
-    /// Whether the process is stopped (SIGTSTP, SIGSTOP), without consuming
-    /// the notification: waitid(WSTOPPED | WNOWAIT).
+    /// Whether the process is stopped (SIGTSTP, SIGSTOP).
     func isStopped() -> Bool {
         guard end == nil else { return false }
-        var info = siginfo_t()
-        let result = waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOHANG | WNOWAIT)
-        return result == 0 && info._sifields._sigchld.si_pid == pid && info.si_code == CLD_STOPPED
+        try? takeEvents()
+        return stoppedAt != nil
     }
 
-    /// Reaps the exited process with wait4, first killing whatever else is
-    /// left in its group (a daemon it forked, a shell's children): while the
-    /// leader is unreaped its group id cannot be reused, so the kill is safe.
+    /// Whether `sender` belongs to this run: the launched process or one of
+    /// its descendants (followed up the parent chain in /proc; orphans are
+    /// the spawner's children, and the spawner serves only this run).
+    func isInTree(_ sender: pid_t) -> Bool {
+        var current = sender
+        for _ in 0..<64 {
+            if current == pid { return true }
+            if current == service.pid { return sender != service.pid }
+            guard current > 1, let parent = Self.parent(of: current) else { return false }
+            current = parent
+        }
+        return false
+    }
+
+    /// The parent pid in /proc/PID/stat (after the command name, which may
+    /// hold spaces and parentheses: the last ')' ends it).
+    static func parent(of pid: pid_t) -> pid_t? {
+        guard let text = ProcFile.read("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 1 else { return nil }
+        return pid_t(fields[1])
+    }
+
+    /// Ends the run: the spawner kills whatever is left of its tree and
+    /// reaps it all. Returns how the launched process ended and what the
+    /// tree used.
     @discardableResult
-    func reap() throws(SystemCallError) -> ProcessEnd {
+    func reap() throws(LaunchError) -> ProcessEnd {
         if let end { return end }
-        _ = kill(-pid, SIGKILL)
-        var status: Int32 = 0
-        var usage = rusage()
-        try Syscall.check("wait4", "pid \(pid)") { wait4(pid, &status, 0, &usage) }
-        let ended = ProcessEnd(status: Self.decode(status), usage: ResourceUsage(usage))
+        let (finished, events) = try service.finish(program: program)
+        for event in events { apply(event) }
+        let tree = TreeUsage(
+            usage: ResourceUsage(finished.tree), processes: Int(finished.processes),
+            largest: finished.largest_pid > 0
+                ? LargestProcess(
+                    pid: finished.largest_pid, name: SpawnService.text(of: finished.largest_name),
+                    maxRSSBytes: UInt64(max(0, finished.largest_rss_kib)) &* 1024)
+                : nil,
+            unreaped: Int(finished.unreaped))
+        let status = finished.error == 0 ? finished.status : exitStatus
+        let ended = ProcessEnd(status: Self.decode(status), usage: ResourceUsage(finished.process), tree: tree)
         end = ended
         return ended
     }

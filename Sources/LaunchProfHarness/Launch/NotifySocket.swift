@@ -1,99 +1,89 @@
+import CLaunchProfSpawn
 import Glibc
 
-/// A private sd_notify socket: an abstract-namespace AF_UNIX datagram socket
-/// the child finds in NOTIFY_SOCKET, as systemd provides to a service.
+/// A private sd_notify socket, as systemd provides one to a service: an
+/// AF_UNIX datagram socket the child finds in NOTIFY_SOCKET.
 ///
-/// Abstract names vanish with the last descriptor, so there is no file to
-/// clean up. Messages are read as systemd reads them: file descriptors sent
-/// alongside (SCM_RIGHTS, e.g. `FDSTORE=1` or what `systemd-notify` attaches)
-/// are accepted and closed at once, credentials are ignored.
+/// It lives in a directory of its own, created 0700 (in $XDG_RUNTIME_DIR,
+/// else $TMPDIR or /tmp), so no other user can reach it — an abstract name
+/// would be visible in /proc/net/unix and writable by anyone. Every message
+/// carries its sender's pid (SO_PASSCRED), and only the run's own processes
+/// may declare it ready (``drainReady(accepting:)``). File descriptors sent
+/// alongside (`FDSTORE=1`, or `systemd-notify`'s barrier) are closed at once,
+/// after the message before them was judged, as systemd does.
 package final class NotifySocket {
     /// The bound socket, non-blocking and close-on-exec.
     package let fd: Int32
-    /// The NOTIFY_SOCKET value for the child: `@` + the abstract name.
+    /// The NOTIFY_SOCKET value for the child: the socket's path.
     package let address: String
+    private let directory: String
+    /// The first sender that was refused, for the run's notes.
+    package private(set) var refused: (pid: pid_t, message: String)?
 
     package init() throws(SystemCallError) {
-        let name = "launchprof-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let candidates = [getenv("XDG_RUNTIME_DIR"), getenv("TMPDIR")].compactMap { $0.map { String(cString: $0) } }
+        let base = candidates.first { !$0.isEmpty && access($0, W_OK | X_OK) == 0 } ?? "/tmp"
+        var template = Array((base + "/launchprof-notify-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw SystemCallError(call: "mkdtemp", subject: base, errno: errno)
+        }
+        directory = String(cString: made)
+        let path = directory + "/notify"
         let flags = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-        let fd = try Syscall.check("socket", "AF_UNIX datagram") { socket(AF_UNIX, flags, 0) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        // Abstract namespace: sun_path starts with a NUL byte, then the name.
-        let nameBytes = Array(name.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in nameBytes.enumerated() { raw[1 + i] = byte }
+        let pathBytes = Array(path.utf8)
+        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            rmdir(directory)
+            throw SystemCallError(call: "bind", subject: path, errno: ENAMETOOLONG)
         }
-        let length = socklen_t(MemoryLayout.offset(of: \sockaddr_un.sun_path)! + 1 + nameBytes.count)
-        do {
-            try Syscall.check("bind", "@" + name) {
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in pathBytes.enumerated() { raw[i] = byte }
+        }
+        let length = socklen_t(MemoryLayout.offset(of: \sockaddr_un.sun_path)! + pathBytes.count + 1)
+        let socketFD: Int32
+        do throws(SystemCallError) {
+            socketFD = try Syscall.check("socket", "AF_UNIX datagram") { socket(AF_UNIX, flags, 0) }
+            var on: Int32 = 1
+            _ = setsockopt(socketFD, SOL_SOCKET, SO_PASSCRED, &on, socklen_t(MemoryLayout<Int32>.size))
+            try Syscall.check("bind", path) {
                 withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, length) }
                 }
             }
         } catch {
-            Syscall.closeQuietly(fd)
+            unlink(path)
+            rmdir(directory)
             throw error
         }
-        self.fd = fd
-        self.address = "@" + name
+        fd = socketFD
+        self.address = path
     }
 
-    deinit { Syscall.closeQuietly(fd) }
+    deinit {
+        Syscall.closeQuietly(fd)
+        unlink(address)
+        rmdir(directory)
+    }
 
-    /// Reads every pending datagram; returns true if one holds a `READY=1` line.
-    package func drainReady() -> Bool {
+    /// Reads every pending datagram, at most `limit` of them (a flood must
+    /// not hold the run loop); true if one from an accepted sender holds a
+    /// `READY=1` line.
+    package func drainReady(limit: Int = 256, accepting accept: (pid_t) -> Bool) -> Bool {
         var ready = false
-        while let message = receive() {
-            if message.split(separator: "\n").contains("READY=1") { ready = true }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<limit {
+            var sender: pid_t = 0
+            let count = buffer.withUnsafeMutableBytes { lp_notify_receive(fd, $0.baseAddress, $0.count, &sender) }
+            if count < 0 { break }
+            let text = String(decoding: buffer[..<count], as: UTF8.self)
+            guard text.split(separator: "\n").contains("READY=1") else { continue }
+            if sender > 0, accept(sender) {
+                ready = true
+            } else if refused == nil {
+                refused = (sender, text)
+            }
         }
         return ready
-    }
-
-    /// One pending datagram's text, or nil when none is waiting.
-    private func receive() -> String? {
-        var data = [UInt8](repeating: 0, count: 4096)
-        var control = [UInt8](repeating: 0, count: 4096)
-        let count: Int = data.withUnsafeMutableBytes { dataBytes in
-            control.withUnsafeMutableBytes { controlBytes in
-                var vector = iovec(iov_base: dataBytes.baseAddress, iov_len: dataBytes.count)
-                return withUnsafeMutablePointer(to: &vector) { vectorPointer in
-                    var header = msghdr()
-                    header.msg_iov = vectorPointer
-                    header.msg_iovlen = 1
-                    header.msg_control = controlBytes.baseAddress
-                    header.msg_controllen = controlBytes.count
-                    let flags = Int32(MSG_DONTWAIT) | Int32(MSG_CMSG_CLOEXEC)
-                    let received = (try? Syscall.check("recvmsg", address) { recvmsg(fd, &header, flags) }) ?? -1
-                    if received >= 0 { Self.closeReceivedDescriptors(controlBytes, length: Int(header.msg_controllen)) }
-                    return received
-                }
-            }
-        }
-        guard count >= 0 else { return nil }
-        return String(decoding: data[..<count], as: UTF8.self)
-    }
-
-    /// Walks the control messages (as CMSG_FIRSTHDR/CMSG_NXTHDR would, which
-    /// Swift cannot import) and closes every SCM_RIGHTS descriptor.
-    private static func closeReceivedDescriptors(_ control: UnsafeMutableRawBufferPointer, length: Int) {
-        let headerSize = MemoryLayout<cmsghdr>.size
-        let alignment = MemoryLayout<Int>.size  // CMSG_ALIGN rounds to sizeof(size_t)
-        let dataOffset = (headerSize + alignment - 1) & ~(alignment - 1)
-        var offset = 0
-        while offset + headerSize <= length {
-            let header = control.loadUnaligned(fromByteOffset: offset, as: cmsghdr.self)
-            let messageLength = Int(header.cmsg_len)
-            guard messageLength >= dataOffset, offset + messageLength <= length else { return }
-            if header.cmsg_level == SOL_SOCKET, header.cmsg_type == Int32(SCM_RIGHTS) {
-                let descriptors = (messageLength - dataOffset) / MemoryLayout<Int32>.size
-                for index in 0..<descriptors {
-                    let received = control.loadUnaligned(
-                        fromByteOffset: offset + dataOffset + index * MemoryLayout<Int32>.size, as: Int32.self)
-                    Syscall.closeQuietly(received)
-                }
-            }
-            offset += (messageLength + alignment - 1) & ~(alignment - 1)
-        }
     }
 }

@@ -33,13 +33,16 @@ public struct ObservedRun: Sendable, Equatable {
     public var milestones: [MilestoneTime] = []
     /// How the run ended, with the harness's own stops and timeouts named.
     public var exit: ExitStatus
+    /// The launched process's own resources (wait4 of it).
     public var usage: ResourceUsage
+    /// The whole tree's: sums, the largest process, how many were reaped.
+    public var tree = TreeUsage()
+    /// What the run loop noticed and the report should say once (records
+    /// from another process, refused notify senders, ignored variables).
+    public var notes: [String] = []
     /// SIGINT arrived during the run; the process was killed and the run
     /// does not count.
     public var interrupted = false
-    /// The kernel's max RSS for this run is the harness's own peak (see
-    /// ``LaunchedProcess/parentPeakRSSBytes``): the program used at most that.
-    public var maxRSSIsUpperBound = false
     /// A harness pipe record this launchprof cannot read; the run was killed.
     public var protocolError: String?
     /// `--measure`: durations after ready (see ``RunMeasurement``).
@@ -51,14 +54,21 @@ public struct ObservedRun: Sendable, Equatable {
 
     /// The run as a measurement, numbered `index` among its target's runs.
     public func measurement(index: Int, residency: ResidencyReport? = nil) -> RunMeasurement {
+        // The run's figures are the whole tree's; the launched process's own
+        // are kept beside them.
+        let total = tree.processes > 0 ? tree.usage : usage
         var measurement = RunMeasurement(
             index: index, wallToExit: wallToExit, wallToReady: wallToReady, processEntry: processEntry, main: main,
-            milestones: milestones, userCPU: usage.userCPU, systemCPU: usage.systemCPU,
-            maxRSSBytes: usage.maxRSSBytes, majorFaults: usage.majorFaults, minorFaults: usage.minorFaults,
-            voluntaryContextSwitches: usage.voluntaryContextSwitches,
-            involuntaryContextSwitches: usage.involuntaryContextSwitches, exit: exit, residency: residency,
+            milestones: milestones, userCPU: total.userCPU, systemCPU: total.systemCPU,
+            maxRSSBytes: total.maxRSSBytes, majorFaults: total.majorFaults, minorFaults: total.minorFaults,
+            voluntaryContextSwitches: total.voluntaryContextSwitches,
+            involuntaryContextSwitches: total.involuntaryContextSwitches, exit: exit, residency: residency,
             timeToSuspend: timeToSuspend, timeToResume: timeToResume, timeToShutdown: timeToShutdown)
-        if maxRSSIsUpperBound { measurement.maxRSSIsUpperBound = true }
+        if tree.processes > 0 {
+            measurement.process = usage
+            measurement.processCount = tree.processes
+            measurement.largestProcess = tree.largest
+        }
         return measurement
     }
 

@@ -1,3 +1,4 @@
+import CLaunchProfSpawn
 import Glibc
 
 /// The wait loop of one launch: polls the record pipe, the notify socket,
@@ -28,12 +29,17 @@ public struct RunObserver {
     private var cycleDeadline: UInt64?
     /// When SIGTERM was sent after ready (`--measure shutdown`).
     private var shutdownSentAt: UInt64?
+    /// Records from the launched process, and from others (ignored).
+    private var recordCount = 0
+    private var ignoredRecords = 0
+    private var refusedNotify: pid_t?
 
     public init(process: LaunchedProcess, settings: RunSettings, interrupt: InterruptMonitor? = nil) {
         self.process = process
         self.settings = settings
         self.interrupt = interrupt
-        run = ObservedRun(pid: process.pid, exit: .exited(0), usage: ResourceUsage(rusage()))
+        run = ObservedRun(pid: process.pid, exit: .exited(0), usage: ResourceUsage())
+        run.notes = process.notes
         readyOpen = process.channels.readyRead >= 0
         stdoutOpen = process.channels.stdoutRead >= 0
         stderrOpen = process.channels.stderrRead >= 0
@@ -45,7 +51,7 @@ public struct RunObserver {
     }
 
     /// Runs the loop to the end of the process and returns what it saw.
-    public consuming func observe() throws(SystemCallError) -> ObservedRun {
+    public consuming func observe() throws(LaunchError) -> ObservedRun {
         let t0 = process.startNanoseconds
         let timeoutDeadline = t0 &+ Self.nanoseconds(settings.timeout)
         while true {
@@ -75,20 +81,22 @@ public struct RunObserver {
                     continue
                 }
             }
-            if waitOnce(now: now, until: stopDeadline ?? cycleDeadline ?? timeoutDeadline) { break }
+            if try waitOnce(now: now, until: stopDeadline ?? cycleDeadline ?? timeoutDeadline) { break }
         }
         drainAll()
         let end = try process.reap()
+        if run.wallToExit == nil, !timedOut, stopDeadline == nil, let exited = process.exitedAt {
+            run.wallToExit = Self.since(t0, exited)
+        }
         finish(with: end)
         return run
     }
 
     /// One poll(2) round; true when the process has exited.
-    private mutating func waitOnce(now: UInt64, until deadline: UInt64) -> Bool {
+    private mutating func waitOnce(now: UInt64, until deadline: UInt64) throws(LaunchError) -> Bool {
         var fds: [pollfd] = []
         let channels = process.channels
-        let pidIndex = fds.count
-        fds.append(pollfd(fd: process.pidDescriptor, events: Int16(POLLIN), revents: 0))
+        fds.append(pollfd(fd: process.eventDescriptor, events: Int16(POLLIN), revents: 0))
         if readyOpen { fds.append(pollfd(fd: channels.readyRead, events: Int16(POLLIN), revents: 0)) }
         if stdoutOpen { fds.append(pollfd(fd: channels.stdoutRead, events: Int16(POLLIN), revents: 0)) }
         if stderrOpen { fds.append(pollfd(fd: channels.stderrRead, events: Int16(POLLIN), revents: 0)) }
@@ -97,19 +105,17 @@ public struct RunObserver {
         }
         if let interrupt { fds.append(pollfd(fd: interrupt.descriptor, events: Int16(POLLIN), revents: 0)) }
         let result = poll(&fds, nfds_t(fds.count), pollTimeout(now: now, deadline: deadline))
-        let after = monotonicNanoseconds()
         if result > 0 {
             // Records first: a program that writes `ready` and exits at once
             // must be seen as ready before it is seen as gone.
             drainAll()
-            if fds[pidIndex].revents != 0 {
-                run.wallToExit = after &- process.startNanoseconds
+            try process.takeEvents()
+            if let exited = process.exitedAt {
+                // What it wrote just before exiting is read before the run ends.
+                drainAll()
+                run.wallToExit = Self.since(process.startNanoseconds, exited)
                 return true
             }
-        }
-        if process.pidDescriptor < 0, process.hasExited() {
-            run.wallToExit = after &- process.startNanoseconds
-            return true
         }
         if run.wallToReady == nil, var probe = port {
             if probe.isAccepting() { markReady(at: monotonicNanoseconds()) }
@@ -123,15 +129,18 @@ public struct RunObserver {
     private func pollTimeout(now: UInt64, deadline: UInt64) -> Int32 {
         let remaining = deadline > now ? (deadline - now + 999_999) / 1_000_000 : 0
         var limit = min(remaining, 1_000)
-        if (port != nil && run.wallToReady == nil) || process.pidDescriptor < 0 || cycle.isSuspending { limit = min(limit, 1) }
+        if port != nil && run.wallToReady == nil { limit = min(limit, 1) }
         return Int32(limit)
     }
 
     // MARK: - Channels
 
+    /// Reads what is waiting on every channel, in bounded slices: a child
+    /// that writes faster than the harness reads must not keep the loop from
+    /// its deadlines (the timeout, the grace period, Ctrl-C).
     private mutating func drainAll() {
         let channels = process.channels
-        if readyOpen { readyOpen = drain(channels.readyRead, echo: -1, into: \.records) { $0.handleRecord($1) } }
+        if readyOpen { readyOpen = drainRecords(channels.readyRead) }
         if stdoutOpen {
             stdoutOpen = drain(channels.stdoutRead, echo: channels.echo?.stdout ?? -1, into: \.stdoutLines) {
                 $0.handleOutput($1)
@@ -142,18 +151,26 @@ public struct RunObserver {
                 $0.handleOutput($1)
             }
         }
-        if let notify = channels.notify, run.wallToReady == nil, notify.drainReady() {
-            markReady(at: monotonicNanoseconds())
+        if let notify = channels.notify, run.wallToReady == nil {
+            let process = self.process
+            if notify.drainReady(accepting: { process.isInTree($0) }) { markReady(at: monotonicNanoseconds()) }
+            if let refused = notify.refused, refusedNotify == nil {
+                refusedNotify = refused.pid
+                note("ignored READY=1 on the notify socket from pid \(refused.pid) (\(Self.processName(refused.pid))): "
+                    + "it is not the launched process nor one of its descendants")
+            }
         }
     }
 
-    /// Reads `fd` until it would block; false once it reached end of file.
+    /// Reads at most `Self.sliceBytes` from `fd`; false once it reached end
+    /// of file.
     private mutating func drain(
         _ fd: Int32, echo: Int32, into buffer: WritableKeyPath<RunObserver, LineBuffer>,
         _ handle: (inout RunObserver, Substring) -> Void
     ) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
+        var total = 0
+        while total < Self.sliceBytes {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 { return errno == EAGAIN || errno == EINTR }
             if count == 0 {
@@ -162,15 +179,78 @@ public struct RunObserver {
                 self[keyPath: buffer] = lines
                 return false
             }
+            total += count
             if echo >= 0 { chunk.withUnsafeBytes { Self.writeAll(echo, $0.prefix(count)) } }
-            // Once ready, output only needs draining; records still count.
-            if buffer != \.records, run.wallToReady != nil { continue }
+            // Once ready, output only needs draining.
+            if run.wallToReady != nil { continue }
             var lines = self[keyPath: buffer]
             chunk.withUnsafeBytes { bytes in
                 lines.append(UnsafeRawBufferPointer(rebasing: bytes.prefix(count))) { handle(&self, $0) }
             }
             self[keyPath: buffer] = lines
         }
+        return true
+    }
+
+    /// Reads at most `Self.sliceRecords` records; false at end of file.
+    /// Each record is one datagram with its sender's pid: only the launched
+    /// process's records count (a wrapper must exec the traced program, as
+    /// `sh -c 'exec prog'` does; a program it merely runs first is not the
+    /// launch).
+    private mutating func drainRecords(_ fd: Int32) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<Self.sliceRecords {
+            var sender: pid_t = 0
+            var truncated: Int32 = 0
+            let count = buffer.withUnsafeMutableBytes {
+                lp_record_receive(fd, $0.baseAddress, $0.count, &sender, &truncated)
+            }
+            if count < 0 { return errno == EAGAIN || errno == EINTR }
+            if count == 0 { return false }
+            guard sender == process.pid else {
+                ignoredRecords += 1
+                if ignoredRecords == 1 {
+                    note("ignored records on LAUNCHPROF_READY_FD from pid \(sender) (\(Self.processName(sender))), "
+                        + "which is not the launched process (pid \(process.pid)): only the launched program's "
+                        + "milestones and readiness count; a wrapper script must exec it")
+                }
+                continue
+            }
+            recordCount += 1
+            if recordCount > Self.recordLimit {
+                if recordCount == Self.recordLimit + 1 {
+                    note("more than \(Self.recordLimit) records on LAUNCHPROF_READY_FD in one run; the rest were ignored")
+                }
+                continue
+            }
+            var lines = records
+            buffer.withUnsafeBytes { bytes in
+                lines.append(UnsafeRawBufferPointer(rebasing: bytes.prefix(count))) { handleRecord($0) }
+                lines.flush { handleRecord($0) }
+            }
+            records = lines
+        }
+        return true
+    }
+
+    /// At most this many bytes per output stream, and records, per round.
+    static let sliceBytes = 256 * 1024
+    static let sliceRecords = 256
+    /// Records kept per run (milestones and the rest).
+    static let recordLimit = 10_000
+
+    private mutating func note(_ text: String) {
+        if !run.notes.contains(text) { run.notes.append(text) }
+    }
+
+    /// /proc/PID/comm, sanitised, or "gone".
+    static func processName(_ pid: pid_t) -> String {
+        guard pid > 0, let text = ProcFile.read("/proc/\(pid)/comm") else { return "gone" }
+        var name = ""
+        for scalar in text.unicodeScalars where scalar != "\n" {
+            name += scalar.value < 0x20 || scalar.value == 0x7f ? "?" : String(scalar)
+        }
+        return name
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer.SubSequence) {
@@ -194,8 +274,17 @@ public struct RunObserver {
             return
         }
         let t0 = process.startNanoseconds
+        if let ns = record?.nanoseconds, ns < t0 || ns > monotonicNanoseconds() {
+            note("ignored a record stamped outside the run (\(ns) ns; the run began at \(t0) ns, CLOCK_MONOTONIC)")
+            return
+        }
         switch record {
-        case .entry(let ns, _): run.processEntry = Self.since(t0, ns)
+        case .entry(let ns, let pid):
+            if pid != process.pid {
+                note("ignored an entry record that names pid \(pid), not the launched process (pid \(process.pid))")
+                return
+            }
+            run.processEntry = Self.since(t0, ns)
         case .main(let ns): run.main = Self.since(t0, ns)
         case .milestone(let ns, let name): run.milestones.append(MilestoneTime(name: name, nanoseconds: Self.since(t0, ns)))
         case .ready(let ns): if settings.probe == .tracer { markReady(at: ns) }
@@ -234,9 +323,12 @@ public struct RunObserver {
 
     private mutating func finish(with end: ProcessEnd) {
         run.usage = end.usage
+        run.tree = end.tree
+        if end.tree.unreaped > 0 {
+            note("\(end.tree.unreaped) process(es) of the run could not be killed within 5 s (uninterruptible sleep?)")
+        }
         run.timeToSuspend = cycle.timeToSuspend
         run.timeToResume = cycle.timeToResume
-        run.maxRSSIsUpperBound = end.usage.maxRSSBytes <= process.parentPeakRSSBytes
         if timedOut {
             run.exit = .timedOut
             run.wallToExit = nil

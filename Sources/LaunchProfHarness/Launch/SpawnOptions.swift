@@ -6,6 +6,9 @@ public enum OutputDisposition: Sendable, Equatable {
     case inherit
     /// One file per run, both streams (`--output-dir`).
     case file(String)
+    /// Standard output and standard error each to a file of its own (tools
+    /// launchprof runs, such as llvm-symbolizer).
+    case files(stdout: String, stderr: String)
 }
 
 /// How to start one measured process, beyond the target itself.
@@ -16,6 +19,8 @@ public struct SpawnOptions: Sendable, Equatable {
     public var captureOutput: Bool
     /// Create a private sd_notify socket and pass it in NOTIFY_SOCKET.
     public var notifySocket: Bool
+    /// A file for standard input; nil: /dev/null.
+    public var input: String?
 
     public init(output: OutputDisposition = .discard, captureOutput: Bool = false, notifySocket: Bool = false) {
         self.output = output

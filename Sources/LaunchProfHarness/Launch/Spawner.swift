@@ -1,46 +1,55 @@
 import Glibc
+import Synchronization
 
-/// Starts measured processes with posix_spawn, the way `launchprof run`
-/// measures them.
+/// Starts measured processes the way `launchprof run` measures them, through
+/// launchprof's spawner process (``SpawnService``, docs/spawner.md).
 ///
 /// The child gets its own process group (so the harness can stop it and
-/// everything it forked with one kill), a clean signal mask and default
-/// dispositions (the harness ignores SIGINT; the child must not inherit
-/// that), /dev/null as stdin, and three variables: LAUNCHPROF_SPAWN_NS (t0),
-/// LAUNCHPROF_READY_FD (the write end of the record pipe) and, for the notify
-/// probe, NOTIFY_SOCKET. Every descriptor the harness opens is close-on-exec,
-/// so concurrent spawns never leak one another's pipes.
+/// everything it forked with one signal), a clean signal mask and default
+/// dispositions, /dev/null as stdin, and three variables:
+/// LAUNCHPROF_SPAWN_NS (t0), LAUNCHPROF_READY_FD (the record socket) and,
+/// for the notify probe, NOTIFY_SOCKET. Every other LAUNCHPROF_* variable of
+/// launchprof's own environment is removed (a stale LAUNCHPROF_TRACE or
+/// LAUNCHPROF_SAMPLE_HZ in the user's shell must not change what is
+/// measured); a target's own `environment` may still set them.
+///
+/// One spawner serves one run at a time: a `Spawner` is for one benchmark,
+/// `record` or `profile`, and starts its spawner process on first use.
 public struct Spawner: Sendable {
     /// Variables of the harness's own environment that must not reach the
     /// child: they would point it at the harness's parent, not at us.
-    static let strippedVariables: Set<String> = ["NOTIFY_SOCKET", "LAUNCHPROF_READY_FD", "LAUNCHPROF_SPAWN_NS"]
+    static let strippedVariables: Set<String> = ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"]
+    /// Prefix of the variables LaunchProf and the preload library read.
+    static let launchProfPrefix = "LAUNCHPROF_"
+    /// The record socket's number in the child (LAUNCHPROF_READY_FD).
+    static let recordDescriptor: Int32 = 3
+
+    private let connection = SpawnConnection()
 
     public init() {}
 
-    /// Spawns `target`. t0 is read just before posix_spawn, after everything
-    /// else (path resolution, pipes, argv and environment) is ready.
+    /// Spawns `target`. t0 is read by the spawner just before posix_spawn,
+    /// after everything else (path resolution, sockets, argv and environment)
+    /// is ready.
     public func spawn(_ target: LaunchTarget, options: SpawnOptions = SpawnOptions()) throws(LaunchError) -> LaunchedProcess {
         let arguments = try commandLine(of: target)
         let program = try resolveProgram(of: target)
+        let service = try connection.service()
         let channels = try ChildChannels(options: options, program: program)
-        // Read before t0: the parent's work after posix_spawn returns competes
-        // with the starting child for a CPU, so it is kept to the minimum.
-        let parentPeak = LaunchedProcess.ownPeakRSSBytes()
-        do throws(SystemCallError) {
-            let pid = try channels.withSpawnSetup(target: target) {
-                (actions: inout posix_spawn_file_actions_t, attributes: inout posix_spawnattr_t) throws(SystemCallError) in
-                try launch(program: program, arguments: arguments, target: target, channels: channels,
-                           actions: &actions, attributes: &attributes)
-            }
-            return LaunchedProcess(
-                pid: pid.pid, startNanoseconds: pid.t0, channels: channels.parentSide(), parentPeakRSSBytes: parentPeak,
-                spawnStrings: pid.strings)
+        let environment = SpawnEnvironment(base: target.environment, channels: channels)
+        do throws(LaunchError) {
+            let started = try service.spawn(
+                program: program, workingDirectory: target.workingDirectory, arguments: arguments,
+                environment: environment.entries, spawnTimeSlot: environment.spawnSlot,
+                descriptors: channels.childDescriptors())
+            let process = LaunchedProcess(
+                pid: started.pid, startNanoseconds: started.t0, channels: channels.parentSide(), service: service,
+                program: program)
+            process.notes.append(contentsOf: environment.notes)
+            return process
         } catch {
             channels.closeAll()
-            if error.errno == ENOEXEC {
-                throw .notExecutable(program, reason: "the kernel cannot run it (not an ELF binary or a #! script)")
-            }
-            throw .system(error, program: program)
+            throw error
         }
     }
 
@@ -52,36 +61,46 @@ public struct Spawner: Sendable {
         return try ProgramResolver.resolve(arguments[0], searchPath: searchPath)
     }
 
-    /// argv as executed: the target's own, or `/bin/sh -c SCRIPT` for `--shell`.
+    /// argv as executed: the target's own, or `/bin/sh -c SCRIPT` for
+    /// `--shell`: one string is the script as written; several words are
+    /// each quoted, so `--shell -- printf '%s\n' "a b"` runs what it says.
     func commandLine(of target: LaunchTarget) throws(LaunchError) -> [String] {
         guard let first = target.arguments.first, !first.isEmpty else { throw .emptyCommand(target: target.name) }
         guard target.useShell else { return target.arguments }
-        return ["/bin/sh", "-c", target.arguments.joined(separator: " ")]
+        if target.arguments.count == 1 { return ["/bin/sh", "-c", first] }
+        return ["/bin/sh", "-c", target.arguments.map(Self.shellQuoted).joined(separator: " ")]
     }
 
-    private func launch(
-        program: String, arguments: [String], target: LaunchTarget, channels: ChildChannels,
-        actions: inout posix_spawn_file_actions_t, attributes: inout posix_spawnattr_t
-    ) throws(SystemCallError) -> (pid: pid_t, t0: UInt64, strings: [CStringArray]) {
-        var environment = SpawnEnvironment(base: target.environment, channels: channels)
-        let argv = CStringArray(arguments)
-        var pid: pid_t = 0
-        // t0: the last thing before posix_spawn. Only formatting 20 digits
-        // into a preallocated slot separates the two.
-        let t0 = monotonicNanoseconds()
-        environment.setSpawnTime(t0)
-        do {
-            try Syscall.checkReturn("posix_spawn", program) {
-                posix_spawn(&pid, program, &actions, &attributes, argv.pointers, environment.pointers)
-            }
-        } catch {
-            argv.free()
-            environment.free()
-            throw error
+    /// `word` as one POSIX shell word.
+    static func shellQuoted(_ word: String) -> String {
+        let safe = Set("-_./=:,+@%".utf8)
+        let plain = !word.isEmpty && word.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
+                || safe.contains(byte)
         }
-        // Freed with the process, after the run: work done here would compete
-        // with the starting child for a CPU.
-        return (pid, t0, [argv, environment.storage])
+        if plain { return word }
+        return "'" + word.replacing("'", with: "'\\''") + "'"
+    }
+}
+
+/// The spawner process of one ``Spawner``, started on first use.
+final class SpawnConnection: Sendable {
+    // SpawnService is used by one run at a time; the lock only guards its creation.
+    private nonisolated(unsafe) var started: SpawnService?
+    private let lock = Mutex<Void>(())
+
+    func service() throws(LaunchError) -> SpawnService {
+        let result: Result<SpawnService, LaunchError> = lock.withLock { _ in
+            if let started { return .success(started) }
+            do throws(LaunchError) {
+                let service = try SpawnService(executable: try SpawnService.locate())
+                started = service
+                return .success(service)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 }
 
@@ -99,52 +118,43 @@ struct CStringArray {
 }
 
 /// The child's environment: the harness's own (minus what points at our
-/// parent), the target's additions, then the launchprof variables.
+/// parent and every LAUNCHPROF_* variable), the target's additions, then the
+/// launchprof variables, with a slot the spawner fills with t0.
 struct SpawnEnvironment {
-    private var strings: CStringArray
-    /// Index of the LAUNCHPROF_SPAWN_NS entry, filled in just before spawn.
-    private let spawnSlot: Int
-    private static let spawnPrefix = "LAUNCHPROF_SPAWN_NS="
+    private(set) var entries: [String] = []
+    /// Index of the LAUNCHPROF_SPAWN_NS entry, filled in by the spawner.
+    private(set) var spawnSlot = 0
+    /// What was removed from launchprof's own environment, said once per run.
+    private(set) var notes: [String] = []
 
     init(base additions: [String: String], channels: ChildChannels) {
-        var entries: [String] = []
+        var removed: [String] = []
         var index = 0
         while let entry = environ[index] {
+            index += 1
             let text = String(cString: entry)
             let name = String(text.prefix { $0 != "=" })
-            if !Spawner.strippedVariables.contains(name), additions[name] == nil { entries.append(text) }
-            index += 1
+            if additions[name] != nil || Spawner.strippedVariables.contains(name) { continue }
+            if name.hasPrefix(Spawner.launchProfPrefix) {
+                if name != "LAUNCHPROF_SPAWNER" { removed.append(name) }
+                continue
+            }
+            entries.append(text)
         }
-        for (name, value) in additions.sorted(by: { $0.key < $1.key }) { entries.append("\(name)=\(value)") }
-        entries.append("LAUNCHPROF_READY_FD=\(channels.readyWrite)")
+        for (name, value) in additions.sorted(by: { $0.key < $1.key })
+        where name != "LAUNCHPROF_READY_FD" && name != "LAUNCHPROF_SPAWN_NS" {
+            entries.append("\(name)=\(value)")
+        }
+        entries.append("LAUNCHPROF_READY_FD=\(Spawner.recordDescriptor)")
         if let notify = channels.notify { entries.append("NOTIFY_SOCKET=\(notify.address)") }
         spawnSlot = entries.count
-        // Room for 20 digits (UInt64.max); the terminating NUL moves left.
-        entries.append(Self.spawnPrefix + String(repeating: "0", count: 20))
-        strings = CStringArray(entries)
-    }
-
-    var pointers: [UnsafeMutablePointer<CChar>?] { strings.pointers }
-    /// The strings themselves, for whoever frees them later.
-    var storage: CStringArray { strings }
-
-    /// Writes `t0` in decimal into the preallocated slot, without allocating.
-    mutating func setSpawnTime(_ t0: UInt64) {
-        guard let slot = strings.pointers[spawnSlot] else { return }
-        let digits = slot + Self.spawnPrefix.utf8.count
-        var value = t0
-        var count = 0
-        repeat {
-            count += 1
-            value /= 10
-        } while value > 0
-        value = t0
-        for position in stride(from: count - 1, through: 0, by: -1) {
-            digits[position] = CChar(48 + value % 10)
-            value /= 10
+        // Room for 20 digits (UInt64.max); the spawner writes t0 and a NUL.
+        entries.append("LAUNCHPROF_SPAWN_NS=" + String(repeating: "0", count: 20))
+        if !removed.isEmpty {
+            notes.append(
+                "ignored \(removed.sorted().joined(separator: ", ")) from launchprof's environment: the launched "
+                    + "program gets only the LAUNCHPROF_* variables launchprof sets (set them per target with env: "
+                    + "in launchprof.yml)")
         }
-        digits[count] = 0
     }
-
-    func free() { strings.free() }
 }

@@ -12,6 +12,13 @@ public enum TracerRecord: Sendable, Equatable {
     /// `LP1 resumed <ns>`: the Lifecycle's resume handlers finished after SIGCONT.
     case resumed(nanoseconds: UInt64)
 
+    /// The record's CLOCK_MONOTONIC timestamp.
+    public var nanoseconds: UInt64 {
+        switch self {
+        case .entry(let ns, _), .main(let ns), .milestone(let ns, _), .ready(let ns), .resumed(let ns): ns
+        }
+    }
+
     /// The protocol version this reader speaks.
     public static let versionPrefix = "LP1"
 

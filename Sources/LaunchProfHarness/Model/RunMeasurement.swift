@@ -130,13 +130,25 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     /// Time to main (`recordLaunchStart()`), traced programs only.
     public var main: UInt64?
     public var milestones: [MilestoneTime]
+    /// CPU time, page faults and context switches: summed over every process
+    /// of the run's tree (the launched process, the children it waited for,
+    /// and every descendant launchprof's spawner reaped).
     public var userCPU: UInt64
     public var systemCPU: UInt64
+    /// The largest memory peak of one process of the tree (``largestProcess``
+    /// says which). Not a sum: peaks of different processes need not overlap.
     public var maxRSSBytes: UInt64
-    /// True when `maxRSSBytes` is at or below launchprof's own peak: the
-    /// kernel counted the spawning address space's peak, so the program's
-    /// own is somewhere below it (an upper bound). nil: a real figure.
+    /// Results files written before launchprof had its spawner: true when
+    /// `maxRSSBytes` was only launchprof's own peak (an upper bound). Never
+    /// set by this version; read so old baselines stay comparable.
     public var maxRSSIsUpperBound: Bool?
+    /// The launched process's own figures (its wait4: the children it waited
+    /// for itself are included), beside the tree's. nil in older files.
+    public var process: ResourceUsage?
+    /// How many processes of the tree launchprof reaped (see ``TreeUsage``).
+    public var processCount: Int?
+    /// The process with the largest max RSS.
+    public var largestProcess: LargestProcess?
     public var majorFaults: UInt64
     public var minorFaults: UInt64
     public var voluntaryContextSwitches: UInt64

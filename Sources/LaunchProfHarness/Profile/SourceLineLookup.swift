@@ -9,7 +9,7 @@ struct SourceLineLookup {
 
     /// Why a module's addresses got no source lines.
     enum Failure: Error, CustomStringConvertible {
-        case cannotRun(SystemCallError)
+        case cannotRun(LaunchError)
         case timedOut(Duration)
         case exited(Int32, message: String)
         case signaled(Int32, message: String)

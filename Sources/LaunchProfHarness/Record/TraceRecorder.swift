@@ -90,7 +90,7 @@ public struct TraceRecorder: Sendable {
                 process: process, settings: RunSettings(probe: probe, timeout: timeout, grace: grace), interrupt: interrupt
             ).observe()
         } catch {
-            throw .system(error)
+            throw .launch(error)
         }
         if run.interrupted { throw .interrupted }
         let program = target.arguments.first ?? target.name

@@ -1,0 +1,169 @@
+// The protocol between launchprof and its spawner, lp-spawn (docs/spawner.md).
+//
+// lp-spawn is a small static C program that launchprof starts once per
+// benchmark (or `record`/`profile` run) with one end of a SOCK_SEQPACKET
+// socketpair on its descriptor 3. It starts every measured process, so:
+//   - a target's max RSS is its own: posix_spawn execs from a vfork-style
+//     child that shares the spawner's tiny address space, and the kernel
+//     carries that space's peak into the target's ru_maxrss;
+//   - it is the subreaper (PR_SET_CHILD_SUBREAPER) of every run's tree:
+//     descendants that double-fork or setsid are reparented to it, reaped,
+//     counted and killed with the run, never orphaned;
+//   - t0 is read immediately before posix_spawn, and the exit time as soon
+//     as SIGCHLD wakes it, as a bare posix_spawn + wait4 loop would;
+//   - it maps no shared library, so it never keeps a page of a file a cold
+//     run evicts in the page cache;
+//   - when launchprof goes away for any reason (a crash, SIGKILL, the OOM
+//     killer), the socket reaches end of file and it kills every process of
+//     the run's tree before it exits.
+//
+// One run at a time per spawner: every process it reaps while a run is
+// active belongs to that run.
+#ifndef LAUNCHPROF_SPAWN_H
+#define LAUNCHPROF_SPAWN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LP_SPAWN_MAGIC 0x4c505331u /* "LPS1" */
+#define LP_SPAWN_CONTROL_FD 3
+/// At most this many descriptors go with a spawn request (the payload memfd first).
+#define LP_SPAWN_MAX_FDS 8
+/// The request payload (argv, envp, paths) may be at most this large.
+#define LP_SPAWN_MAX_PAYLOAD (64u * 1024u * 1024u)
+
+enum lp_spawn_request_kind {
+    /// Start a process. Descriptors: the payload memfd, then one per
+    /// `fd_targets` entry. Answered by SPAWNED or FAILED.
+    LP_SPAWN_REQUEST_SPAWN = 1,
+    /// Send `signal` to the run (see lp_spawn_scope). Not answered.
+    LP_SPAWN_REQUEST_SIGNAL = 2,
+    /// End the run: SIGKILL to every process left in its tree, reap them
+    /// all, answer FINISHED with the resources.
+    LP_SPAWN_REQUEST_FINISH = 3,
+};
+
+enum lp_spawn_scope {
+    /// The launched process only (while it is not reaped).
+    LP_SPAWN_SCOPE_PROCESS = 0,
+    /// Its process group (as a terminal's Ctrl-C or Ctrl-Z would).
+    LP_SPAWN_SCOPE_GROUP = 1,
+    /// Every process of the run's tree, whatever its group or session.
+    LP_SPAWN_SCOPE_TREE = 2,
+};
+
+struct lp_spawn_request {
+    uint32_t magic;
+    uint32_t kind;
+    /// SPAWN: bytes in the payload memfd. The payload is NUL-terminated
+    /// strings: the program path, the working directory ("" = inherit),
+    /// `argc` arguments, `envc` environment entries.
+    uint64_t payload_size;
+    uint32_t argc;
+    uint32_t envc;
+    /// SPAWN: the environment entry that is "LAUNCHPROF_SPAWN_NS=" followed
+    /// by 20 characters of room, which the spawner fills with t0; -1: none.
+    int32_t spawn_time_slot;
+    /// SPAWN: descriptors after the payload, and the number each one gets
+    /// in the child (0, 1, 2, the record socket, ...).
+    uint32_t fd_count;
+    int32_t fd_targets[LP_SPAWN_MAX_FDS];
+    /// SIGNAL: the signal and an lp_spawn_scope.
+    int32_t signal;
+    uint32_t scope;
+};
+
+enum lp_spawn_reply_kind {
+    /// SPAWN succeeded: `pid`, `nanoseconds` = t0.
+    LP_SPAWN_REPLY_SPAWNED = 1,
+    /// SPAWN failed: `error` (errno) and `message`.
+    LP_SPAWN_REPLY_FAILED = 2,
+    /// The launched process exited (sent unasked): `nanoseconds` = when the
+    /// spawner saw it, `status` = its wait status.
+    LP_SPAWN_REPLY_EXITED = 3,
+    /// The launched process stopped (SIGTSTP, SIGSTOP; sent unasked).
+    LP_SPAWN_REPLY_STOPPED = 4,
+    /// The launched process continued (SIGCONT; sent unasked).
+    LP_SPAWN_REPLY_CONTINUED = 5,
+    /// FINISH done: the resources of the run.
+    LP_SPAWN_REPLY_FINISHED = 6,
+    /// A request the spawner could not read: `message` says why.
+    LP_SPAWN_REPLY_PROTOCOL_ERROR = 7,
+};
+
+/// getrusage's fields, in nanoseconds, KiB and counts.
+struct lp_spawn_usage {
+    int64_t user_ns;
+    int64_t system_ns;
+    int64_t max_rss_kib;
+    int64_t minor_faults;
+    int64_t major_faults;
+    int64_t voluntary_switches;
+    int64_t involuntary_switches;
+};
+
+struct lp_spawn_reply {
+    uint32_t magic;
+    uint32_t kind;
+    int32_t pid;
+    int32_t error;
+    uint64_t nanoseconds;
+    int32_t status;
+    /// FINISHED: processes of the tree the spawner reaped (the launched
+    /// process and every descendant orphaned to it or killed at the end),
+    /// and processes it could not reap in time (unkillable, e.g. stuck in D
+    /// state).
+    uint32_t processes;
+    uint32_t unreaped;
+    int32_t largest_pid;
+    /// FINISHED: the launched process's own wait4 figures (which include
+    /// the children it waited for itself) and the sum over the tree.
+    struct lp_spawn_usage process;
+    struct lp_spawn_usage tree;
+    /// FINISHED: the largest max RSS of one reaped process, and its name.
+    int64_t largest_rss_kib;
+    char largest_name[16];
+    char process_name[16];
+    char message[160];
+};
+
+/// Starts the spawner `path` with a socketpair; returns its pid and stores
+/// launchprof's end (close-on-exec) in `*control`, or returns -1 with errno.
+pid_t lp_spawn_start(const char *path, int *control);
+
+/// Sends `request`; for SPAWN, `payload` goes in a sealed memfd sent before
+/// `fds`. Returns 0, or -1 with errno.
+int lp_spawn_send(int control, const struct lp_spawn_request *request, const void *payload, size_t payload_size,
+                  const int *fds, uint32_t fd_count);
+
+/// Receives one reply (blocking unless `dont_wait`). Returns 1 when one was
+/// read, 0 at end of file (the spawner is gone), -1 with errno (EAGAIN when
+/// `dont_wait` and nothing is waiting).
+int lp_spawn_receive(int control, struct lp_spawn_reply *reply, int dont_wait);
+
+/// A datagram-boundary record socket pair for LAUNCHPROF_READY_FD: `ends[0]`
+/// is the harness's (non-blocking, SO_PASSCRED: every record arrives with
+/// its sender's pid as the kernel saw it), `ends[1]` the child's. Both
+/// close-on-exec. Returns 0, or -1 with errno.
+int lp_record_socket(int ends[2]);
+
+/// Reads one record from the harness end: its bytes (at most `capacity`,
+/// truncated records are flagged with *truncated) and the sender's pid (0
+/// when the kernel attached none). Returns the length, 0 at end of file, -1
+/// with errno (EAGAIN when nothing is waiting).
+ssize_t lp_record_receive(int fd, void *buffer, size_t capacity, pid_t *sender, int *truncated);
+
+/// Like lp_record_receive for a datagram socket (sd_notify), closing any
+/// descriptors that came with the message.
+ssize_t lp_notify_receive(int fd, void *buffer, size_t capacity, pid_t *sender);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

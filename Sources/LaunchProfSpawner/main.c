@@ -1,0 +1,531 @@
+// lp-spawn: the process that starts, watches, reaps and cleans up every
+// process launchprof measures. The protocol and the reasons are in
+// launchprof_spawn.h and docs/spawner.md.
+//
+// Built as a static executable that uses only the C library, so its own
+// memory peak (which the kernel hands to every process it execs) is well
+// under a MiB, and it maps no file a cold run evicts.
+#define _GNU_SOURCE
+#include "launchprof_spawn.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/// The signals launchprof's terminal or a job controller may send to the
+/// spawner's group; it ignores them and follows only its control socket.
+static const int ignored_signals[] = {SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGHUP, SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2};
+
+/// Descriptors received with a request are moved at or above this number,
+/// so no dup2 onto a child's low descriptor can overwrite another source.
+enum { HIGH_FD = 100 };
+
+static int control = LP_SPAWN_CONTROL_FD;
+static int child_signals = -1;
+
+/// The run under way: everything reaped while it is active belongs to it.
+static struct {
+    int active;
+    pid_t pid;
+    int reaped;
+    int status;
+    struct lp_spawn_usage process;
+    struct lp_spawn_usage tree;
+    uint32_t processes;
+    int64_t largest_rss_kib;
+    pid_t largest_pid;
+    char largest_name[16];
+    char process_name[16];
+} run;
+
+static uint64_t now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static void send_reply(struct lp_spawn_reply *reply) {
+    reply->magic = LP_SPAWN_MAGIC;
+    ssize_t sent;
+    do {
+        sent = send(control, reply, sizeof *reply, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    // A failed send means launchprof is gone: the next poll sees the end of
+    // file and cleans up.
+}
+
+static void fail(int error, const char *what) {
+    struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_FAILED, .error = error};
+    snprintf(reply.message, sizeof reply.message, "%s", what);
+    send_reply(&reply);
+}
+
+static void protocol_error(const char *what) {
+    struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_PROTOCOL_ERROR};
+    snprintf(reply.message, sizeof reply.message, "%s", what);
+    send_reply(&reply);
+}
+
+static struct lp_spawn_usage usage_of(const struct rusage *usage) {
+    struct lp_spawn_usage result = {
+        .user_ns = (int64_t)usage->ru_utime.tv_sec * 1000000000 + (int64_t)usage->ru_utime.tv_usec * 1000,
+        .system_ns = (int64_t)usage->ru_stime.tv_sec * 1000000000 + (int64_t)usage->ru_stime.tv_usec * 1000,
+        .max_rss_kib = usage->ru_maxrss,
+        .minor_faults = usage->ru_minflt,
+        .major_faults = usage->ru_majflt,
+        .voluntary_switches = usage->ru_nvcsw,
+        .involuntary_switches = usage->ru_nivcsw,
+    };
+    return result;
+}
+
+static void add_usage(struct lp_spawn_usage *sum, const struct lp_spawn_usage *usage) {
+    sum->user_ns += usage->user_ns;
+    sum->system_ns += usage->system_ns;
+    if (usage->max_rss_kib > sum->max_rss_kib) sum->max_rss_kib = usage->max_rss_kib;
+    sum->minor_faults += usage->minor_faults;
+    sum->major_faults += usage->major_faults;
+    sum->voluntary_switches += usage->voluntary_switches;
+    sum->involuntary_switches += usage->involuntary_switches;
+}
+
+/// /proc/PID/comm of a zombie not yet reaped (still readable then).
+static void read_name(pid_t pid, char name[16]) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+    memset(name, 0, 16);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    ssize_t count = read(fd, name, 15);
+    close(fd);
+    if (count <= 0) {
+        name[0] = 0;
+        return;
+    }
+    if (name[count - 1] == '\n') name[count - 1] = 0;
+}
+
+/// Reaps every child that has exited, and reports stops and continues of
+/// the launched process. `seen` is when SIGCHLD woke the spawner.
+static void reap_children(uint64_t seen) {
+    for (;;) {
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        if (waitid(P_ALL, 0, &info, WEXITED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT) != 0) return;
+        pid_t pid = info.si_pid;
+        if (pid == 0) return;
+        if (info.si_code == CLD_STOPPED || info.si_code == CLD_CONTINUED || info.si_code == CLD_TRAPPED) {
+            // Consume the notification (only this one: WEXITED is not asked).
+            siginfo_t consumed;
+            waitid(P_PID, (id_t)pid, &consumed, WSTOPPED | WCONTINUED | WNOHANG);
+            if (run.active && pid == run.pid && info.si_code != CLD_TRAPPED) {
+                struct lp_spawn_reply reply = {
+                    .kind = info.si_code == CLD_STOPPED ? LP_SPAWN_REPLY_STOPPED : LP_SPAWN_REPLY_CONTINUED,
+                    .pid = pid, .nanoseconds = seen};
+                send_reply(&reply);
+            }
+            continue;
+        }
+        char name[16];
+        read_name(pid, name);
+        int status = 0;
+        struct rusage usage;
+        memset(&usage, 0, sizeof usage);
+        pid_t reaped;
+        do {
+            reaped = wait4(pid, &status, WNOHANG, &usage);
+        } while (reaped < 0 && errno == EINTR);
+        if (reaped <= 0) return;
+        if (!run.active) continue;
+        struct lp_spawn_usage figures = usage_of(&usage);
+        run.processes += 1;
+        add_usage(&run.tree, &figures);
+        if (figures.max_rss_kib > run.largest_rss_kib || run.largest_pid == 0) {
+            run.largest_rss_kib = figures.max_rss_kib;
+            run.largest_pid = pid;
+            memcpy(run.largest_name, name, sizeof name);
+        }
+        if (pid == run.pid) {
+            run.reaped = 1;
+            run.status = status;
+            run.process = figures;
+            memcpy(run.process_name, name, sizeof name);
+            struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_EXITED, .pid = pid, .nanoseconds = seen, .status = status};
+            send_reply(&reply);
+        }
+    }
+}
+
+/// Reads a whole small /proc file into a NUL-terminated buffer (caller frees).
+static char *read_proc_file(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    size_t capacity = 4096, length = 0;
+    char *text = malloc(capacity);
+    while (text) {
+        if (length + 1 == capacity) {
+            char *bigger = capacity < (1u << 24) ? realloc(text, capacity * 2) : NULL;
+            if (!bigger) break;
+            text = bigger;
+            capacity *= 2;
+        }
+        ssize_t count = read(fd, text + length, capacity - 1 - length);
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0) break;
+        length += (size_t)count;
+    }
+    close(fd);
+    if (text) text[length] = 0;
+    return text;
+}
+
+/// Appends the children of `pid` (every thread's) to `list`.
+static size_t add_children(pid_t pid, pid_t **list, size_t count, size_t *capacity) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *tasks = opendir(path);
+    if (!tasks) return count;
+    struct dirent *task;
+    while ((task = readdir(tasks))) {
+        if (task->d_name[0] == '.') continue;
+        char file[128];
+        snprintf(file, sizeof file, "/proc/%d/task/%s/children", (int)pid, task->d_name);
+        char *text = read_proc_file(file);
+        if (!text) continue;
+        char *cursor = text, *end;
+        for (;;) {
+            long value = strtol(cursor, &end, 10);
+            if (end == cursor) break;
+            cursor = end;
+            if (count == *capacity) {
+                size_t grown = *capacity ? *capacity * 2 : 64;
+                pid_t *bigger = realloc(*list, grown * sizeof(pid_t));
+                if (!bigger) break;
+                *list = bigger;
+                *capacity = grown;
+            }
+            (*list)[count++] = (pid_t)value;
+        }
+        free(text);
+    }
+    closedir(tasks);
+    return count;
+}
+
+/// Every live descendant of the spawner, breadth first. The spawner is a
+/// subreaper, so this is the whole tree of the run, setsid and double-fork
+/// survivors included. Caller frees.
+static size_t descendants(pid_t **list) {
+    size_t capacity = 0;
+    *list = NULL;
+    size_t count = add_children(getpid(), list, 0, &capacity);
+    // Bounded: pids reused while the tree is walked could make it revisit.
+    for (size_t i = 0; i < count && count < 65536; i++) count = add_children((*list)[i], list, count, &capacity);
+    return count;
+}
+
+static void signal_tree(int signal) {
+    pid_t *list;
+    size_t count = descendants(&list);
+    for (size_t i = 0; i < count; i++) kill(list[i], signal);
+    free(list);
+}
+
+static int has_children(void) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    return waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0;
+}
+
+/// Kills every process left in the run's tree and reaps them all, for at
+/// most five seconds (a process in uninterruptible sleep cannot die sooner).
+static uint32_t kill_and_reap_tree(void) {
+    uint64_t deadline = now_ns() + 5000000000u;
+    for (;;) {
+        reap_children(now_ns());
+        // With no child left, no descendant is alive: every orphan of the
+        // tree would have been reparented to this subreaper.
+        if (!has_children()) return 0;
+        signal_tree(SIGKILL);
+        if (run.active && !run.reaped) kill(run.pid, SIGKILL);
+        struct pollfd wait = {.fd = child_signals, .events = POLLIN};
+        poll(&wait, 1, 2);
+        struct signalfd_siginfo drained[16];
+        while (read(child_signals, drained, sizeof drained) > 0) {
+        }
+        if (now_ns() > deadline) {
+            pid_t *list;
+            size_t count = descendants(&list);
+            free(list);
+            return count ? (uint32_t)count : 1;
+        }
+    }
+}
+
+static void finish_run(void) {
+    struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_FINISHED};
+    reply.unreaped = kill_and_reap_tree();
+    reply.pid = run.pid;
+    reply.status = run.status;
+    reply.error = run.reaped ? 0 : ECHILD;
+    reply.processes = run.processes;
+    reply.process = run.process;
+    reply.tree = run.tree;
+    reply.largest_rss_kib = run.largest_rss_kib;
+    reply.largest_pid = run.largest_pid;
+    memcpy(reply.largest_name, run.largest_name, sizeof reply.largest_name);
+    memcpy(reply.process_name, run.process_name, sizeof reply.process_name);
+    memset(&run, 0, sizeof run);
+    send_reply(&reply);
+}
+
+static void signal_run(int signal, uint32_t scope) {
+    if (!run.active || signal <= 0 || signal >= NSIG) return;
+    switch (scope) {
+    case LP_SPAWN_SCOPE_PROCESS:
+        if (!run.reaped) kill(run.pid, signal);
+        break;
+    case LP_SPAWN_SCOPE_GROUP:
+        // The group keeps its id while any member lives, even once the
+        // leader is reaped, so this never reaches an unrelated group.
+        kill(-run.pid, signal);
+        break;
+    case LP_SPAWN_SCOPE_TREE:
+        signal_tree(signal);
+        if (!run.reaped) kill(run.pid, signal);
+        break;
+    }
+}
+
+/// Reads the payload memfd and starts the process.
+static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t fd_count) {
+    if (run.active) {
+        fail(EBUSY, "a run is already under way on this spawner");
+        return;
+    }
+    if (fd_count != request->fd_count + 1 || request->fd_count > LP_SPAWN_MAX_FDS) {
+        protocol_error("spawn request: descriptor count does not match");
+        return;
+    }
+    if (request->payload_size == 0 || request->payload_size > LP_SPAWN_MAX_PAYLOAD) {
+        protocol_error("spawn request: payload size out of range");
+        return;
+    }
+    size_t size = (size_t)request->payload_size;
+    char *payload = malloc(size);
+    if (!payload) {
+        fail(ENOMEM, "spawn request: no memory for the payload");
+        return;
+    }
+    size_t done = 0;
+    while (done < size) {
+        ssize_t count = pread(fds[0], payload + done, size - done, (off_t)done);
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0) break;
+        done += (size_t)count;
+    }
+    if (done != size || payload[size - 1] != 0) {
+        free(payload);
+        protocol_error("spawn request: payload truncated or not NUL-terminated");
+        return;
+    }
+    size_t strings = 2 + (size_t)request->argc + (size_t)request->envc;
+    if (request->argc == 0 || request->argc > size || request->envc > size) {
+        free(payload);
+        protocol_error("spawn request: argument counts out of range");
+        return;
+    }
+    char **pointers = calloc(strings + 2, sizeof(char *));
+    if (!pointers) {
+        free(payload);
+        fail(ENOMEM, "spawn request: no memory");
+        return;
+    }
+    size_t found = 0;
+    for (size_t offset = 0; offset < size && found < strings; found++) {
+        pointers[found] = payload + offset;
+        offset += strlen(payload + offset) + 1;
+    }
+    if (found != strings) {
+        free(pointers);
+        free(payload);
+        protocol_error("spawn request: fewer strings than counted");
+        return;
+    }
+    const char *path = pointers[0];
+    const char *directory = pointers[1];
+    // argv: pointers[2 ..< 2+argc], NULL; envp after it, NULL.
+    char **argv = calloc(request->argc + 1, sizeof(char *));
+    char **envp = calloc(request->envc + 1, sizeof(char *));
+    if (!argv || !envp) {
+        free(argv);
+        free(envp);
+        free(pointers);
+        free(payload);
+        fail(ENOMEM, "spawn request: no memory");
+        return;
+    }
+    for (uint32_t i = 0; i < request->argc; i++) argv[i] = pointers[2 + i];
+    for (uint32_t i = 0; i < request->envc; i++) envp[i] = pointers[2 + request->argc + i];
+    char *spawn_digits = NULL;
+    static const char prefix[] = "LAUNCHPROF_SPAWN_NS=";
+    if (request->spawn_time_slot >= 0 && (uint32_t)request->spawn_time_slot < request->envc) {
+        char *entry = envp[request->spawn_time_slot];
+        if (strncmp(entry, prefix, sizeof prefix - 1) == 0 && strlen(entry) >= sizeof prefix - 1 + 20)
+            spawn_digits = entry + sizeof prefix - 1;
+    }
+
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
+    for (uint32_t i = 0; i < request->fd_count; i++) {
+        int target = request->fd_targets[i];
+        if (target < 0 || target >= HIGH_FD) continue;
+        // dup2 onto a number the source already has would keep FD_CLOEXEC;
+        // sources are all >= HIGH_FD, targets below it, so this never happens.
+        posix_spawn_file_actions_adddup2(&actions, fds[1 + i], target);
+    }
+    if (directory[0] != 0) posix_spawn_file_actions_addchdir_np(&actions, directory);
+    sigset_t empty, defaults;
+    sigemptyset(&empty);
+    sigemptyset(&defaults);
+    for (size_t i = 0; i < sizeof ignored_signals / sizeof ignored_signals[0]; i++) sigaddset(&defaults, ignored_signals[i]);
+    sigaddset(&defaults, SIGCHLD);
+    posix_spawnattr_setsigmask(&attributes, &empty);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+    // t0: the last thing before posix_spawn. Only formatting 20 digits into
+    // the preallocated slot separates the two.
+    uint64_t t0 = now_ns();
+    if (spawn_digits) {
+        char digits[21];
+        int length = snprintf(digits, sizeof digits, "%llu", (unsigned long long)t0);
+        memcpy(spawn_digits, digits, (size_t)length + 1);
+    }
+    pid_t pid = -1;
+    int result = posix_spawn(&pid, path, &actions, &attributes, argv, envp);
+
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    free(argv);
+    free(envp);
+    free(pointers);
+    free(payload);
+    if (result != 0) {
+        char what[160];
+        snprintf(what, sizeof what, "posix_spawn %s: %s", path, strerror(result));
+        fail(result, what);
+        return;
+    }
+    memset(&run, 0, sizeof run);
+    run.active = 1;
+    run.pid = pid;
+    struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_SPAWNED, .pid = pid, .nanoseconds = t0};
+    send_reply(&reply);
+}
+
+/// One request from launchprof; false at end of file.
+static int handle_request(void) {
+    struct lp_spawn_request request;
+    union {
+        char bytes[CMSG_SPACE(sizeof(int) * (LP_SPAWN_MAX_FDS + 1))];
+        struct cmsghdr align;
+    } space;
+    struct iovec vector = {.iov_base = &request, .iov_len = sizeof request};
+    struct msghdr header = {.msg_iov = &vector, .msg_iovlen = 1, .msg_control = space.bytes, .msg_controllen = sizeof space.bytes};
+    ssize_t count = recvmsg(control, &header, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+    if (count < 0) return errno == EINTR || errno == EAGAIN;
+    if (count == 0) return 0;
+    int fds[LP_SPAWN_MAX_FDS + 1];
+    uint32_t fd_count = 0;
+    for (struct cmsghdr *message = CMSG_FIRSTHDR(&header); message; message = CMSG_NXTHDR(&header, message)) {
+        if (message->cmsg_level != SOL_SOCKET || message->cmsg_type != SCM_RIGHTS) continue;
+        size_t n = (message->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < n; i++) {
+            int received;
+            memcpy(&received, CMSG_DATA(message) + i * sizeof(int), sizeof received);
+            if (fd_count < LP_SPAWN_MAX_FDS + 1) {
+                int high = fcntl(received, F_DUPFD_CLOEXEC, HIGH_FD);
+                close(received);
+                fds[fd_count++] = high;
+            } else {
+                close(received);
+            }
+        }
+    }
+    if ((size_t)count != sizeof request || request.magic != LP_SPAWN_MAGIC || (header.msg_flags & MSG_CTRUNC)) {
+        protocol_error("request of the wrong size or version");
+    } else {
+        switch (request.kind) {
+        case LP_SPAWN_REQUEST_SPAWN: spawn_run(&request, fds, fd_count); break;
+        case LP_SPAWN_REQUEST_SIGNAL: signal_run(request.signal, request.scope); break;
+        case LP_SPAWN_REQUEST_FINISH: finish_run(); break;
+        default: protocol_error("unknown request kind"); break;
+        }
+    }
+    for (uint32_t i = 0; i < fd_count; i++)
+        if (fds[i] >= 0) close(fds[i]);
+    return 1;
+}
+
+int main(void) {
+    if (fcntl(control, F_SETFD, FD_CLOEXEC) != 0) {
+        fprintf(stderr, "lp-spawn: descriptor 3 is not open: lp-spawn is started by launchprof, not by hand\n");
+        return 2;
+    }
+    for (size_t i = 0; i < sizeof ignored_signals / sizeof ignored_signals[0]; i++) signal(ignored_signals[i], SIG_IGN);
+    // A SIGCHLD ignored by whoever started launchprof would make the kernel
+    // reap children itself and lose their status and resources.
+    signal(SIGCHLD, SIG_DFL);
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, NULL);
+    child_signals = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (child_signals < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
+        fprintf(stderr, "lp-spawn: cannot watch children: %s\n", strerror(errno));
+        return 2;
+    }
+    for (;;) {
+        struct pollfd fds[2] = {{.fd = child_signals, .events = POLLIN}, {.fd = control, .events = POLLIN}};
+        int ready = poll(fds, 2, -1);
+        uint64_t woke = now_ns();
+        if (ready < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        if (fds[0].revents) {
+            struct signalfd_siginfo drained[16];
+            while (read(child_signals, drained, sizeof drained) > 0) {
+            }
+            reap_children(woke);
+        }
+        if (fds[1].revents & POLLIN) {
+            if (!handle_request()) break;
+        } else if (fds[1].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+            break;
+        }
+    }
+    // launchprof is gone (it exited, crashed or was killed): nothing of the
+    // run may outlive it.
+    kill_and_reap_tree();
+    return 0;
+}
