@@ -8,7 +8,7 @@ let staticSwiftRuntime: [String] = ["-static-stdlib"] + [
     "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
     "-lswiftSynchronization", "-lswiftDispatch", "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "--end-group",
     "-lstdc++", "-lm",
-].flatMap { $0 == "-static-stdlib" ? [$0] : ["-Xlinker", $0] }
+].flatMap { $0.hasPrefix("-static-") ? [$0] : ["-Xlinker", $0] }
 
 let package = Package(
     name: "launchprof",

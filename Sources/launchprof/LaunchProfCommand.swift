@@ -17,6 +17,7 @@ struct LaunchProfCommand: AsyncParsableCommand {
     /// As the default, except that bad usage exits with 2 (as hyperfine and
     /// most Unix tools do) instead of swift-argument-parser's EX_USAGE (64).
     static func main() async {
+        HarnessSignals.prepare()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

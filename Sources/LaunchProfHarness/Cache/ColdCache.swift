@@ -17,6 +17,9 @@ public final class ColdCache: Sendable {
     public let dropsAllCaches: Bool
     private let resolver: SharedLibraryResolver
     private let fileSets = Mutex<[TargetKey: LaunchFileSet]>([:])
+    /// Files launchprof itself maps (read once): they stay cached whatever
+    /// it evicts, as they would on any running system.
+    private let ownMappings: Set<String>
 
     /// Fails at once when `dropAllCaches` is asked for on a machine that does
     /// not allow it, rather than before the first run.
@@ -29,6 +32,29 @@ public final class ColdCache: Sendable {
         self.dropsAllCaches = dropAllCaches
         self.residentThreshold = residentThreshold
         self.resolver = resolver
+        ownMappings = Self.filesMappedByThisProcess()
+    }
+
+    /// Regular files in /proc/self/maps, canonical.
+    static func filesMappedByThisProcess() -> Set<String> {
+        guard let maps = ProcFile.read("/proc/self/maps") else { return [] }
+        var files: Set<String> = []
+        for line in maps.split(separator: "\n") {
+            guard let slash = line.firstIndex(of: "/") else { continue }
+            let path = String(line[slash...])
+            if path.hasSuffix(" (deleted)") { continue }
+            files.insert(FilePaths.canonical(path) ?? path)
+        }
+        return files
+    }
+
+    /// `report` with each file's residency measured again, after the run.
+    public func measureAfterRun(_ report: ResidencyReport) -> ResidencyReport {
+        var updated = report
+        for index in updated.files.indices {
+            updated.files[index].residentPagesAfter = try? PageCache.residency(of: updated.files[index].path).residentPages
+        }
+        return updated
     }
 
     /// The target's launch file set, resolved on first use and cached.
@@ -68,13 +94,17 @@ public final class ColdCache: Sendable {
     /// The residency of `files`, with a note on each file above the threshold.
     public func residency(of files: [String]) throws -> ResidencyReport {
         var entries = try files.map { path throws(PageCacheError) in try PageCache.residency(of: path) }
-        let stuck = entries.indices.filter { isResident(entries[$0]) }
-        guard !stuck.isEmpty else { return ResidencyReport(files: entries) }
+        for index in entries.indices where ownMappings.contains(entries[index].path) {
+            entries[index].expected = true
+            entries[index].note = "mapped by launchprof itself, as by most processes on a running system"
+        }
+        let stuck = entries.indices.filter { entries[$0].expected != true && isResident(entries[$0]) }
+        guard !stuck.isEmpty else { return ResidencyReport(files: entries, pageSize: PageCache.pageSize) }
         let mappings = ProcessMappings.scan(for: stuck.map { entries[$0].path })
         for index in stuck {
             entries[index].note = ResidencyExplanation.note(for: entries[index].path, mappings: mappings)
         }
-        return ResidencyReport(files: entries)
+        return ResidencyReport(files: entries, pageSize: PageCache.pageSize)
     }
 
     private func isResident(_ file: ResidencyReport.File) -> Bool {

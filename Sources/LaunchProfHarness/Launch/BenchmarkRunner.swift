@@ -130,6 +130,7 @@ public struct BenchmarkRunner {
         } catch {
             throw .failed(failure("\(error)"))
         }
+        if let before = residency, let coldCache { residency = coldCache.measureAfterRun(before) }
         if observed.interrupted || interrupt?.isInterrupted == true { throw .interrupted }
         let measurement = observed.measurement(index: context.index, residency: residency)
         report(context, observed, measured: context.isWarmup ? [] : measuredSoFar + [measurement], stopping: stopping)

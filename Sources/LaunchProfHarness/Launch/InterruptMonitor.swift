@@ -2,7 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Turns SIGINT (Ctrl-C), SIGTERM and SIGHUP into something the run loop can
+/// Turns SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT into something the run loop can
 /// poll: a pipe that becomes readable, and a flag.
 ///
 /// A Dispatch signal source receives each signal on a queue (not in a signal
@@ -20,7 +20,10 @@ public final class InterruptMonitor: @unchecked Sendable {
     private let interrupted = Atomic<Bool>(false)
     private let sources: [any DispatchSourceSignal]
     /// The signals that interrupt a benchmark.
-    public static let signals = [SIGINT, SIGTERM, SIGHUP]
+    /// SIGQUIT (Ctrl-\\) too: its default action would dump core and skip
+    /// stopping the run (the spawner would still clean up, but only once
+    /// launchprof is gone).
+    public static let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     /// Starts listening for ``signals``.
     public init() throws(SystemCallError) {

@@ -11,6 +11,9 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
     case notExecutable(String, reason: String)
     /// A system call needed to start the process failed.
     case system(SystemCallError, program: String)
+    /// `--ready port:N` cannot tell this launch's readiness apart: something
+    /// already accepts connections on the port.
+    case portInUse(Int, holder: String)
     /// The spawner (lp-spawn) is not where launchprof looks for it.
     case spawnerMissing(String, reason: String)
     /// The spawner stopped answering, or could not read a request.
@@ -28,6 +31,9 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
             "program '\(path)' is not executable: \(reason)"
         case .system(let error, let program):
             "cannot start '\(program)': \(error)"
+        case .portInUse(let port, let holder):
+            "--ready port:\(port): the port is already in use by \(holder) before the launch, so a connection "
+                + "would not show that this program is ready; stop it or choose another port"
         case .spawnerMissing(let path, let reason):
             "launchprof's spawner '\(path)' is missing: \(reason)"
         case .spawnerFailed(let message):

@@ -55,3 +55,52 @@ struct PortProbe {
         }
     }
 }
+
+/// Who listens on a local TCP port: /proc/net/tcp{,6} give the listening
+/// socket's inode, and the process holding it is the one with a descriptor
+/// on `socket:[inode]`. Processes of other users cannot be looked into
+/// without privileges; they are then named by uid only.
+enum PortHolder {
+    /// "pid 1234 (nginx)", "a process of uid 33", or nil when nothing
+    /// listens.
+    static func describe(port: UInt16) -> String? {
+        var inodes: [(inode: String, uid: String)] = []
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = ProcFile.read(table) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                // local_address rem_address st … uid timeout inode
+                guard fields.count > 9, fields[3] == "0A", let colon = fields[1].lastIndex(of: ":"),
+                    UInt16(fields[1][fields[1].index(after: colon)...], radix: 16) == port
+                else { continue }
+                inodes.append((String(fields[9]), String(fields[7])))
+            }
+        }
+        guard let first = inodes.first else { return nil }
+        let wanted = Set(inodes.map { "socket:[\($0.inode)]" })
+        if let holder = holder(of: wanted) { return holder }
+        return "a process of uid \(first.uid) (its descriptors are not readable here)"
+    }
+
+    private static func holder(of sockets: Set<String>) -> String? {
+        guard let processes = opendir("/proc") else { return nil }
+        defer { closedir(processes) }
+        while let entry = readdir(processes) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = Int32(name), let descriptors = opendir("/proc/\(pid)/fd") else { continue }
+            defer { closedir(descriptors) }
+            while let fd = readdir(descriptors) {
+                let number = withUnsafeBytes(of: fd.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                var target = [CChar](repeating: 0, count: 64)
+                let length = readlink("/proc/\(pid)/fd/\(number)", &target, target.count - 1)
+                guard length > 0 else { continue }
+                let link = String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                if sockets.contains(link) {
+                    let comm = ProcFile.read("/proc/\(pid)/comm").map { String($0.filter { $0 != "\n" }) } ?? "?"
+                    return "pid \(pid) (\(comm.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : String($0) }.joined()))"
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -34,6 +34,12 @@ public struct Spawner: Sendable {
     public func spawn(_ target: LaunchTarget, options: SpawnOptions = SpawnOptions()) throws(LaunchError) -> LaunchedProcess {
         let arguments = try commandLine(of: target)
         let program = try resolveProgram(of: target)
+        if case .port(let number) = target.ready {
+            var probe = PortProbe(port: number)
+            if probe.isAccepting() {
+                throw .portInUse(number, holder: PortHolder.describe(port: UInt16(number)) ?? "a process launchprof cannot name")
+            }
+        }
         let service = try connection.service()
         let channels = try ChildChannels(options: options, program: program)
         let environment = SpawnEnvironment(base: target.environment, channels: channels)

@@ -111,12 +111,12 @@ public struct Summarizer: Sendable {
     }
 
     private func residencyWarning(_ runs: [RunMeasurement]) -> LaunchWarning? {
-        let warm = runs.filter { ($0.residency?.residentFraction ?? 0) > residencyThreshold }
+        let warm = runs.filter { ($0.residency?.unexpectedResidentFraction ?? 0) > residencyThreshold }
         guard !warm.isEmpty else { return nil }
         // Per file, the worst residency seen and the first note explaining it.
         var files: [LaunchWarning.ResidentFile] = []
         for run in warm {
-            for file in run.residency?.files ?? [] where file.totalPages > 0 {
+            for file in run.residency?.files ?? [] where file.totalPages > 0 && file.expected != true {
                 let fraction = Double(file.residentPages) / Double(file.totalPages)
                 guard fraction > residencyThreshold else { continue }
                 if let position = files.firstIndex(where: { $0.path == file.path }) {
@@ -128,7 +128,7 @@ public struct Summarizer: Sendable {
             }
         }
         files.sort { $0.fraction > $1.fraction }
-        let worst = warm.map { $0.residency?.residentFraction ?? 0 }.max() ?? 0
+        let worst = warm.map { $0.residency?.unexpectedResidentFraction ?? 0 }.max() ?? 0
         return .residencyStayedHigh(
             runs: warm.map { $0.index + 1 }, worstFraction: worst, files: files, total: runs.count,
             threshold: residencyThreshold)
