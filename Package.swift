@@ -91,10 +91,14 @@ let package = Package(
             dependencies: ["CLaunchProfSpawn"],
             linkerSettings: [.unsafeFlags(["-static-executable", "-nostartfiles"])]
         ),
+        // C the engine needs: the Swift runtime's demangler, called directly.
+        .target(
+            name: "CLaunchProfHarnessSupport"
+        ),
         // The engine behind the CLI.
         .target(
             name: "LaunchProfHarness",
-            dependencies: ["CLaunchProfSpawn", .product(name: "Yams", package: "Yams")]
+            dependencies: ["CLaunchProfSpawn", "CLaunchProfHarnessSupport", .product(name: "Yams", package: "Yams")]
         ),
         // The CLI links the Swift runtime and Foundation statically: a cold run
         // evicts libswiftCore.so and friends from the page cache, and the kernel

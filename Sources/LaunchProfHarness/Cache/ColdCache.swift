@@ -17,9 +17,16 @@ public final class ColdCache: Sendable {
     public let dropsAllCaches: Bool
     private let resolver: SharedLibraryResolver
     private let fileSets = Mutex<[TargetKey: LaunchFileSet]>([:])
-    /// Files launchprof itself maps (read once): they stay cached whatever
-    /// it evicts, as they would on any running system.
+    /// The C and C++ runtime files this process maps (read once): they stay
+    /// cached whatever it evicts, as on any running system, where every
+    /// process maps the C library and the loader. Anything else this process
+    /// maps (a Swift runtime, when the engine runs inside a Swift test) is a
+    /// real obstacle to a cold run and is reported as one.
     private let ownMappings: Set<String>
+    /// Name prefixes of the system's C and C++ runtime.
+    static let systemRuntimePrefixes = [
+        "libc.so", "ld-linux", "libm.so", "libstdc++.so", "libgcc_s.so", "libpthread.so", "libdl.so", "librt.so",
+    ]
 
     /// Fails at once when `dropAllCaches` is asked for on a machine that does
     /// not allow it, rather than before the first run.
@@ -35,14 +42,15 @@ public final class ColdCache: Sendable {
         ownMappings = Self.filesMappedByThisProcess()
     }
 
-    /// Regular files in /proc/self/maps, canonical.
+    /// The system runtime files in /proc/self/maps, canonical.
     static func filesMappedByThisProcess() -> Set<String> {
         guard let maps = ProcFile.read("/proc/self/maps") else { return [] }
         var files: Set<String> = []
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = String(line[slash...])
-            if path.hasSuffix(" (deleted)") { continue }
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            guard !path.hasSuffix(" (deleted)"), systemRuntimePrefixes.contains(where: { name.hasPrefix($0) }) else { continue }
             files.insert(FilePaths.canonical(path) ?? path)
         }
         return files
@@ -96,7 +104,7 @@ public final class ColdCache: Sendable {
         var entries = try files.map { path throws(PageCacheError) in try PageCache.residency(of: path) }
         for index in entries.indices where ownMappings.contains(entries[index].path) {
             entries[index].expected = true
-            entries[index].note = "mapped by launchprof itself, as by most processes on a running system"
+            entries[index].note = "the C or C++ runtime, mapped by launchprof itself as by most processes of a running system"
         }
         let stuck = entries.indices.filter { entries[$0].expected != true && isResident(entries[$0]) }
         guard !stuck.isEmpty else { return ResidencyReport(files: entries, pageSize: PageCache.pageSize) }

@@ -1,19 +1,16 @@
+import CLaunchProfHarnessSupport
 import Foundation
 import Glibc
 
-/// Demangles Swift names with the Swift runtime's own `swift_demangle` and
-/// C++ names with `__cxa_demangle`, both looked up with dlsym (the CLI runs
-/// on the Swift runtime; libstdc++ is opened if it is not loaded yet). A
-/// name neither understands is returned unchanged.
+/// Demangles Swift names with the Swift runtime's own `swift_demangle`
+/// (linked in: the CLI carries the runtime statically) and C++ names with
+/// `__cxa_demangle`, looked up with dlsym (libstdc++ is opened if it is not
+/// loaded yet). A name neither understands is returned unchanged.
 struct Demangler: Sendable {
-    private typealias SwiftDemangle = @convention(c) (
-        UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
-    ) -> UnsafeMutablePointer<CChar>?
     private typealias CxaDemangle = @convention(c) (
         UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int32>?
     ) -> UnsafeMutablePointer<CChar>?
 
-    private static let swiftDemangle: SwiftDemangle? = symbol("swift_demangle", library: "libswiftCore.so")
     private static let cxaDemangle: CxaDemangle? = symbol("__cxa_demangle", library: "libstdc++.so.6")
 
     private static func symbol<T>(_ name: String, library: String) -> T? {
@@ -26,9 +23,7 @@ struct Demangler: Sendable {
 
     /// The readable form of `name`.
     func demangle(_ name: String) -> String {
-        if Self.isSwift(name), let demangle = Self.swiftDemangle,
-            let text = name.withCString({ demangle($0, strlen($0), nil, nil, 0) })
-        {
+        if Self.isSwift(name), let text = name.withCString({ lp_swift_demangle($0, strlen($0)) }) {
             defer { free(text) }
             return String(cString: text)
         }
