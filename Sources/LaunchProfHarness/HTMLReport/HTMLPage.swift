@@ -169,11 +169,36 @@ struct HTMLPage {
             parts.append("<details class=\"warnings\"><summary>⚠ \(warnings.count) warning\(warnings.count == 1 ? "" : "s"): "
                 + "\(escape(warnings[0].1.prefix(90) + (warnings[0].1.count > 90 ? "…" : "")))</summary><ul>\(items)</ul></details>")
         }
+        parts += results.compactMap(launchFacts)
         parts += charts.filter { $0.id.hasPrefix("t\(number)-") }.map(figure)
         if let record = document.profiles?.first(where: { $0.target == target }) {
             parts.append(profileFiles(record, drawn: report.profiles[target] != nil))
         }
         return section("target-\(number)", target, parts)
+    }
+
+    /// What a result's launches read from disk (cold runs: every file, the
+    /// median bytes per launch) and the process tree they started.
+    private func launchFacts(_ result: BenchmarkResult) -> String? {
+        let facts = LaunchFacts(result)
+        var parts: [String] = []
+        if let tree = facts.treeSentence() {
+            parts.append("<p class=\"facts\"><b>\(escape(result.label))</b>: \(escape(tree)).</p>")
+        }
+        if let total = facts.bytesRead {
+            let rows = facts.filesRead.map { file in
+                "<tr><td><code>\(escape(file.path))</code></td><td class=\"number\">\(escape(HumanUnits.bytes(Double(file.bytes))))</td></tr>"
+            }.joined()
+            parts.append(
+                "<details class=\"facts\"><summary><b>\(escape(result.label))</b>: a cold launch read "
+                    + "\(escape(HumanUnits.bytes(Double(total)))) from disk (median per launch), from "
+                    + "\(facts.filesRead.count) file\(facts.filesRead.count == 1 ? "" : "s")</summary>"
+                    + "<table><thead><tr><th>File</th><th>Read per launch (median)</th></tr></thead><tbody>\(rows)</tbody></table>"
+                    + (facts.expectedResident.isEmpty ? "" : "<p>Left cached, as on any running system (launchprof maps them): "
+                        + escape(facts.expectedResident.map(LaunchFacts.fileName).joined(separator: ", ")) + ".</p>")
+                    + "</details>")
+        }
+        return parts.isEmpty ? nil : parts.joined()
     }
 
     /// Where the profile's files are (as text: the page links nothing

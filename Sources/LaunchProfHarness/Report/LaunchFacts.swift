@@ -88,6 +88,8 @@ public struct LaunchFacts: Sendable, Equatable {
     private static func median(_ values: [UInt64]) -> UInt64? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
-        return sorted[(sorted.count - 1) / 2] / 2 + sorted[sorted.count / 2] / 2
+        let low = sorted[(sorted.count - 1) / 2], high = sorted[sorted.count / 2]
+        // The mean of the two middle values without overflow or lost halves.
+        return low / 2 + high / 2 + (low % 2 + high % 2) / 2
     }
 }
