@@ -71,6 +71,26 @@ struct HostileSpawnTests {
         #expect(run.notes.isEmpty)
     }
 
+    @Test("record refuses a trace written by a program the target merely ran")
+    func foreignTraceRefused() throws {
+        let scratch = try SpawnScratch()
+        let traced = try spawnProductPath("lp-hello-traced")
+        let recorder = TraceRecorder(timeout: .seconds(20), output: .discard)
+        #expect {
+            try recorder.record(
+                LaunchTarget(name: "wrapper", arguments: ["/bin/sh", "-c", "\(traced) >/dev/null; true"]),
+                to: scratch.file("trace.lptrace"))
+        } throws: { error in
+            guard case RecordError.foreignTrace(_, _, let writer, let launched) = error else { return false }
+            return Int32(writer) != launched
+        }
+        // The same program exec'd is the launch, and its trace is taken.
+        let recorded = try recorder.record(
+            LaunchTarget(name: "exec", arguments: ["/bin/sh", "-c", "exec \(traced) >/dev/null"]),
+            to: scratch.file("trace2.lptrace"))
+        #expect(Int32(recorded.trace.header.pid) == recorded.run.pid)
+    }
+
     @Test("READY=1 from a process outside the run's tree is refused")
     func notifyImpostorRefused() throws {
         let scratch = try SpawnScratch()

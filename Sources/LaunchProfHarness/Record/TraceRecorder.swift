@@ -13,6 +13,9 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
     /// Ctrl-C (or SIGTERM, SIGHUP) reached launchprof; the program was stopped.
     case interrupted
     case unreadable(TraceReadError)
+    /// The trace at the path was written by another process (a program the
+    /// target ran, or a stale file put there meanwhile).
+    case foreignTrace(program: String, path: String, writer: UInt32, launched: Int32)
 
     public var description: String {
         switch self {
@@ -32,6 +35,9 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
         case .interrupted:
             "interrupted; the program and its process group were stopped"
         case .unreadable(let error): error.description
+        case .foreignTrace(let program, let path, let writer, let launched):
+            "\(path) was written by pid \(writer), not by \(program) (pid \(launched)): a program it ran inherited "
+                + "LAUNCHPROF_TRACE; a wrapper script must exec the traced program"
         }
     }
 }
@@ -102,10 +108,15 @@ public struct TraceRecorder: Sendable {
             if case .exited = run.exit { throw .noTrace(program: program, path: tracePath, exit: run.exit) }
             throw .failed(program: program, exit: run.exit)
         }
+        let trace: Trace
         do {
-            return RecordedLaunch(trace: try TraceReader.read(path: tracePath), run: run)
+            trace = try TraceReader.read(path: tracePath)
         } catch {
             throw .unreadable(error)
         }
+        guard Int64(trace.header.pid) == Int64(run.pid) else {
+            throw .foreignTrace(program: program, path: tracePath, writer: trace.header.pid, launched: run.pid)
+        }
+        return RecordedLaunch(trace: trace, run: run)
     }
 }
