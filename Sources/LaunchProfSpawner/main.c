@@ -42,6 +42,9 @@ static int child_signals = -1;
 static struct {
     int active;
     pid_t pid;
+    uint64_t t0;
+    /// SPAWNED is owed, to be sent just before EXITED (LP_SPAWN_FLAG_QUIET).
+    int owes_spawned;
     int reaped;
     int status;
     struct lp_spawn_usage process;
@@ -161,6 +164,11 @@ static void reap_children(uint64_t seen) {
             memcpy(run.largest_name, name, sizeof name);
         }
         if (pid == run.pid) {
+            if (run.owes_spawned) {
+                struct lp_spawn_reply spawned = {.kind = LP_SPAWN_REPLY_SPAWNED, .pid = pid, .nanoseconds = run.t0};
+                send_reply(&spawned);
+                run.owes_spawned = 0;
+            }
             run.reaped = 1;
             run.status = status;
             run.process = figures;
@@ -438,6 +446,11 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
     memset(&run, 0, sizeof run);
     run.active = 1;
     run.pid = pid;
+    run.t0 = t0;
+    if (request->flags & LP_SPAWN_FLAG_QUIET) {
+        run.owes_spawned = 1;
+        return;
+    }
     struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_SPAWNED, .pid = pid, .nanoseconds = t0};
     send_reply(&reply);
 }

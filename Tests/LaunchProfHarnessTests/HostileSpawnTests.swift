@@ -56,7 +56,8 @@ struct HostileSpawnTests {
             LaunchTarget(name: "wrapper", arguments: ["/bin/sh", "-c", script], ready: .tracer), timeout: .seconds(2))
         #expect(run.wallToReady == nil)
         #expect(run.exit == .timedOut)
-        #expect(run.notes.contains { $0.contains("which is not the launched process") && $0.contains("lp-hello-traced") })
+        // Named when it is still there to be asked (/proc/PID/comm).
+        #expect(run.notes.contains { $0.contains("which is not the launched process") })
     }
 
     @Test("a wrapper that execs the traced program is the launch: its records count")
@@ -69,6 +70,37 @@ struct HostileSpawnTests {
         #expect(run.processEntry != nil)
         #expect(run.milestones.map(\.name).contains("config loaded"))
         #expect(run.notes.isEmpty)
+    }
+
+    @Test("a quiet spawn (the benchmark's exit probe) still times milestones and checks who sent them")
+    func quietSpawnKeepsRecords() throws {
+        let app = try spawnProductPath("lp-sample-app")
+        let executor = ProcessExecutor(timeout: .seconds(30))
+        let run = try executor.execute(RunContext(
+            target: LaunchTarget(name: "app", arguments: [app]), mode: .warm, index: 0, isWarmup: false))
+        #expect(run.exit == .exited(0))
+        #expect(run.pid > 0)
+        let exit = try #require(run.wallToExit)
+        let entry = try #require(run.processEntry)
+        #expect(entry > 0 && entry < exit)
+        #expect(run.milestones.map(\.name).contains("config loaded"))
+        #expect(run.milestones.allSatisfy { $0.nanoseconds <= exit })
+        // The same, run by a wrapper that does not exec it: nothing counts.
+        let wrapped = try executor.execute(RunContext(
+            target: LaunchTarget(name: "wrapped", arguments: ["/bin/sh", "-c", "\(app) >/dev/null; true"]),
+            mode: .warm, index: 0, isWarmup: false))
+        #expect(wrapped.milestones.isEmpty)
+        #expect(wrapped.notes.contains { $0.contains("which is not the launched process") })
+    }
+
+    @Test("a quiet spawn that cannot start is an error naming the program")
+    func quietSpawnFailure() throws {
+        let executor = ProcessExecutor(timeout: .seconds(10))
+        #expect(throws: LaunchError.self) {
+            try executor.execute(RunContext(
+                target: LaunchTarget(name: "nowhere", arguments: ["/bin/true"], workingDirectory: "/nonexistent/dir"),
+                mode: .warm, index: 0, isWarmup: false))
+        }
     }
 
     @Test("record refuses a trace written by a program the target merely ran")

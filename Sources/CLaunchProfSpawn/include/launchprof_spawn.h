@@ -76,7 +76,16 @@ struct lp_spawn_request {
     /// SIGNAL: the signal and an lp_spawn_scope.
     int32_t signal;
     uint32_t scope;
+    /// SPAWN: LP_SPAWN_FLAG_* bits.
+    uint32_t flags;
 };
+
+/// SPAWN: answer SPAWNED only when the process exits (just before EXITED),
+/// not at once, so launchprof is not woken while the program starts: on a
+/// machine with few CPUs the wake-up would compete with the launch it times.
+/// For runs that need nothing from launchprof until the exit (the `exit`
+/// probe). A failed spawn is still answered at once.
+#define LP_SPAWN_FLAG_QUIET 1u
 
 enum lp_spawn_reply_kind {
     /// SPAWN succeeded: `pid`, `nanoseconds` = t0.

@@ -93,9 +93,17 @@ public struct LargestProcess: Sendable, Equatable, Codable {
 /// unreaped, deinit does the same, so a thrown error can never leave a
 /// process behind.
 public final class LaunchedProcess {
-    public let pid: pid_t
-    /// CLOCK_MONOTONIC ns just before posix_spawn (read by the spawner).
-    public let startNanoseconds: UInt64
+    /// The pid; 0 until a quiet spawn's process has exited (``isKnown``).
+    public private(set) var pid: pid_t
+    /// CLOCK_MONOTONIC ns just before posix_spawn (read by the spawner);
+    /// until a quiet spawn is known, when launchprof asked for it (a little
+    /// earlier: deadlines count from there).
+    public private(set) var startNanoseconds: UInt64
+    /// Whether the pid and t0 are known (always, but for a quiet spawn
+    /// before its exit).
+    public private(set) var isKnown: Bool
+    /// A quiet spawn that failed.
+    private(set) var spawnFailure: LaunchError?
     let channels: ParentChannels
     let service: SpawnService
     /// The program as resolved, for messages.
@@ -109,8 +117,9 @@ public final class LaunchedProcess {
     /// Things the run's report should say (ignored variables, refused senders).
     var notes: [String] = []
 
-    init(pid: pid_t, startNanoseconds: UInt64, channels: ParentChannels, service: SpawnService, program: String) {
-        self.pid = pid
+    init(pid: pid_t?, startNanoseconds: UInt64, channels: ParentChannels, service: SpawnService, program: String) {
+        self.pid = pid ?? 0
+        self.isKnown = pid != nil
         self.startNanoseconds = startNanoseconds
         self.channels = channels
         self.service = service
@@ -133,6 +142,16 @@ public final class LaunchedProcess {
     }
 
     private func apply(_ event: lp_spawn_reply) {
+        if event.kind == LP_SPAWN_REPLY_SPAWNED.rawValue, !isKnown {
+            pid = event.pid
+            startNanoseconds = event.nanoseconds
+            isKnown = true
+            return
+        }
+        if event.kind == LP_SPAWN_REPLY_FAILED.rawValue, !isKnown {
+            spawnFailure = SpawnService.failure(event, program: program)
+            return
+        }
         guard event.pid == pid else { return }
         switch event.kind {
         case LP_SPAWN_REPLY_EXITED.rawValue:
@@ -202,8 +221,10 @@ public final class LaunchedProcess {
     @discardableResult
     func reap() throws(LaunchError) -> ProcessEnd {
         if let end { return end }
+        if let spawnFailure { throw spawnFailure }
         let (finished, events) = try service.finish(program: program)
         for event in events { apply(event) }
+        if let spawnFailure { throw spawnFailure }
         let tree = TreeUsage(
             usage: ResourceUsage(finished.tree), processes: Int(finished.processes),
             largest: finished.largest_pid > 0

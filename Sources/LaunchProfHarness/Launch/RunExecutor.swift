@@ -51,7 +51,10 @@ public struct ProcessExecutor: RunExecutor {
     }
 
     public func execute(_ context: RunContext) throws -> ObservedRun {
-        let options = SpawnOptions.forProbe(context.target.ready, output: output.disposition(for: context))
+        var options = SpawnOptions.forProbe(context.target.ready, output: output.disposition(for: context))
+        // Nothing is needed from the program before it exits: do not wake
+        // launchprof while it starts.
+        options.quiet = context.target.ready == .exit && measure.isEmpty
         let process = try spawner.spawn(context.target, options: options)
         let settings = RunSettings(probe: context.target.ready, timeout: context.timeout ?? timeout, grace: grace, measure: measure)
         return try RunObserver(process: process, settings: settings, interrupt: interrupt).observe()

@@ -32,6 +32,8 @@ public struct RunObserver {
     /// Records from the launched process, and from others (ignored).
     private var recordCount = 0
     private var ignoredRecords = 0
+    /// Records that arrived before a quiet spawn's pid was known.
+    private var unattributed: [(sender: pid_t, bytes: [UInt8])] = []
     private var refusedNotify: pid_t?
 
     public init(process: LaunchedProcess, settings: RunSettings, interrupt: InterruptMonitor? = nil) {
@@ -85,6 +87,8 @@ public struct RunObserver {
         }
         drainAll()
         let end = try process.reap()
+        if !unattributed.isEmpty { attributeHeldRecords() }
+        run.pid = process.pid
         if run.wallToExit == nil, !timedOut, stopDeadline == nil, let exited = process.exitedAt {
             run.wallToExit = Self.since(t0, exited)
         }
@@ -110,6 +114,8 @@ public struct RunObserver {
             // must be seen as ready before it is seen as gone.
             drainAll()
             try process.takeEvents()
+            if let failure = process.spawnFailure { throw failure }
+            if process.isKnown, !unattributed.isEmpty { attributeHeldRecords() }
             if let exited = process.exitedAt {
                 // What it wrote just before exiting is read before the run ends.
                 drainAll()
@@ -207,30 +213,47 @@ public struct RunObserver {
             }
             if count < 0 { return errno == EAGAIN || errno == EINTR }
             if count == 0 { return false }
-            guard sender == process.pid else {
-                ignoredRecords += 1
-                if ignoredRecords == 1 {
-                    note("ignored records on LAUNCHPROF_READY_FD from pid \(sender) (\(Self.processName(sender))), "
-                        + "which is not the launched process (pid \(process.pid)): only the launched program's "
-                        + "milestones and readiness count; a wrapper script must exec it")
-                }
+            guard process.isKnown else {
+                // A quiet spawn: the pid comes with the exit; the records wait.
+                if unattributed.count < Self.recordLimit + 1 { unattributed.append((sender, Array(buffer[..<count]))) }
                 continue
             }
-            recordCount += 1
-            if recordCount > Self.recordLimit {
-                if recordCount == Self.recordLimit + 1 {
-                    note("more than \(Self.recordLimit) records on LAUNCHPROF_READY_FD in one run; the rest were ignored")
-                }
-                continue
-            }
-            var lines = records
-            buffer.withUnsafeBytes { bytes in
-                lines.append(UnsafeRawBufferPointer(rebasing: bytes.prefix(count))) { handleRecord($0) }
-                lines.flush { handleRecord($0) }
-            }
-            records = lines
+            handleRecord(bytes: buffer[..<count], from: sender)
         }
         return true
+    }
+
+    /// Records held until the quiet spawn's pid was known, in order.
+    private mutating func attributeHeldRecords() {
+        let held = unattributed
+        unattributed = []
+        for record in held { handleRecord(bytes: record.bytes[...], from: record.sender) }
+    }
+
+    /// One record (one datagram) from `sender`.
+    private mutating func handleRecord(bytes: ArraySlice<UInt8>, from sender: pid_t) {
+        guard sender == process.pid else {
+            ignoredRecords += 1
+            if ignoredRecords == 1 {
+                note("ignored records on LAUNCHPROF_READY_FD from pid \(sender) (\(Self.processName(sender))), "
+                    + "which is not the launched process (pid \(process.pid)): only the launched program's "
+                    + "milestones and readiness count; a wrapper script must exec it")
+            }
+            return
+        }
+        recordCount += 1
+        if recordCount > Self.recordLimit {
+            if recordCount == Self.recordLimit + 1 {
+                note("more than \(Self.recordLimit) records on LAUNCHPROF_READY_FD in one run; the rest were ignored")
+            }
+            return
+        }
+        var lines = records
+        bytes.withUnsafeBytes { raw in
+            lines.append(raw) { handleRecord($0) }
+            lines.flush { handleRecord($0) }
+        }
+        records = lines
     }
 
     /// At most this many bytes per output stream, and records, per round.

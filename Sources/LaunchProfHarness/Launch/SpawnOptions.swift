@@ -21,6 +21,11 @@ public struct SpawnOptions: Sendable, Equatable {
     public var notifySocket: Bool
     /// A file for standard input; nil: /dev/null.
     public var input: String?
+    /// Learn the pid and t0 only when the process exits, so launchprof is
+    /// not woken while the program starts (``LP_SPAWN_FLAG_QUIET``). For
+    /// the `exit` probe without captured output only; the benchmark sets it.
+    /// ``LaunchedProcess/pid`` is 0 until then.
+    public var quiet = false
 
     public init(output: OutputDisposition = .discard, captureOutput: Bool = false, notifySocket: Bool = false) {
         self.output = output

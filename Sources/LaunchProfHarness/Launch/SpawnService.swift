@@ -76,11 +76,13 @@ package final class SpawnService {
         return candidate
     }
 
-    /// Asks the spawner to start a process; returns its pid and t0.
+    /// Asks the spawner to start a process; returns its pid and t0, or, for
+    /// a `quiet` spawn (``LP_SPAWN_FLAG_QUIET``), nil: they arrive with the
+    /// exit, and a failure to start arrives as an event.
     func spawn(
         program: String, workingDirectory: String?, arguments: [String], environment: [String], spawnTimeSlot: Int?,
-        descriptors: [(fd: Int32, target: Int32)]
-    ) throws(LaunchError) -> (pid: pid_t, t0: UInt64) {
+        descriptors: [(fd: Int32, target: Int32)], quiet: Bool = false
+    ) throws(LaunchError) -> (pid: pid_t, t0: UInt64)? {
         var payload: [UInt8] = []
         for text in [program, workingDirectory ?? ""] + arguments + environment {
             payload.append(contentsOf: text.utf8)
@@ -94,6 +96,7 @@ package final class SpawnService {
         request.envc = UInt32(environment.count)
         request.spawn_time_slot = Int32(spawnTimeSlot ?? -1)
         request.fd_count = UInt32(descriptors.count)
+        request.flags = quiet ? UInt32(LP_SPAWN_FLAG_QUIET) : 0
         withUnsafeMutableBytes(of: &request.fd_targets) { raw in
             let targets = raw.bindMemory(to: Int32.self)
             for (index, descriptor) in descriptors.enumerated() where index < targets.count {
@@ -105,17 +108,20 @@ package final class SpawnService {
             lp_spawn_send(control, &request, bytes.baseAddress, bytes.count, fds, UInt32(fds.count))
         }
         guard sent == 0 else { throw gone("sending a spawn request", errno: errno, program: program) }
+        if quiet { return nil }
         let reply = try awaitReply(program: program) {
             $0 == LP_SPAWN_REPLY_SPAWNED.rawValue || $0 == LP_SPAWN_REPLY_FAILED.rawValue
         }
-        if reply.kind == LP_SPAWN_REPLY_FAILED.rawValue {
-            let code = reply.error
-            if code == ENOEXEC {
-                throw .notExecutable(program, reason: "the kernel cannot run it (not an ELF binary or a #! script)")
-            }
-            throw .system(SystemCallError(call: "posix_spawn", subject: program, errno: code), program: program)
-        }
+        if reply.kind == LP_SPAWN_REPLY_FAILED.rawValue { throw Self.failure(reply, program: program) }
         return (reply.pid, reply.nanoseconds)
+    }
+
+    /// The error for a FAILED reply.
+    static func failure(_ reply: lp_spawn_reply, program: String) -> LaunchError {
+        if reply.error == ENOEXEC {
+            return .notExecutable(program, reason: "the kernel cannot run it (not an ELF binary or a #! script)")
+        }
+        return .system(SystemCallError(call: "posix_spawn", subject: program, errno: reply.error), program: program)
     }
 
     /// Sends `signal` to the run's process, group or whole tree.

@@ -43,14 +43,18 @@ public struct Spawner: Sendable {
         let service = try connection.service()
         let channels = try ChildChannels(options: options, program: program)
         let environment = SpawnEnvironment(base: target.environment, channels: channels)
+        // A run that needs nothing until the exit does not wake launchprof
+        // while the program starts (LP_SPAWN_FLAG_QUIET).
+        let quiet = options.quiet && !options.captureOutput && !options.notifySocket
         do throws(LaunchError) {
+            let requested = monotonicNanoseconds()
             let started = try service.spawn(
                 program: program, workingDirectory: target.workingDirectory, arguments: arguments,
                 environment: environment.entries, spawnTimeSlot: environment.spawnSlot,
-                descriptors: channels.childDescriptors())
+                descriptors: channels.childDescriptors(), quiet: quiet)
             let process = LaunchedProcess(
-                pid: started.pid, startNanoseconds: started.t0, channels: channels.parentSide(), service: service,
-                program: program)
+                pid: started?.pid, startNanoseconds: started?.t0 ?? requested, channels: channels.parentSide(),
+                service: service, program: program)
             process.notes.append(contentsOf: environment.notes)
             return process
         } catch {
