@@ -36,6 +36,28 @@ static const int ignored_signals[] = {SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU
 enum { HIGH_FD = 100 };
 
 static int control = LP_SPAWN_CONTROL_FD;
+
+/// What a quiet spawn leaves to clean up after the run: the spawner goes
+/// straight back to sleep after posix_spawn, so it does not hold the CPU the
+/// new program is starting on (measured: ~30 µs of a 0.5 ms /bin/true).
+static struct {
+    int fds[LP_SPAWN_MAX_FDS + 1];
+    uint32_t count;
+    void *memory[4];
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    int holds_spawn_objects;
+} deferred;
+
+static void release_deferred(void) {
+    for (uint32_t i = 0; i < deferred.count; i++) close(deferred.fds[i]);
+    for (size_t i = 0; i < 4; i++) free(deferred.memory[i]);
+    if (deferred.holds_spawn_objects) {
+        posix_spawn_file_actions_destroy(&deferred.actions);
+        posix_spawnattr_destroy(&deferred.attributes);
+    }
+    memset(&deferred, 0, sizeof deferred);
+}
 static int child_signals = -1;
 
 /// The run under way: everything reaped while it is active belongs to it.
@@ -299,6 +321,7 @@ static void finish_run(void) {
     memcpy(reply.largest_name, run.largest_name, sizeof reply.largest_name);
     memcpy(reply.process_name, run.process_name, sizeof reply.process_name);
     memset(&run, 0, sizeof run);
+    release_deferred();
     send_reply(&reply);
 }
 
@@ -431,6 +454,24 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
     pid_t pid = -1;
     int result = posix_spawn(&pid, path, &actions, &attributes, argv, envp);
 
+    if (result == 0 && (request->flags & LP_SPAWN_FLAG_QUIET)) {
+        // Nothing is sent and nothing freed until the run ends.
+        for (uint32_t i = 0; i < fd_count; i++) {
+            deferred.fds[deferred.count++] = fds[i];
+            fds[i] = -1;
+        }
+        void *memory[4] = {argv, envp, pointers, payload};
+        memcpy(deferred.memory, memory, sizeof memory);
+        deferred.actions = actions;
+        deferred.attributes = attributes;
+        deferred.holds_spawn_objects = 1;
+        memset(&run, 0, sizeof run);
+        run.active = 1;
+        run.pid = pid;
+        run.t0 = t0;
+        run.owes_spawned = 1;
+        return;
+    }
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     free(argv);
@@ -447,10 +488,6 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
     run.active = 1;
     run.pid = pid;
     run.t0 = t0;
-    if (request->flags & LP_SPAWN_FLAG_QUIET) {
-        run.owes_spawned = 1;
-        return;
-    }
     struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_SPAWNED, .pid = pid, .nanoseconds = t0};
     send_reply(&reply);
 }
@@ -540,5 +577,6 @@ int main(void) {
     // launchprof is gone (it exited, crashed or was killed): nothing of the
     // run may outlive it.
     kill_and_reap_tree();
+    release_deferred();
     return 0;
 }

@@ -81,25 +81,37 @@ struct ChildChannels {
     /// After a successful spawn: closes the child's ends and hands the
     /// harness's ends to the launched process.
     func parentSide() -> ParentChannels {
-        for fd in [readyWrite, stdinRead, stdoutWrite, stderrWrite, nullWrite] { Syscall.closeQuietly(fd) }
-        var echo: (stdout: Int32, stderr: Int32)?
-        var ownedFile: Int32 = -1
-        if options.captureOutput {
-            switch options.output {
-            case .discard: echo = nil
-            case .inherit: echo = (1, 2)
-            case .file:
-                echo = (outputFile, outputFile)
-                ownedFile = outputFile
-            case .files:
-                echo = nil
-            }
-        }
-        if ownedFile < 0 { Syscall.closeQuietly(outputFile) }
-        Syscall.closeQuietly(errorFile)
-        return ParentChannels(
+        for fd in childEnds() { Syscall.closeQuietly(fd) }
+        return parentChannels()
+    }
+
+    /// The harness's ends, without closing anything.
+    func parentChannels() -> ParentChannels {
+        ParentChannels(
             readyRead: readyRead, stdoutRead: stdoutRead, stderrRead: stderrRead,
-            echo: echo, ownedOutputFile: ownedFile, notify: notify)
+            echo: echo, ownedOutputFile: ownsOutputFile ? outputFile : -1, notify: notify)
+    }
+
+    /// The descriptors only the child needs: closed here once the spawner
+    /// has its copies.
+    func childEnds() -> [Int32] {
+        [readyWrite, stdinRead, stdoutWrite, stderrWrite, nullWrite, errorFile] + (ownsOutputFile ? [] : [outputFile])
+    }
+
+    /// Where captured output is copied (the run loop writes it on).
+    private var echo: (stdout: Int32, stderr: Int32)? {
+        guard options.captureOutput else { return nil }
+        switch options.output {
+        case .discard, .files: return nil
+        case .inherit: return (1, 2)
+        case .file: return (outputFile, outputFile)
+        }
+    }
+
+    /// Whether the harness writes to the output file itself (captured output).
+    private var ownsOutputFile: Bool {
+        guard options.captureOutput, case .file = options.output else { return false }
+        return true
     }
 
     /// After a failed spawn: closes everything.

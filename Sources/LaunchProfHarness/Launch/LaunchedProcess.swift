@@ -117,7 +117,14 @@ public final class LaunchedProcess {
     /// Things the run's report should say (ignored variables, refused senders).
     var notes: [String] = []
 
-    init(pid: pid_t?, startNanoseconds: UInt64, channels: ParentChannels, service: SpawnService, program: String) {
+    /// A quiet spawn not sent yet, and the child's ends to close once it is.
+    private var deferred: (request: SpawnRequest, childEnds: [Int32])?
+
+    init(
+        pid: pid_t?, startNanoseconds: UInt64, channels: ParentChannels, service: SpawnService, program: String,
+        deferred: (request: SpawnRequest, childEnds: [Int32])? = nil
+    ) {
+        self.deferred = deferred
         self.pid = pid ?? 0
         self.isKnown = pid != nil
         self.startNanoseconds = startNanoseconds
@@ -131,6 +138,16 @@ public final class LaunchedProcess {
         for fd in [channels.readyRead, channels.stdoutRead, channels.stderrRead, channels.ownedOutputFile] {
             Syscall.closeQuietly(fd)
         }
+    }
+
+    /// Sends a quiet spawn's request, if it was held back: the last thing
+    /// before the run loop's first poll. Deadlines count from here.
+    func start() throws(LaunchError) {
+        guard let pending = deferred else { return }
+        deferred = nil
+        defer { for fd in pending.childEnds { Syscall.closeQuietly(fd) } }
+        startNanoseconds = monotonicNanoseconds()
+        _ = try service.spawn(pending.request, quiet: true)
     }
 
     /// Readable when the spawner has something to say about the process.
@@ -221,6 +238,14 @@ public final class LaunchedProcess {
     @discardableResult
     func reap() throws(LaunchError) -> ProcessEnd {
         if let end { return end }
+        if let pending = deferred {
+            // A quiet spawn never sent: nothing was started.
+            deferred = nil
+            for fd in pending.childEnds { Syscall.closeQuietly(fd) }
+            let never = ProcessEnd(status: .failedToStart("never started"), usage: ResourceUsage(), tree: TreeUsage())
+            end = never
+            return never
+        }
         if let spawnFailure { throw spawnFailure }
         let (finished, events) = try service.finish(program: program)
         for event in events { apply(event) }

@@ -54,6 +54,9 @@ public struct RunObserver {
 
     /// Runs the loop to the end of the process and returns what it saw.
     public consuming func observe() throws(LaunchError) -> ObservedRun {
+        // A quiet spawn starts here: everything above is ready, and the
+        // loop only polls until the process exits.
+        try process.start()
         let t0 = process.startNanoseconds
         let timeoutDeadline = t0 &+ Self.nanoseconds(settings.timeout)
         while true {

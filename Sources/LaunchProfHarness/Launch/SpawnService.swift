@@ -79,12 +79,10 @@ package final class SpawnService {
     /// Asks the spawner to start a process; returns its pid and t0, or, for
     /// a `quiet` spawn (``LP_SPAWN_FLAG_QUIET``), nil: they arrive with the
     /// exit, and a failure to start arrives as an event.
-    func spawn(
-        program: String, workingDirectory: String?, arguments: [String], environment: [String], spawnTimeSlot: Int?,
-        descriptors: [(fd: Int32, target: Int32)], quiet: Bool = false
-    ) throws(LaunchError) -> (pid: pid_t, t0: UInt64)? {
+    func spawn(_ spawn: SpawnRequest, quiet: Bool) throws(LaunchError) -> (pid: pid_t, t0: UInt64)? {
+        let (program, arguments, environment, descriptors) = (spawn.program, spawn.arguments, spawn.environment, spawn.descriptors)
         var payload: [UInt8] = []
-        for text in [program, workingDirectory ?? ""] + arguments + environment {
+        for text in [program, spawn.workingDirectory ?? ""] + arguments + environment {
             payload.append(contentsOf: text.utf8)
             payload.append(0)
         }
@@ -94,7 +92,7 @@ package final class SpawnService {
         request.payload_size = UInt64(payload.count)
         request.argc = UInt32(arguments.count)
         request.envc = UInt32(environment.count)
-        request.spawn_time_slot = Int32(spawnTimeSlot ?? -1)
+        request.spawn_time_slot = Int32(spawn.spawnTimeSlot ?? -1)
         request.fd_count = UInt32(descriptors.count)
         request.flags = quiet ? UInt32(LP_SPAWN_FLAG_QUIET) : 0
         withUnsafeMutableBytes(of: &request.fd_targets) { raw in

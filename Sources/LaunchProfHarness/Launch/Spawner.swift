@@ -46,14 +46,23 @@ public struct Spawner: Sendable {
         // A run that needs nothing until the exit does not wake launchprof
         // while the program starts (LP_SPAWN_FLAG_QUIET).
         let quiet = options.quiet && !options.captureOutput && !options.notifySocket
-        do throws(LaunchError) {
-            let requested = monotonicNanoseconds()
-            let started = try service.spawn(
-                program: program, workingDirectory: target.workingDirectory, arguments: arguments,
-                environment: environment.entries, spawnTimeSlot: environment.spawnSlot,
-                descriptors: channels.childDescriptors(), quiet: quiet)
+        let request = SpawnRequest(
+            program: program, workingDirectory: target.workingDirectory, arguments: arguments,
+            environment: environment.entries, spawnTimeSlot: environment.spawnSlot,
+            descriptors: channels.childDescriptors())
+        if quiet {
+            // Sent by the run loop just before its first poll, so nothing
+            // launchprof does after the request competes with the start.
             let process = LaunchedProcess(
-                pid: started?.pid, startNanoseconds: started?.t0 ?? requested, channels: channels.parentSide(),
+                pid: nil, startNanoseconds: monotonicNanoseconds(), channels: channels.parentChannels(), service: service,
+                program: program, deferred: (request, channels.childEnds()))
+            process.notes.append(contentsOf: environment.notes)
+            return process
+        }
+        do throws(LaunchError) {
+            let started = try service.spawn(request, quiet: false)
+            let process = LaunchedProcess(
+                pid: started?.pid, startNanoseconds: started?.t0 ?? 0, channels: channels.parentSide(),
                 service: service, program: program)
             process.notes.append(contentsOf: environment.notes)
             return process
@@ -91,6 +100,18 @@ public struct Spawner: Sendable {
         if plain { return word }
         return "'" + word.replacing("'", with: "'\\''") + "'"
     }
+}
+
+/// Everything the spawner needs to start one process.
+struct SpawnRequest {
+    var program: String
+    var workingDirectory: String?
+    var arguments: [String]
+    var environment: [String]
+    var spawnTimeSlot: Int?
+    /// Descriptors here and their numbers in the child. Closed by whoever
+    /// holds the request once it was sent (the spawner has its own copies).
+    var descriptors: [(fd: Int32, target: Int32)]
 }
 
 /// The spawner process of one ``Spawner``, started on first use.
