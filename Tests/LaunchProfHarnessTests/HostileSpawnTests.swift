@@ -21,6 +21,35 @@ struct HostileSpawnTests {
         #expect(!processIsAlive(run.pid))
     }
 
+    @Test("Ctrl-C stops a run within 100 ms while the child floods its output")
+    func interruptDuringFlood() throws {
+        let monitor = try InterruptMonitor()
+        defer { monitor.stop() }
+        let started = Date()
+        let thread = Thread { usleep(300_000); monitor.interrupt() }
+        thread.start()
+        let run = try launchOnce(
+            LaunchTarget(name: "yes", arguments: ["/usr/bin/yes"], ready: .output("NO_SUCH_LINE")),
+            timeout: .seconds(30), interrupt: monitor)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(run.interrupted)
+        // 300 ms until the interrupt, then at most one bounded slice and the kill.
+        #expect(elapsed < 0.3 + 0.1 + 0.3, "took \(elapsed) s")
+    }
+
+    @Test("--shell with several words quotes each one, so the script runs what was given")
+    func shellWordsQuoted() throws {
+        let scratch = try SpawnScratch()
+        let out = scratch.file("out")
+        let run = try launchOnce(
+            LaunchTarget(name: "printf", arguments: ["printf", "%s|", "a b", "it's", "$HOME", ";true"], useShell: true),
+            output: .file(out))
+        #expect(run.exit == .exited(0))
+        #expect(try scratch.read("out") == "a b|it's|$HOME|;true|")
+        #expect(Spawner.shellQuoted("plain-word_1.txt") == "plain-word_1.txt")
+        #expect(Spawner.shellQuoted("") == "''")
+    }
+
     @Test("endless LP1 records are capped, said once, and the run still ends at its timeout")
     func recordFloodIsCapped() throws {
         let scratch = try SpawnScratch()
