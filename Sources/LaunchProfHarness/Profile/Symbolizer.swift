@@ -157,9 +157,15 @@ private struct ModuleTables {
         if let known = tables[module.path] {
             table = known
         } else {
-            table = module.path.hasPrefix("/") ? ELFSymbolTable.read(path: module.path) : nil
-            if module.path.hasPrefix("/"), table == nil {
-                warnings.append("cannot read symbols of '\(module.path)': its frames show as module+offset")
+            if module.path.hasPrefix("/") {
+                do {
+                    table = try ELFSymbolTable.read(path: module.path)
+                } catch {
+                    table = nil
+                    warnings.append("\(error); its frames show as module+offset")
+                }
+            } else {
+                table = nil
             }
             tables[module.path] = table
         }
