@@ -1,0 +1,114 @@
+import Foundation
+import LaunchProfHarness
+
+/// Writes trace files byte for byte as LaunchProf's encoder does (format
+/// version 1, docs/trace-format.md), from events a test chooses: for traces
+/// too big or too odd to record through the process-wide ring.
+struct TraceFileBuilder {
+    struct Event {
+        var timestamp: UInt64
+        var kind: TraceEventKind
+        var name: String
+        var id: UInt64 = 0
+        var threadID: UInt32 = 1
+    }
+
+    var pid: UInt32 = 1
+    var events: [Event] = []
+    var threadNames: [(UInt32, String)] = [(1, "main")]
+    /// Extra sections (tag, payload) written before the checksum.
+    var extraSections: [(UInt32, [UInt8])] = []
+
+    func bytes() -> [UInt8] {
+        var strings = ["app", "launch"]
+        var index: [String: UInt32] = ["app": 0, "launch": 1]
+        func intern(_ text: String) -> UInt32 {
+            if let known = index[text] { return known }
+            strings.append(text)
+            index[text] = UInt32(strings.count - 1)
+            return UInt32(strings.count - 1)
+        }
+        let names = events.map { intern($0.name) }
+        let threads = threadNames.map { ($0.0, intern($0.1)) }
+        var out = Bytes()
+        out.raw(Array("LPTRACE\0".utf8))
+        out.u32(1)  // version
+        out.u32(96)  // header size
+        out.u32(pid)
+        out.u32(0)  // drop newest
+        for _ in 0..<5 { out.u64(0) }  // spawn, entry, main, launch complete, written: unknown
+        out.u64(UInt64(max(events.count, 1)))  // capacity
+        out.u64(UInt64(events.count))
+        out.u64(0)  // lost
+        out.u64(0)  // reserved
+        out.section(1) { section in
+            section.u32(UInt32(strings.count))
+            for string in strings {
+                section.u32(UInt32(string.utf8.count))
+                section.raw(Array(string.utf8))
+            }
+        }
+        out.section(2) { section in
+            section.u32(1)
+            section.u32(0)
+            section.u32(1)
+        }
+        out.section(3) { section in
+            section.u32(UInt32(threads.count))
+            for (tid, name) in threads {
+                section.u32(tid)
+                section.u32(name)
+            }
+        }
+        out.section(4) { section in
+            section.u64(UInt64(events.count))
+            for (event, name) in zip(events, names) {
+                section.u64(event.timestamp)
+                section.u64(event.id)
+                section.u64(0)  // argument
+                section.u32(name)
+                section.u32(event.threadID)
+                section.raw([event.kind.rawValue, 0, 0, 0])  // kind, flags, category 0
+                section.u32(0)
+            }
+        }
+        for (tag, payload) in extraSections { out.section(tag) { $0.raw(payload) } }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in out.bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        out.section(0xFFFF_FFFF) { $0.u64(hash) }
+        return out.bytes
+    }
+
+    /// A trace of `depth` intervals on one thread, each nested in the one
+    /// before: begins at 1...depth, ends in reverse order.
+    static func nested(depth: Int) -> TraceFileBuilder {
+        var builder = TraceFileBuilder()
+        builder.events.reserveCapacity(2 * depth)
+        for level in 0..<depth {
+            builder.events.append(Event(timestamp: UInt64(1_000 + level), kind: .intervalBegin, name: "level \(level)"))
+        }
+        for level in (0..<depth).reversed() {
+            builder.events.append(
+                Event(timestamp: UInt64(1_000 + 2 * depth - level), kind: .intervalEnd, name: "level \(level)"))
+        }
+        return builder
+    }
+
+    struct Bytes {
+        var bytes: [UInt8] = []
+        mutating func raw(_ more: [UInt8]) { bytes.append(contentsOf: more) }
+        mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        mutating func section(_ tag: UInt32, _ build: (inout Bytes) -> Void) {
+            var payload = Bytes()
+            build(&payload)
+            u32(tag)
+            u32(0)
+            u64(UInt64(payload.bytes.count))
+            raw(payload.bytes)
+        }
+    }
+}
