@@ -112,3 +112,41 @@ struct TraceFileBuilder {
         }
     }
 }
+
+extension TraceFileBuilder {
+    /// A samples section (tag 5) with one sample of `frames` on thread 1,
+    /// and a modules section (tag 6) mapping module `i` at
+    /// 0x100000 * (i + 1) with bias 0x100000 * (i + 1).
+    static func samplingSections(frames: [UInt64], modules: [String]) -> [(UInt32, [UInt8])] {
+        var samples = Bytes()
+        samples.u32(1000)  // Hz
+        samples.u32(64)  // maximum depth
+        samples.u32(0)  // timer mode
+        samples.u32(0)  // flags
+        samples.u64(1)  // start
+        samples.u64(100)  // stop
+        samples.u64(1)  // sample count
+        samples.u64(0)  // lost
+        samples.u64(0)  // failed
+        samples.u32(0)  // threads
+        samples.u32(0)  // reserved
+        samples.u64(50)  // time
+        samples.u32(1)  // thread
+        samples.raw([UInt8(frames.count), 0, 0, 0])  // depth u16, flags u16
+        samples.u32(0)  // handler time
+        samples.u32(1)  // weight
+        for frame in frames { samples.u64(frame) }
+        var table = Bytes()
+        table.u32(UInt32(modules.count))
+        for (index, path) in modules.enumerated() {
+            let base = 0x10_0000 * UInt64(index + 1)
+            table.u64(base)  // bias
+            table.u64(base)  // start
+            table.u64(base + 0x10_0000)  // end
+            table.u32(UInt32(path.utf8.count))
+            table.u32(0)  // no build id
+            table.raw(Array(path.utf8))
+        }
+        return [(5, samples.bytes), (6, table.bytes)]
+    }
+}
