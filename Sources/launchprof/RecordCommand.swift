@@ -66,7 +66,7 @@ struct RecordSummary {
         if let main = trace.header.mainNanoseconds { lines.append("  main           +\(since(main))") }
         // "main" is LaunchTracker.recordLaunchStart()'s milestone, shown above.
         for event in trace.events where event.kind == .milestone && event.name != "main" {
-            lines.append("  milestone      +\(since(event.timestamp))  \(event.name)")
+            lines.append("  milestone      +\(since(event.timestamp))  \(TerminalText.sanitized(event.name))")
         }
         if let complete = trace.header.launchCompleteNanoseconds { lines.append("  launch complete +\(since(complete))") }
         text = lines.joined(separator: "\n") + "\n"

@@ -53,7 +53,7 @@ struct ELFSymbolTable: Sendable {
     struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         var path: String
         var reason: String
-        var description: String { "cannot read symbols of '\(path)': \(reason)" }
+        var description: String { "cannot read symbols of '\(TerminalText.sanitized(path))': \(reason)" }
     }
 
     /// Files larger than this are not mapped (a damaged size, or not a

@@ -173,7 +173,7 @@ private struct ModuleTables {
         // The file may have been rebuilt since the run (or between two runs).
         if !table.buildID.isEmpty, !module.buildID.isEmpty, table.buildID != module.buildID {
             if warnedChanged.insert(module.path).inserted {
-                warnings.append("'\(module.path)' changed since the run (build id \(module.buildIDText) expected): its frames show as module+offset")
+                warnings.append("'\(TerminalText.sanitized(module.path))' changed since the run (build id \(module.buildIDText) expected): its frames show as module+offset")
             }
             return nil
         }
