@@ -150,6 +150,24 @@ struct RunCommandTests {
         #expect(result.standardError.contains(message), "\(result.standardError)")
     }
 
+    /// Cold runs resolve the program's libraries from its ELF headers: a
+    /// damaged header (e_phoff near 2^64) trapped in ELFImage's offset
+    /// arithmetic; now the run fails with a message naming the file.
+    @Test func coldRunOfAProgramWithADamagedELFHeaderNamesTheFile() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/bin/true")))
+        for index in 0..<8 { bytes[0x20 + index] = index == 0 ? 0xF0 : 0xFF }
+        let program = Products.temporaryPath("damaged-elf")
+        try ExecutableFile.write("", to: program)
+        try Data(bytes).write(to: URL(fileURLWithPath: program))
+        defer { unlink(program) }
+        let result = try launchprof(["run", "-r", "1", "-w", "0", "--mode", "cold", program])
+        #expect(result.status == 3, "\(result.standardError)")
+        // The message names the canonical path (the temporary directory may
+        // end in '/').
+        let name = (program as NSString).lastPathComponent
+        #expect(result.standardOutput.contains("\(name)': damaged ELF: the program header table"), "\(result.standardOutput)")
+    }
+
     @Test("SIGINT (or SIGTERM) mid-benchmark: the child is killed, the JSON export still written, exit 130",
         arguments: [SIGINT, SIGTERM])
     func interrupt(_ signal: Int32) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import LaunchProfHarness
+import LaunchProfTestSupport
 import Testing
 
 /// The ELF readers (ELFImage for cold-cache resolution, ELFSymbolTable for

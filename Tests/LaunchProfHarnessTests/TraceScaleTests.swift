@@ -1,5 +1,6 @@
 import Foundation
 import LaunchProfHarness
+import LaunchProfTestSupport
 import Testing
 
 /// Passes over a trace stay linear (or n log n) in its size: a 50,000-deep

@@ -41,7 +41,7 @@ public enum TraceReader {
         let (fd, size): (Int32, UInt64)
         switch RegularFile.open(path) {
         case .success(let file): (fd, size) = file
-        case .failure(.missing): throw .cannotRead(path: path, reason: "it does not exist")
+        case .failure(.missing): throw .cannotRead(path: path, reason: String(cString: strerror(ENOENT)))
         case .failure(let failure): throw .cannotRead(path: path, reason: failure.description)
         }
         defer { close(fd) }

@@ -4,22 +4,32 @@ import LaunchProfHarness
 /// Writes trace files byte for byte as LaunchProf's encoder does (format
 /// version 1, docs/trace-format.md), from events a test chooses: for traces
 /// too big or too odd to record through the process-wide ring.
-struct TraceFileBuilder {
-    struct Event {
-        var timestamp: UInt64
-        var kind: TraceEventKind
-        var name: String
-        var id: UInt64 = 0
-        var threadID: UInt32 = 1
+public struct TraceFileBuilder {
+    public struct Event {
+        public var timestamp: UInt64
+        public var kind: TraceEventKind
+        public var name: String
+        public var id: UInt64 = 0
+        public var threadID: UInt32 = 1
+
+        public init(timestamp: UInt64, kind: TraceEventKind, name: String, id: UInt64 = 0, threadID: UInt32 = 1) {
+            self.timestamp = timestamp
+            self.kind = kind
+            self.name = name
+            self.id = id
+            self.threadID = threadID
+        }
     }
 
-    var pid: UInt32 = 1
-    var events: [Event] = []
-    var threadNames: [(UInt32, String)] = [(1, "main")]
+    public var pid: UInt32 = 1
+    public var events: [Event] = []
+    public var threadNames: [(UInt32, String)] = [(1, "main")]
     /// Extra sections (tag, payload) written before the checksum.
-    var extraSections: [(UInt32, [UInt8])] = []
+    public var extraSections: [(UInt32, [UInt8])] = []
 
-    func bytes() -> [UInt8] {
+    public init() {}
+
+    public func bytes() -> [UInt8] {
         var strings = ["app", "launch"]
         var index: [String: UInt32] = ["app": 0, "launch": 1]
         func intern(_ text: String) -> UInt32 {
@@ -84,7 +94,7 @@ struct TraceFileBuilder {
 
     /// A trace of `depth` intervals on one thread, each nested in the one
     /// before: begins at 1...depth, ends in reverse order.
-    static func nested(depth: Int) -> TraceFileBuilder {
+    public static func nested(depth: Int) -> TraceFileBuilder {
         var builder = TraceFileBuilder()
         builder.events.reserveCapacity(2 * depth)
         for level in 0..<depth {
@@ -117,7 +127,7 @@ extension TraceFileBuilder {
     /// A samples section (tag 5) with one sample of `frames` on thread 1,
     /// and a modules section (tag 6) mapping module `i` at
     /// 0x100000 * (i + 1) with bias 0x100000 * (i + 1).
-    static func samplingSections(frames: [UInt64], modules: [String]) -> [(UInt32, [UInt8])] {
+    public static func samplingSections(frames: [UInt64], modules: [String]) -> [(UInt32, [UInt8])] {
         var samples = Bytes()
         samples.u32(1000)  // Hz
         samples.u32(64)  // maximum depth
