@@ -58,10 +58,10 @@ struct ProfileCommand: ParsableCommand {
     mutating func validate() throws {
         if command.first == "--" { command.removeFirst() }
         guard !command.isEmpty else { throw ValidationError("give the command to profile after '--', e.g. launchprof profile -- ./app") }
-        guard (1...100_000).contains(hz) else { throw ValidationError("--hz must be from 1 to 100000 samples per second, got \(hz)") }
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)") }
-        guard (1...1000).contains(runs) else { throw ValidationError("--runs must be from 1 to 1000, got \(runs)") }
-        guard grace >= 0, grace.isFinite else { throw ValidationError("--grace cannot be negative, got \(grace)") }
+        _ = try RunOptions.count(Int(hz), flag: "--hz", in: 1...100_000)
+        _ = try RunOptions.seconds(timeout, flag: "--timeout")
+        _ = try RunOptions.count(runs, flag: "--runs", in: 1...1000)
+        _ = try RunOptions.seconds(grace, flag: "--grace", allowZero: true)
         _ = try probe()
         if let name, name.isEmpty || name.contains("/") {
             throw ValidationError("--name must be a file name without '/', got '\(name)'")
@@ -89,8 +89,8 @@ struct ProfileCommand: ParsableCommand {
             FileHandle.standardError.write(Data("launchprof profile: liblaunchprof-preload.so is not beside launchprof; only programs that link LaunchProf will be sampled (set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library)\n".utf8))
         }
         let recorder = ProfileRecorder(
-            rate: hz, timeout: RunOptions.seconds(timeout), output: quiet ? .discard : .inherit,
-            preloadLibrary: preload, runs: runs, probe: try probe(), grace: RunOptions.seconds(grace),
+            rate: hz, timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit,
+            preloadLibrary: preload, runs: runs, probe: try probe(), grace: try RunOptions.seconds(grace, flag: "--grace", allowZero: true),
             interrupt: try InterruptMonitor())
         defer { recorder.interrupt?.stop() }
         do {

@@ -29,7 +29,7 @@ struct RecordCommand: ParsableCommand {
     mutating func validate() throws {
         if command.first == "--" { command.removeFirst() }
         guard !command.isEmpty else { throw ValidationError("give the command to record after '--', e.g. launchprof record -- ./app") }
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)") }
+        _ = try RunOptions.seconds(timeout, flag: "--timeout")
     }
 
     func run() throws {
@@ -37,7 +37,7 @@ struct RecordCommand: ParsableCommand {
         let path = output ?? "\(program).lptrace"
         let target = LaunchTarget(name: program, arguments: command)
         let recorder = TraceRecorder(
-            timeout: .milliseconds(Int64(timeout * 1000)), output: quiet ? .discard : .inherit, interrupt: try InterruptMonitor())
+            timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit, interrupt: try InterruptMonitor())
         defer { recorder.interrupt?.stop() }
         do {
             let recorded = try recorder.record(target, to: path)
@@ -66,7 +66,7 @@ struct RecordSummary {
         if let main = trace.header.mainNanoseconds { lines.append("  main           +\(since(main))") }
         // "main" is LaunchTracker.recordLaunchStart()'s milestone, shown above.
         for event in trace.events where event.kind == .milestone && event.name != "main" {
-            lines.append("  milestone      +\(since(event.timestamp))  \(event.name)")
+            lines.append("  milestone      +\(since(event.timestamp))  \(TerminalText.sanitized(event.name))")
         }
         if let complete = trace.header.launchCompleteNanoseconds { lines.append("  launch complete +\(since(complete))") }
         text = lines.joined(separator: "\n") + "\n"

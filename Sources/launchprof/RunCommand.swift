@@ -195,7 +195,7 @@ struct RunCommand: ParsableCommand {
         let interrupt = try InterruptMonitor()
         defer { interrupt.stop() }
         let executor = ProcessExecutor(
-            timeout: RunOptions.seconds(options.timeout ?? 60), grace: RunOptions.seconds(options.grace),
+            timeout: try options.timeoutDuration(), grace: try options.graceDuration(),
             output: options.outputPlan, interrupt: interrupt, measure: options.measure)
         let coldCache = plan.allModes.contains(.cold) ? try ColdCache(dropAllCaches: options.dropCaches) : nil
         let line = ProgressLine()

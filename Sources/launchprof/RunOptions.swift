@@ -97,30 +97,27 @@ struct RunOptions: ParsableArguments {
     var profileDir: String?
 
     mutating func validate() throws {
-        if let runs, runs < 1 { throw ValidationError("--runs must be at least 1, got \(runs)") }
-        if let warmup, warmup < 0 { throw ValidationError("--warmup cannot be negative, got \(warmup)") }
-        if let minRuns, minRuns < 1 { throw ValidationError("--min-runs must be at least 1, got \(minRuns)") }
-        if let maxRuns, maxRuns < 1 { throw ValidationError("--max-runs must be at least 1, got \(maxRuns)") }
+        let counts = 1...InputNumber.maximumCount
+        if let runs { _ = try Self.count(runs, flag: "--runs", in: counts) }
+        if let warmup { _ = try Self.count(warmup, flag: "--warmup", in: 0...InputNumber.maximumCount) }
+        if let minRuns { _ = try Self.count(minRuns, flag: "--min-runs", in: counts) }
+        if let maxRuns { _ = try Self.count(maxRuns, flag: "--max-runs", in: counts) }
         if let minRuns, let maxRuns, minRuns > maxRuns {
             throw ValidationError("--min-runs (\(minRuns)) is more than --max-runs (\(maxRuns))")
         }
         if runs != nil, minRuns != nil || maxRuns != nil || minTime != nil {
             throw ValidationError("--runs fixes the run count; drop --min-runs, --max-runs and --min-time")
         }
-        if let minTime, !(minTime >= 0) { throw ValidationError("--min-time must be a positive number of seconds") }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)") }
-        if !(grace >= 0) { throw ValidationError("--grace cannot be negative, got \(grace)") }
+        if let minTime { _ = try Self.seconds(minTime, flag: "--min-time", allowZero: true) }
+        if let timeout { _ = try Self.seconds(timeout, flag: "--timeout") }
+        _ = try Self.seconds(grace, flag: "--grace", allowZero: true)
         if showOutput, outputDir != nil { throw ValidationError("--show-output and --output-dir exclude each other") }
         _ = try readyProbe()
         if !profile, profileRuns != nil || profileHz != nil || profileDir != nil {
             throw ValidationError("--profile-runs, --profile-hz and --profile-dir apply with --profile")
         }
-        if let profileRuns, !(1...1000).contains(profileRuns) {
-            throw ValidationError("--profile-runs must be from 1 to 1000, got \(profileRuns)")
-        }
-        if let profileHz, !(1...100_000).contains(profileHz) {
-            throw ValidationError("--profile-hz must be from 1 to 100000 samples per second, got \(profileHz)")
-        }
+        if let profileRuns { _ = try Self.count(profileRuns, flag: "--profile-runs", in: 1...1000) }
+        if let profileHz { _ = try Self.count(Int(profileHz), flag: "--profile-hz", in: 1...100_000) }
         if let saveBaseline {
             do {
                 try BaselineStore.validate(name: saveBaseline)
@@ -159,19 +156,23 @@ struct RunOptions: ParsableArguments {
     /// What the flags set, to replace a config file's settings.
     func overrides() throws -> RunOverrides {
         RunOverrides(
-            modes: modes, warmup: warmup, stopping: stopping, timeout: timeout.map(Self.seconds), ready: try readyProbe(),
-            evictPaths: evict)
+            modes: modes, warmup: warmup, stopping: try stopping(),
+            timeout: try timeout.map { try Self.seconds($0, flag: "--timeout") }, ready: try readyProbe(), evictPaths: evict)
     }
 
+    /// `--timeout` (60 s when not given) and `--grace`, validated.
+    func timeoutDuration() throws -> Duration { try Self.seconds(timeout ?? 60, flag: "--timeout") }
+    func graceDuration() throws -> Duration { try Self.seconds(grace, flag: "--grace", allowZero: true) }
+
     /// The stopping rule the run-count flags ask for; nil when none was given.
-    var stopping: StoppingRule? {
+    func stopping() throws -> StoppingRule? {
         guard runs != nil || minRuns != nil || maxRuns != nil || minTime != nil else { return nil }
         if let runs { return .fixed(runs) }
         let defaults = StoppingRule()
         let minimum = minRuns ?? defaults.minRuns
         return StoppingRule(
             minRuns: minimum, maxRuns: max(minimum, maxRuns ?? defaults.maxRuns),
-            minTime: minTime.map { .milliseconds(Int64($0 * 1000)) } ?? defaults.minTime)
+            minTime: try minTime.map { try Self.seconds($0, flag: "--min-time", allowZero: true) } ?? defaults.minTime)
     }
 
     /// Where run output goes.
@@ -180,7 +181,24 @@ struct RunOptions: ParsableArguments {
         return showOutput ? .inherit : .discard
     }
 
-    static func seconds(_ value: Double) -> Duration { .milliseconds(Int64(value * 1000)) }
+    /// A number of seconds from `flag`, through the harness's one validated
+    /// parser (no trap on inf, NaN or huge values); bad values exit 2.
+    static func seconds(_ value: Double, flag: String, allowZero: Bool = false) throws -> Duration {
+        do {
+            return try InputNumber.duration(seconds: value, of: flag, allowZero: allowZero)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// A count from `flag`, in `range`; bad values exit 2.
+    static func count(_ value: Int, flag: String, in range: ClosedRange<Int>) throws -> Int {
+        do {
+            return try InputNumber.count(value, of: flag, in: range)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
 }
 
 extension LaunchMode: ExpressibleByArgument {}

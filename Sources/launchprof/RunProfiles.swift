@@ -59,14 +59,15 @@ struct RunProfiles {
         let interrupt = try InterruptMonitor()
         defer { interrupt.stop() }
         let runs = options.profileRuns ?? 10
+        let timeout = try options.timeoutDuration(), grace = try options.graceDuration()
         var outcome = Outcome()
         let line = ProgressLine()
         let names = ProfileFileName.unique(plan.targets.map(\.name))
         for (target, base) in zip(plan.targets, names) {
             let recorder = ProfileRecorder(
-                rate: options.profileHz ?? 1000, timeout: plan.timeout(of: target) ?? RunOptions.seconds(options.timeout ?? 60),
+                rate: options.profileHz ?? 1000, timeout: plan.timeout(of: target) ?? timeout,
                 output: .discard, preloadLibrary: preload, runs: runs, probe: target.ready,
-                grace: RunOptions.seconds(options.grace), interrupt: interrupt)
+                grace: grace, interrupt: interrupt)
             do {
                 let profiled = try recorder.profile(target, directory: directory, base: base) { index in
                     line.update(ProgressLine.Status(label: "\(target.name) (profile)", run: index, total: runs, median: nil))

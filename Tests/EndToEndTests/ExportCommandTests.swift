@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 /// Runs the built `launchprof export` on a trace written by the built
@@ -91,5 +92,54 @@ import Testing
         #expect(result.status == 2)
         #expect(result.standardError.contains("is truncated"))
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}
+
+/// `launchprof export` of hostile traces: names full of terminal escapes,
+/// a module list naming a FIFO, a device and a crafted ELF.
+@Suite(.timeLimit(.minutes(2))) struct ExportHostileTraceTests {
+    static func write(_ builder: TraceFileBuilder, _ name: String) throws -> String {
+        let path = Products.temporaryPath(name)
+        try Data(builder.bytes()).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func textExportEscapesControlCharactersInNames() throws {
+        var builder = TraceFileBuilder()
+        builder.threadNames = [(1, "t\u{1B}]0;title\u{7}")]
+        builder.events = [.init(timestamp: 5, kind: .milestone, name: "m\u{1B}[2J\u{0}\u{9B}1m\nfake line")]
+        let trace = try Self.write(builder, "hostile-names.lptrace")
+        defer { unlink(trace) }
+        let result = try CommandRun.run(try Products.path("launchprof"), ["export", "--format", "text", trace])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!result.standardOutput.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F..<0xA0).contains($0.value) })
+        #expect(result.standardOutput.contains(#"m\e[2J\x00\u{9b}1m\nfake line"#))
+        #expect(result.standardOutput.contains(#"1 t\e]0;title\x07"#))
+    }
+
+    /// The Chrome export symbolizes the samples through the module list:
+    /// nothing there may block, trap, or end the export.
+    @Test func chromeExportSkipsModulesThatAreNotReadableELFFiles() throws {
+        let fifo = Products.temporaryPath("module.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        var crafted = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/bin/true")))
+        for index in 0..<8 { crafted[0x28 + index] = 0xFF }  // e_shoff near 2^64
+        let craftedPath = Products.temporaryPath("crafted.so")
+        try Data(crafted).write(to: URL(fileURLWithPath: craftedPath))
+        defer { unlink(craftedPath) }
+        let modules = [fifo, "/dev/zero", craftedPath]
+        var builder = TraceFileBuilder()
+        builder.events = [.init(timestamp: 10, kind: .milestone, name: "main")]
+        builder.extraSections = TraceFileBuilder.samplingSections(
+            frames: modules.indices.map { 0x10_0000 * UInt64($0 + 1) + 0x10 }, modules: modules)
+        let trace = try Self.write(builder, "hostile-modules.lptrace")
+        defer { unlink(trace) }
+        let result = try CommandRun.run(
+            try Products.path("launchprof"), ["export", "--format", "chrome", trace], timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        let events = try #require(json?["traceEvents"] as? [[String: Any]])
+        #expect(events.contains { ($0["cat"] as? String) == "launchprof/samples" })
     }
 }

@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func directoryIsNotATraceFile() {
-        #expect(throws: TraceReadError.cannotRead(path: "/tmp", reason: "not a regular file")) {
+        #expect(throws: TraceReadError.cannotRead(path: "/tmp", reason: "it is a directory, not a regular file")) {
             try TraceReader.read(path: "/tmp")
         }
     }

@@ -23,12 +23,19 @@ public struct Quantity: Sendable, Equatable, CustomStringConvertible {
         guard let number = Double(numberText), number.isFinite else { throw .notANumber(text) }
         guard number >= 0 else { throw .negative(text) }
         if suffix.isEmpty {
+            guard number <= Self.maximumValue else { throw .tooLarge(text) }
             self.init(value: number, unit: .count)
             return
         }
         guard let (unit, scale) = Self.units[suffix] else { throw .unknownUnit(text, unit: suffix) }
+        // "1e300s" is finite but its nanoseconds are not; limits past 2^63
+        // base units would also overflow every integer comparison after.
+        guard number * scale <= Self.maximumValue else { throw .tooLarge(text) }
         self.init(value: number * scale, unit: unit)
     }
+
+    /// The largest value in a base unit: 2^62 ns is 146 years, 2^62 bytes 4 EiB.
+    static let maximumValue: Double = 0x1p62
 
     /// Units and their size in the base unit. Decimal prefixes (kB, MB, GB)
     /// are powers of 1000, binary ones (KiB, MiB, GiB) powers of 1024.
@@ -46,12 +53,14 @@ public struct Quantity: Sendable, Equatable, CustomStringConvertible {
 public enum QuantityError: Error, Equatable, CustomStringConvertible {
     case notANumber(String)
     case negative(String)
+    case tooLarge(String)
     case unknownUnit(String, unit: String)
 
     public var description: String {
         switch self {
         case .notANumber(let text): "'\(text)' is not a number with a unit (e.g. 40ms, 1.5s, 30MiB, 12)"
         case .negative(let text): "'\(text)' is negative"
+        case .tooLarge(let text): "'\(text)' is too large (at most 2^62 ns, bytes or a count)"
         case let .unknownUnit(text, unit):
             "'\(text)' has unknown unit '\(unit)' (times: ns, us, ms, s; sizes: B, kB, MB, GB, KiB, MiB, GiB)"
         }

@@ -29,25 +29,42 @@ package struct ELFImage: Sendable, Equatable {
         var type: UInt32, offset: UInt64, vaddr: UInt64, filesz: UInt64
     }
 
-    /// Reads the ELF headers of `path`.
+    /// Reads the ELF headers of `path`. A path that is not a regular file
+    /// (a FIFO, a device, a directory) is refused without blocking.
     package static func read(path: String) throws(FileSetError) -> ELFImage {
         let file = try RandomAccessFile(path: path)
         defer { file.close() }
+        return try read(file)
+    }
+
+    /// Reads the ELF headers from `bytes` (a file's contents, for tests and
+    /// the fuzz target); `path` names them in errors.
+    package static func parse(_ bytes: [UInt8], path: String) throws(FileSetError) -> ELFImage {
+        try read(RandomAccessFile(path: path, contents: bytes))
+    }
+
+    /// Most DT_NEEDED entries read from one file: ld.so has no limit, but
+    /// real programs name a few dozen; each costs a string read.
+    static let maximumNeeded = 4096
+
+    private static func read(_ file: RandomAccessFile) throws(FileSetError) -> ELFImage {
         let header = try file.bytes(at: 0, count: 64)
-        guard header.count >= 64, Array(header.prefix(4)) == magic else {
-            throw .notAnExecutableFormat(path: path, firstBytes: Array(header.prefix(4)))
+        guard header.count >= 4, Array(header.prefix(4)) == magic else {
+            throw .notAnExecutableFormat(path: file.path, firstBytes: Array(header.prefix(4)))
+        }
+        guard header.count >= 64 else {
+            throw .unsupportedELF(path: file.path, reason: "damaged ELF: the file is \(header.count) bytes long, shorter than the 64-byte ELF header")
         }
         guard header[4] == 2 else {
-            throw .unsupportedELF(path: path, reason: "32-bit ELF files are not supported (only 64-bit)")
+            throw .unsupportedELF(path: file.path, reason: "32-bit ELF files are not supported (only 64-bit)")
         }
         guard header[5] == 1 else {
-            throw .unsupportedELF(path: path, reason: "big-endian ELF files are not supported")
+            throw .unsupportedELF(path: file.path, reason: "big-endian ELF files are not supported")
         }
         let segments = try readSegments(file, header: header)
         var image = ELFImage(interpreter: nil, isDynamic: false, needed: [], runpath: [], rpath: [])
         if let interp = segments.first(where: { $0.type == Tag.ptInterp }) {
-            let bytes = try file.bytes(at: interp.offset, count: Int(min(interp.filesz, 4096)))
-            image.interpreter = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            image.interpreter = try readInterpreter(file, segment: interp)
         }
         if let dynamic = segments.first(where: { $0.type == Tag.ptDynamic }) {
             image.isDynamic = true
@@ -63,9 +80,13 @@ package struct ELFImage: Sendable, Equatable {
         guard phentsize >= 56, phnum < 4096 else {
             throw .unsupportedELF(path: file.path, reason: "damaged ELF: bad program header table (\(phnum) x \(phentsize) bytes)")
         }
-        let table = try file.bytes(at: phoff, count: phentsize * phnum)
-        guard table.count == phentsize * phnum else {
-            throw .unsupportedELF(path: file.path, reason: "damaged ELF: program headers run past the end of the file")
+        // Both are UInt16: the product fits in Int.
+        let size = phentsize * phnum
+        let table = try file.bytes(at: phoff, count: size)
+        guard table.count == size else {
+            throw .unsupportedELF(
+                path: file.path,
+                reason: "damaged ELF: the program header table (\(size) bytes at offset \(phoff)) runs past the end of the file")
         }
         return (0..<phnum).map { index in
             let base = index * phentsize
@@ -73,6 +94,21 @@ package struct ELFImage: Sendable, Equatable {
                 type: table.loadLE(UInt32.self, at: base), offset: table.loadLE(UInt64.self, at: base + 8),
                 vaddr: table.loadLE(UInt64.self, at: base + 16), filesz: table.loadLE(UInt64.self, at: base + 32))
         }
+    }
+
+    /// The PT_INTERP path: NUL-terminated, inside the file, at most 4 KiB.
+    private static func readInterpreter(_ file: RandomAccessFile, segment: Segment) throws(FileSetError) -> String {
+        let size = Int(min(segment.filesz, 4096))
+        let bytes = try file.bytes(at: segment.offset, count: size)
+        guard bytes.count == size else {
+            throw .unsupportedELF(
+                path: file.path, reason: "damaged ELF: PT_INTERP (\(segment.filesz) bytes at offset \(segment.offset)) runs past the end of the file")
+        }
+        let name = bytes.prefix { $0 != 0 }
+        guard !name.isEmpty else {
+            throw .unsupportedELF(path: file.path, reason: "damaged ELF: PT_INTERP names no interpreter")
+        }
+        return String(decoding: name, as: UTF8.self)
     }
 
     private mutating func readDynamic(
@@ -94,63 +130,84 @@ package struct ELFImage: Sendable, Equatable {
             }
             if tag == Tag.dtNull { break }
         }
-        guard let strtabAddress else { return }
+        guard neededOffsets.count <= Self.maximumNeeded else {
+            throw .unsupportedELF(
+                path: file.path, reason: "damaged ELF: \(neededOffsets.count) DT_NEEDED entries (at most \(Self.maximumNeeded) are read)")
+        }
+        guard let strtabAddress else {
+            if !neededOffsets.isEmpty || runpathOffset != nil || rpathOffset != nil {
+                throw .unsupportedELF(path: file.path, reason: "damaged ELF: the dynamic section names libraries but has no DT_STRTAB")
+            }
+            return
+        }
         // DT_STRTAB is a virtual address: find the loaded segment holding it
         // to turn it into a file offset.
-        guard let load = segments.first(where: {
-            $0.type == Tag.ptLoad && strtabAddress >= $0.vaddr && strtabAddress < $0.vaddr &+ $0.filesz
-        }) else {
-            throw .unsupportedELF(path: file.path, reason: "damaged ELF: DT_STRTAB is outside every loaded segment")
+        let load = segments.first { segment in
+            let (end, overflow) = segment.vaddr.addingReportingOverflow(segment.filesz)
+            return segment.type == Tag.ptLoad && strtabAddress >= segment.vaddr && (overflow || strtabAddress < end)
         }
-        let strtab = strtabAddress - load.vaddr + load.offset
-        func string(_ offset: UInt64) throws(FileSetError) -> String { try file.cString(at: strtab &+ offset) }
-        for offset in neededOffsets { needed.append(try string(offset)) }
-        if let runpathOffset { runpath = try string(runpathOffset).split(separator: ":").map(String.init) }
-        if let rpathOffset { rpath = try string(rpathOffset).split(separator: ":").map(String.init) }
+        // Cannot underflow: strtabAddress >= load.vaddr.
+        guard let load, case let (strtab, false) = (strtabAddress - load.vaddr).addingReportingOverflow(load.offset) else {
+            throw .unsupportedELF(path: file.path, reason: "damaged ELF: DT_STRTAB (0x\(String(strtabAddress, radix: 16))) is outside every loaded segment")
+        }
+        func string(_ offset: UInt64, _ what: String) throws(FileSetError) -> String {
+            guard case let (at, false) = strtab.addingReportingOverflow(offset) else {
+                throw .unsupportedELF(path: file.path, reason: "damaged ELF: the string offset of \(what) (\(offset)) is out of range")
+            }
+            return try file.cString(at: at, what: what)
+        }
+        for offset in neededOffsets { needed.append(try string(offset, "a DT_NEEDED entry")) }
+        if let runpathOffset { runpath = try string(runpathOffset, "DT_RUNPATH").split(separator: ":").map(String.init) }
+        if let rpathOffset { rpath = try string(rpathOffset, "DT_RPATH").split(separator: ":").map(String.init) }
     }
 }
 
-/// A read-only file read with pread, for headers at arbitrary offsets.
+/// A read-only file read with pread, for headers at arbitrary offsets; or
+/// the same reads over bytes in memory (tests, the fuzz target).
 struct RandomAccessFile {
     let path: String
     private let fd: Int32
+    private let contents: [UInt8]?
 
+    /// Opens `path` only if it is a regular file (see ``RegularFile``).
     init(path: String) throws(FileSetError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { throw .fileNotFound(path: path) }
-            throw .notExecutable(path: path, reason: "cannot open it: \(String(cString: strerror(errno)))")
+        self.contents = nil
+        switch RegularFile.open(path) {
+        case .success(let file): self.fd = file.fd
+        case .failure(.missing): throw .fileNotFound(path: path)
+        case .failure(let failure): throw .notExecutable(path: path, reason: failure.description)
         }
-        self.fd = fd
     }
 
-    func close() { Syscall.closeQuietly(fd) }
+    init(path: String, contents: [UInt8]) {
+        self.path = path
+        self.fd = -1
+        self.contents = contents
+    }
 
-    /// Up to `count` bytes at `offset` (fewer at the end of the file).
+    func close() { if fd >= 0 { _ = Glibc.close(fd) } }
+
+    /// Up to `count` bytes at `offset` (fewer at the end of the file, none
+    /// past it, whatever the offset).
     func bytes(at offset: UInt64, count: Int) throws(FileSetError) -> [UInt8] {
-        guard count > 0 else { return [] }
-        var result = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = result.withUnsafeMutableBytes { buffer in
-                pread(fd, buffer.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
-            }
-            if got == 0 { break }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .unsupportedELF(path: path, reason: "read failed: \(String(cString: strerror(errno)))")
-            }
-            filled += got
+        if let contents {
+            guard count > 0, offset < UInt64(contents.count) else { return [] }
+            // offset < contents.count, so it fits in Int.
+            let start = Int(offset)
+            return Array(contents[start..<start + min(count, contents.count - start)])
         }
-        return Array(result.prefix(filled))
+        guard let bytes = RegularFile.pread(fd, at: offset, count: count) else {
+            throw .unsupportedELF(path: path, reason: "read failed: \(String(cString: strerror(errno)))")
+        }
+        return bytes
     }
 
     /// The NUL-terminated string at `offset` (at most 4 KiB).
-    func cString(at offset: UInt64) throws(FileSetError) -> String {
+    func cString(at offset: UInt64, what: String = "a string") throws(FileSetError) -> String {
         let bytes = try bytes(at: offset, count: 4096)
         guard let end = bytes.firstIndex(of: 0) else {
-            throw .unsupportedELF(path: path, reason: "damaged ELF: unterminated string at offset \(offset)")
+            throw .unsupportedELF(path: path, reason: "damaged ELF: \(what) at file offset \(offset) is unterminated or past the end of the file")
         }
         return String(decoding: bytes[..<end], as: UTF8.self)
     }

@@ -38,7 +38,8 @@ public enum FileSetError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badScript(let path, let reason):
             return "script '\(path)': \(reason)"
         case .libraryNotFound(let library, let neededBy):
-            return "'\(neededBy)' needs shared library '\(library)', which the dynamic loader cannot find "
+            // The library name comes from the ELF file: escaped for the terminal.
+            return "'\(neededBy)' needs shared library '\(TerminalText.sanitized(library))', which the dynamic loader cannot find "
                 + "(check LD_LIBRARY_PATH, RUNPATH or ldconfig)"
         case .loaderFailed(let executable, let loader, let reason):
             return "could not list the shared libraries of '\(executable)' with its loader '\(loader)': \(reason)"

@@ -67,11 +67,15 @@ struct ConfigNode {
         return values
     }
 
-    func int(atLeast minimum: Int) throws(ConfigError) -> Int {
+    /// A whole number from `minimum` to `maximum` (counts are capped: see
+    /// ``InputNumber/maximumCount``).
+    func int(atLeast minimum: Int, atMost maximum: Int = InputNumber.maximumCount) throws(ConfigError) -> Int {
         let text = try string()
-        guard let value = Int(text) else { throw error("expected a whole number, got '\(text)'") }
-        guard value >= minimum else { throw error("must be at least \(minimum), got \(value)") }
-        return value
+        do {
+            return try InputNumber.count(parsing: text, of: path, in: minimum...maximum)
+        } catch {
+            throw self.error("\(error.problem), got '\(text)'")
+        }
     }
 
     /// `5%` or `0.05`, strictly between 0 and 1.
@@ -83,17 +87,14 @@ struct ConfigNode {
         return value
     }
 
-    /// `10s`, `500ms`, or a number of seconds.
+    /// `10s`, `500ms`, or a number of seconds, validated by ``InputNumber``.
     func duration() throws(ConfigError) -> Duration {
         let text = try string()
-        if let seconds = Double(text) {
-            guard seconds.isFinite, seconds > 0 else { throw error("must be a positive number of seconds, got '\(text)'") }
-            return .nanoseconds(Int64(seconds * 1e9))
+        do {
+            return try InputNumber.duration(parsing: text, of: path)
+        } catch {
+            throw self.error("\(error.problem), got '\(text)'")
         }
-        guard let quantity = try? Quantity(parsing: text), quantity.unit == .nanoseconds, quantity.value > 0 else {
-            throw error("expected a duration like 10s or 500ms, got '\(text)'")
-        }
-        return .nanoseconds(Int64(quantity.value))
     }
 
     /// A string-to-string mapping (environment variables).

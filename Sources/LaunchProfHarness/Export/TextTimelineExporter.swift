@@ -18,7 +18,7 @@ public struct TextTimelineExporter: TraceExporter {
     private func header(_ trace: Trace, _ intervals: TraceIntervals) -> [String] {
         let header = trace.header
         var lines = [
-            "trace \(trace.path) (format \(header.formatVersion))",
+            "trace \(TerminalText.sanitized(trace.path)) (format \(header.formatVersion))",
             "pid \(header.pid), \(header.eventCount) events, \(header.lostEvents) lost "
                 + "(ring of \(header.capacity), \(header.policy))",
         ]

@@ -75,12 +75,13 @@ struct TextTimelineRows {
 
     /// "4711 lp-worker-1", or the bare tid for an unnamed thread.
     private func thread(_ tid: UInt32) -> String {
-        trace.threadNames[tid].map { "\(tid) \($0)" } ?? String(tid)
+        trace.threadNames[tid].map { "\(tid) \(TerminalText.sanitized($0))" } ?? String(tid)
     }
 
-    /// The name, with its category unless it is the launch's own.
+    /// The name, with its category unless it is the launch's own; control
+    /// characters escaped (the program chose them).
     private func label(_ event: TraceEvent) -> String {
-        event.categoryIndex == 0 ? event.name : "\(event.name) [\(event.category)]"
+        TerminalText.sanitized(event.categoryIndex == 0 ? event.name : "\(event.name) [\(event.category)]")
     }
 
     private func arguments(_ begin: Int64?, _ end: Int64?) -> String {

@@ -38,7 +38,8 @@ package enum MarkupText {
         return result
     }
 
-    private static func isAllowedInXML(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether XML 1.0 allows `scalar` in a document (Char production).
+    package static func isAllowedInXML(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x9, 0xA, 0xD: true
         case 0x0..<0x20: false

@@ -159,19 +159,9 @@ public enum FlameGraphSVG {
         return String(name.prefix(room - 2)) + ".."
     }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// The report's markup escaping: control characters (invalid in XML,
+    /// even as references) become U+FFFD instead of making the SVG unreadable.
+    static func escape(_ text: String) -> String { MarkupText.escape(text) }
 
     static func format(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10

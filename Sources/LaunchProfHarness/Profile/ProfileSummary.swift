@@ -64,12 +64,13 @@ public struct ProfileSummary: Sendable {
         if !hottest.isEmpty { lines.append("hottest functions (self):") }
         func share(_ weight: UInt64) -> String { String(format: "%5.1f%%", Double(weight) / Double(max(total, 1)) * 100) }
         for (frame, weight) in hottest {
-            lines.append("  \(share(weight))  \(frame.name)\(frame.inlined ? " (inlined)" : "")\(frame.module.isEmpty ? "" : "  [\(frame.module)]")")
+            let module = frame.module.isEmpty ? "" : "  [\(TerminalText.sanitized(frame.module))]"
+            lines.append("  \(share(weight))  \(TerminalText.sanitized(frame.name))\(frame.inlined ? " (inlined)" : "")\(module)")
         }
         let hottestLines = Self.hottestLines(profile, limit: 5)
         if !hottestLines.isEmpty { lines.append("hottest lines (self):") }
         for (location, frame, weight) in hottestLines {
-            lines.append("  \(share(weight))  \(location.file):\(location.line)  \(frame.name)")
+            lines.append("  \(share(weight))  \(TerminalText.sanitized(location.file)):\(location.line)  \(TerminalText.sanitized(frame.name))")
         }
         if profile.lineToolMissing {
             lines.append("no source lines: llvm-symbolizer not found (install llvm, or set \(SourceLineTool.variable))")

@@ -157,9 +157,15 @@ private struct ModuleTables {
         if let known = tables[module.path] {
             table = known
         } else {
-            table = module.path.hasPrefix("/") ? ELFSymbolTable.read(path: module.path) : nil
-            if module.path.hasPrefix("/"), table == nil {
-                warnings.append("cannot read symbols of '\(module.path)': its frames show as module+offset")
+            if module.path.hasPrefix("/") {
+                do {
+                    table = try ELFSymbolTable.read(path: module.path)
+                } catch {
+                    table = nil
+                    warnings.append("\(error); its frames show as module+offset")
+                }
+            } else {
+                table = nil
             }
             tables[module.path] = table
         }
@@ -167,7 +173,7 @@ private struct ModuleTables {
         // The file may have been rebuilt since the run (or between two runs).
         if !table.buildID.isEmpty, !module.buildID.isEmpty, table.buildID != module.buildID {
             if warnedChanged.insert(module.path).inserted {
-                warnings.append("'\(module.path)' changed since the run (build id \(module.buildIDText) expected): its frames show as module+offset")
+                warnings.append("'\(TerminalText.sanitized(module.path))' changed since the run (build id \(module.buildIDText) expected): its frames show as module+offset")
             }
             return nil
         }

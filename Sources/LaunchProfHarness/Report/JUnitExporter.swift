@@ -117,8 +117,9 @@ public struct JUnitExporter: ResultsExporter {
 
 private func format(_ seconds: Double) -> String { HumanUnits.fixed(seconds, decimals: 6) }
 
-/// XML attribute and text escaping (quotes included, control characters
-/// other than tab and newline dropped: XML 1.0 forbids them).
+/// XML attribute and text escaping (quotes included, newline and tab as
+/// references so attributes keep them; every other character XML 1.0
+/// forbids becomes U+FFFD, as in the HTML report).
 func xmlEscaped(_ text: String) -> String {
     var escaped = ""
     for scalar in text.unicodeScalars {
@@ -131,8 +132,11 @@ func xmlEscaped(_ text: String) -> String {
         case "\n": escaped += "&#10;"
         case "\t": escaped += "&#9;"
         default:
-            if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-            escaped.unicodeScalars.append(scalar)
+            if MarkupText.isAllowedInXML(scalar) {
+                escaped.unicodeScalars.append(scalar)
+            } else {
+                escaped += "\u{FFFD}"
+            }
         }
     }
     return escaped

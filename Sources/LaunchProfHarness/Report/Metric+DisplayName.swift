@@ -8,7 +8,8 @@ extension Metric {
         case .wallToExit: "time to exit"
         case .processEntry: "time to process entry"
         case .main: "time to main"
-        case .milestone(let name): "milestone '\(name)'"
+        // The program names its milestones: escaped for every report.
+        case .milestone(let name): "milestone '\(TerminalText.sanitized(name))'"
         case .userCPU: "user CPU"
         case .systemCPU: "system CPU"
         case .cpu: "CPU"
@@ -27,7 +28,7 @@ extension Metric {
     public var detailName: String {
         switch self {
         case .processEntry: "process entry"
-        case .milestone(let name): name
+        case .milestone(let name): TerminalText.sanitized(name)
         default: displayName.replacingOccurrences(of: "time to ", with: "")
         }
     }

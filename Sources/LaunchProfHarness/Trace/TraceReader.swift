@@ -30,27 +30,29 @@ public enum TraceReader {
         try TraceParser(bytes: bytes, path: path).parse()
     }
 
-    /// The whole file, with the system's reason when it cannot be read.
+    /// Largest trace file read: a full ring of the largest capacity the
+    /// writer allows is far smaller; anything bigger is not a trace.
+    static let maximumFileSize: UInt64 = 4 << 30
+
+    /// The whole file, with the system's reason when it cannot be read. Only
+    /// a regular file is opened (a FIFO or device is refused without
+    /// blocking), and no more than its size at open is read.
     static func readFile(_ path: String) throws(TraceReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .cannotRead(path: path, reason: systemError()) }
+        let (fd, size): (Int32, UInt64)
+        switch RegularFile.open(path) {
+        case .success(let file): (fd, size) = file
+        case .failure(.missing): throw .cannotRead(path: path, reason: String(cString: strerror(ENOENT)))
+        case .failure(let failure): throw .cannotRead(path: path, reason: failure.description)
+        }
         defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .cannotRead(path: path, reason: systemError()) }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw .cannotRead(path: path, reason: "not a regular file")
+        guard size <= maximumFileSize else {
+            throw .cannotRead(path: path, reason: "it is \(size) bytes long, larger than any trace (at most \(maximumFileSize))")
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .cannotRead(path: path, reason: systemError())
-            }
-            bytes.append(contentsOf: chunk[0..<count])
+        // A file growing while it is read is cut at its size at open.
+        guard let bytes = RegularFile.pread(fd, at: 0, count: Int(size)) else {
+            throw .cannotRead(path: path, reason: systemError())
         }
+        return bytes
     }
 
     private static func systemError() -> String {
