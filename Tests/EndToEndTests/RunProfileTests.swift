@@ -53,7 +53,7 @@ struct RunProfileTests {
         #expect(run.standardError.contains("--profile-runs, --profile-hz and --profile-dir apply with --profile"), "\(run.standardError)")
         let zero = try CommandRun.run(try Products.path("launchprof"), ["run", "--profile", "--profile-runs", "0", "/bin/true"])
         #expect(zero.status == 2)
-        #expect(zero.standardError.contains("--profile-runs must be from 1 to 1000, got 0"), "\(zero.standardError)")
+        #expect(zero.standardError.contains("--profile-runs must be from 1 to 1000, got '0'"), "\(zero.standardError)")
     }
 
     /// A LaunchProf server stays up: with --ready tracer it writes its trace

@@ -49,7 +49,7 @@ struct LaunchFactsTests {
         document.results.append(Self.coldResult())
         let text = try TerminalReport(colour: false).export(document)
         #expect(text.contains("app (cold): a cold launch read"))
-        #expect(text.contains("worker\\x1B[2J"))
+        #expect(text.contains("worker\\e[2J"))
         #expect(!text.contains("\u{1B}[2J"))
         #expect(text.contains("cold runs leave cached what launchprof itself maps, as any running system does: libc.so.6"))
     }

@@ -97,7 +97,7 @@ enum PortHolder {
                 let link = String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 if sockets.contains(link) {
                     let comm = ProcFile.read("/proc/\(pid)/comm").map { String($0.filter { $0 != "\n" }) } ?? "?"
-                    return "pid \(pid) (\(comm.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : String($0) }.joined()))"
+                    return "pid \(pid) (\(TerminalText.sanitized(comm)))"
                 }
             }
         }

@@ -272,11 +272,7 @@ public struct RunObserver {
     /// /proc/PID/comm, sanitised, or "gone".
     static func processName(_ pid: pid_t) -> String {
         guard pid > 0, let text = ProcFile.read("/proc/\(pid)/comm") else { return "gone" }
-        var name = ""
-        for scalar in text.unicodeScalars where scalar != "\n" {
-            name += scalar.value < 0x20 || scalar.value == 0x7f ? "?" : String(scalar)
-        }
-        return name
+        return TerminalText.sanitized(String(text.prefix { $0 != "\n" }))
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer.SubSequence) {

@@ -90,14 +90,14 @@ public struct TerminalReport: ResultsExporter {
         for result in document.results {
             let about = LaunchFacts(result)
             for sentence in [about.readSentence(), about.treeSentence()].compactMap({ $0 }) {
-                facts.append("  " + TerminalText.escaped("\(result.label): \(sentence)"))
+                facts.append("  " + TerminalText.sanitized("\(result.label): \(sentence)"))
             }
             for path in about.expectedResident where !expected.contains(path) { expected.append(path) }
         }
         if !expected.isEmpty {
             facts.append(
                 "  cold runs leave cached what launchprof itself maps, as any running system does: "
-                    + TerminalText.escaped(expected.map(LaunchFacts.fileName).joined(separator: ", ")))
+                    + TerminalText.sanitized(expected.map(LaunchFacts.fileName).joined(separator: ", ")))
         }
         var grouped: [(text: String, labels: [String])] = []
         for result in document.results {
@@ -110,31 +110,11 @@ public struct TerminalReport: ResultsExporter {
             }
         }
         let warnings = grouped.map {
-            style.yellow("  " + TerminalText.escaped("\($0.labels.joined(separator: ", ")): \($0.text)"))
+            style.yellow("  " + TerminalText.sanitized("\($0.labels.joined(separator: ", ")): \($0.text)"))
         }
         var lines: [String] = []
         if !facts.isEmpty { lines += [style.bold("Launches")] + facts }
         if !warnings.isEmpty { lines += (lines.isEmpty ? [] : [""]) + [style.yellow(style.bold("Warnings"))] + warnings }
         return lines
-    }
-}
-
-/// Text for a terminal: control characters (ESC sequences, BEL, CR, …) that
-/// came from a program's output, a trace or a file name are shown escaped
-/// (`\x1B`), never interpreted. Newlines and tabs are kept. Apply it before
-/// launchprof adds colour of its own.
-enum TerminalText {
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x09, 0x0A: result.unicodeScalars.append(scalar)
-            case 0x00..<0x20, 0x7F, 0x80..<0xA0:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\x" + (hex.count < 2 ? "0" + hex : hex)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }
