@@ -17,8 +17,6 @@ let package = Package(
         .library(name: "LaunchProf", targets: ["LaunchProf"]),
         .library(name: "LaunchProfLifecycle", targets: ["LaunchProfLifecycle"]),
         .library(name: "LaunchProfCodable", targets: ["LaunchProfCodable"]),
-        // liblaunchprof-preload.so: the launch sampler for any dynamically linked program (LD_PRELOAD).
-        .library(name: "launchprof-preload", type: .dynamic, targets: ["CLaunchProfPreload"]),
         .executable(name: "launchprof", targets: ["launchprof"]),
         // The process that starts every measured program (docs/spawner.md).
         .executable(name: "lp-spawn", targets: ["LaunchProfSpawner"]),
@@ -35,25 +33,20 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        // libunwind through pkg-config; the sampler (CLaunchProfSupport) uses it.
-        .systemLibrary(
-            name: "CLibunwind",
-            pkgConfig: "libunwind",
-            providers: [.apt(["libunwind-dev"])]
-        ),
         // C for what Swift must not do itself: the process-entry constructor,
         // thread-local event cursors, raw-memory atomics, async-signal-safe writes.
         .target(
             name: "CLaunchProfSupport"
         ),
-        // The sampler's sources again, built as the LD_PRELOAD library (linking libunwind).
-        .target(
-            name: "CLaunchProfPreload",
-            dependencies: ["CLibunwind"],
-            // swiftc links every product with swiftrt.o and -lswiftCore, so
-            // this C library loads the Swift runtime too (docs/sampling.md,
-            // Limits); no target setting can drop it.
-            cSettings: [.headerSearchPath("../CLaunchProfSupport/include")]
+        // liblaunchprof-preload.so, the launch sampler for any dynamically
+        // linked program (LD_PRELOAD): the sampler's sources again
+        // (Sources/CLaunchProfPreload), built by the C compiler alone so that
+        // it links only libc and libunwind (a swiftc-linked product would load
+        // the Swift runtime into every program it profiles). It lands in the
+        // launchprof target's resources, beside the executable.
+        .plugin(
+            name: "PreloadLibrary",
+            capability: .buildTool()
         ),
         // The embedded library: no Foundation.
         .target(
@@ -111,7 +104,8 @@ let package = Package(
                 "LaunchProfHarness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            linkerSettings: [.unsafeFlags(staticSwiftRuntime)]
+            linkerSettings: [.unsafeFlags(staticSwiftRuntime)],
+            plugins: ["PreloadLibrary"]
         ),
         .executableTarget(
             name: "SampleApp",
@@ -123,9 +117,14 @@ let package = Package(
             dependencies: ["LaunchProf"],
             path: "Sources/Samples/SampleServer"
         ),
+        // The C reference: a C hello-world linked statically against the C
+        // library alone (-nostartfiles drops swiftrt.o, so no Swift archive
+        // is pulled in): the cost of exec itself, with no Swift runtime,
+        // libstdc++ or dynamic loader in it. `ldd` says so; a test checks it.
         .executableTarget(
             name: "HelloC",
-            path: "Sources/Samples/HelloC"
+            path: "Sources/Samples/HelloC",
+            linkerSettings: [.unsafeFlags(["-static-executable", "-nostartfiles"])]
         ),
         .executableTarget(
             name: "SampleDeferred",

@@ -46,17 +46,17 @@ targets:
     environment: {LAUNCHPROF_SAMPLE_HZ: "1000"}
   - name: profiled
     command: [$bin/lp-sample-app]
-    environment: {LAUNCHPROF_SAMPLE_HZ: "1000", LD_PRELOAD: $bin/liblaunchprof-preload.so}
+    environment: {LAUNCHPROF_SAMPLE_HZ: "1000", LD_PRELOAD: $bin/launchprof_launchprof.resources/liblaunchprof-preload.so}
   - name: preloaded
     command: [$bin/lp-sample-app]
-    environment: {LD_PRELOAD: $bin/liblaunchprof-preload.so}
+    environment: {LD_PRELOAD: $bin/launchprof_launchprof.resources/liblaunchprof-preload.so}
   - name: c-plain
     command: [$bin/lp-hello-c]
     ready: exit
   - name: c-preloaded
     command: [$bin/lp-hello-c]
     ready: exit
-    environment: {LD_PRELOAD: $bin/liblaunchprof-preload.so}
+    environment: {LD_PRELOAD: $bin/launchprof_launchprof.resources/liblaunchprof-preload.so}
 YML
 "$bin/launchprof" run --config "$work/launchprof.yml" --export-json "$work/results.json" >/dev/null
 

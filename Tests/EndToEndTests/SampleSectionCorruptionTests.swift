@@ -13,7 +13,7 @@ struct SampleSectionCorruptionTests {
         defer { unlink(binary) }
         let path = Products.temporaryPath("hot.lptrace")
         defer { unlink(path) }
-        let preload = Products.directory.appendingPathComponent("liblaunchprof-preload.so").path
+        let preload = Products.directory.appendingPathComponent("launchprof_launchprof.resources/liblaunchprof-preload.so").path
         let run = try CommandRun.run(
             binary, [], environment: ["LD_PRELOAD": preload, "LAUNCHPROF_SAMPLE_HZ": "1000", "LAUNCHPROF_TRACE": path])
         try #require(run.status == 0, "\(run.standardError)")

@@ -21,6 +21,9 @@ public struct Spawner: Sendable {
     static let strippedVariables: Set<String> = ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"]
     /// Prefix of the variables LaunchProf and the preload library read.
     static let launchProfPrefix = "LAUNCHPROF_"
+    /// Variables that configure launchprof itself, not the programs it runs:
+    /// kept from the child without a note.
+    static let harnessVariables: Set<String> = ["LAUNCHPROF_SPAWNER", "LAUNCHPROF_PRELOAD_LIBRARY"]
     /// The record socket's number in the child (LAUNCHPROF_READY_FD).
     static let recordDescriptor: Int32 = 3
 
@@ -167,7 +170,7 @@ struct SpawnEnvironment {
             let name = String(text.prefix { $0 != "=" })
             if additions[name] != nil || Spawner.strippedVariables.contains(name) { continue }
             if name.hasPrefix(Spawner.launchProfPrefix) {
-                if name != "LAUNCHPROF_SPAWNER" { removed.append(name) }
+                if !Spawner.harnessVariables.contains(name) { removed.append(name) }
                 continue
             }
             entries.append(text)

@@ -55,13 +55,23 @@ public struct ProfileRecorder: Sendable {
     }
 
     /// Where liblaunchprof-preload.so is: $LAUNCHPROF_PRELOAD_LIBRARY, or
-    /// beside the running launchprof executable (as SwiftPM builds them).
+    /// in launchprof's resources beside the running executable (where
+    /// `swift build` puts it: `launchprof_launchprof.resources/`), or beside
+    /// the executable itself (an install that copied it there).
     public static func defaultPreloadLibrary() -> String? {
         if let path = ProcessInfo.processInfo.environment["LAUNCHPROF_PRELOAD_LIBRARY"], !path.isEmpty { return path }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let beside = executable.deletingLastPathComponent().appendingPathComponent("liblaunchprof-preload.so").path
-        return access(beside, R_OK) == 0 ? beside : nil
+        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for candidate in [Self.resourcesFolder + "/" + Self.preloadLibraryName, Self.preloadLibraryName] {
+            let path = folder.appendingPathComponent(candidate).path
+            if access(path, R_OK) == 0 { return path }
+        }
+        return nil
     }
+
+    /// The preload library's file name, and the folder SwiftPM copies the
+    /// launchprof target's resources to (beside the executable).
+    public static let preloadLibraryName = "liblaunchprof-preload.so"
+    public static let resourcesFolder = "launchprof_launchprof.resources"
 
     /// The output files for `base` in `directory`: `<base>.lptrace` (or
     /// `<base>-1.lptrace`… for several launches), `.folded`,

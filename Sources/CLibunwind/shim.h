@@ -1,2 +1,0 @@
-#define UNW_LOCAL_ONLY
-#include <libunwind.h>
