@@ -56,6 +56,9 @@ struct ProfileCommand: ParsableCommand {
     var command: [String] = []
 
     mutating func validate() throws {
+        // The command is captured whole, options included; `--help` before
+        // it (not after `--`, where it is the program's) asks for ours.
+        if let first = command.first, first == "--help" || first == "-h" { throw CleanExit.helpRequest(self) }
         if command.first == "--" { command.removeFirst() }
         guard !command.isEmpty else { throw ValidationError("give the command to profile after '--', e.g. launchprof profile -- ./app") }
         _ = try RunOptions.count(Int(hz), flag: "--hz", in: 1...100_000)

@@ -27,6 +27,9 @@ struct RecordCommand: ParsableCommand {
     var command: [String] = []
 
     mutating func validate() throws {
+        // The command is captured whole, options included; `--help` before
+        // it (not after `--`, where it is the program's) asks for ours.
+        if let first = command.first, first == "--help" || first == "-h" { throw CleanExit.helpRequest(self) }
         if command.first == "--" { command.removeFirst() }
         guard !command.isEmpty else { throw ValidationError("give the command to record after '--', e.g. launchprof record -- ./app") }
         _ = try RunOptions.seconds(timeout, flag: "--timeout")

@@ -50,3 +50,28 @@ import Testing
         #expect(result.standardError.contains("give the command to record after '--'"))
     }
 }
+
+/// `--help` on every subcommand prints its help and exits 0 — including
+/// those that take a command after `--`, where `--help` after `--` belongs to
+/// the program.
+@Suite("--help everywhere")
+struct HelpTests {
+    @Test("every subcommand answers --help and -h", arguments: ["run", "compare", "report", "profile", "record", "export"])
+    func help(subcommand: String) throws {
+        for flag in ["--help", "-h"] {
+            let run = try CommandRun.run(try Products.path("launchprof"), [subcommand, flag])
+            #expect(run.status == 0, "\(subcommand) \(flag): \(run.standardError)")
+            #expect(run.standardOutput.contains("USAGE: launchprof \(subcommand)"), "\(subcommand) \(flag): \(run.standardOutput)")
+        }
+    }
+
+    @Test("after --, --help is the program's argument")
+    func helpAfterTerminator() throws {
+        let trace = Products.temporaryPath("help.lptrace")
+        defer { unlink(trace) }
+        let run = try CommandRun.run(
+            try Products.path("launchprof"), ["record", "--output", trace, "--", "/usr/bin/printf", "%s\\n", "--help"])
+        #expect(run.standardOutput == "--help\n")
+        #expect(!run.standardOutput.contains("USAGE"))
+    }
+}
