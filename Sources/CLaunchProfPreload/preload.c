@@ -177,9 +177,9 @@ __attribute__((constructor(101))) static void launchprof_preload_entry(void) {
     int linked = 0;
     dl_iterate_phdr(note_search, &linked);
     if (linked) return;  // LaunchProf is in the program: it samples (threads are still warmed here)
-    const char *spawn = getenv("LAUNCHPROF_SPAWN_NS");
+    const char *spawn = secure_getenv("LAUNCHPROF_SPAWN_NS");
     if (spawn != NULL) preload_spawn_ns = strtoull(spawn, NULL, 10);
-    const char *path = getenv("LAUNCHPROF_TRACE");
+    const char *path = secure_getenv("LAUNCHPROF_TRACE");
     if (path != NULL && *path != '\0') preload_trace_path = path;
     if (lp_sampler_start(hz, depth) != 0) {
         char message[256];

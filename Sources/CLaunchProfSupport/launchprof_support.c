@@ -71,27 +71,28 @@ static void at_exit(void) {
 /// only when the environment asks: no threads, no sockets, no sleeps.
 __attribute__((constructor(101))) static void launchprof_process_entry(void) {
     entry_ns = lp_now_ns();
+    lp_env_capture();
 
-    const char *spawn = getenv("LAUNCHPROF_SPAWN_NS");
+    const char *spawn = lp_env("LAUNCHPROF_SPAWN_NS");
     if (!parse_u64(spawn, &spawn_ns)) spawn_ns = 0;
 
     uint64_t fd = 0;
-    if (parse_u64(getenv("LAUNCHPROF_READY_FD"), &fd) && fd <= 0x7fffffff &&
+    if (parse_u64(lp_env("LAUNCHPROF_READY_FD"), &fd) && fd <= 0x7fffffff &&
         fcntl((int)fd, F_GETFD) != -1) {
         ready_fd = (int)fd;
         // Our own children must not hold the harness's pipe open.
         fcntl(ready_fd, F_SETFD, FD_CLOEXEC);
     }
 
-    const char *path = getenv("LAUNCHPROF_TRACE");
+    const char *path = lp_env("LAUNCHPROF_TRACE");
     if (path != NULL && *path != '\0') {
         trace_path = path;
         atexit(at_exit);
-        const char *when = getenv("LAUNCHPROF_TRACE_AT");
+        const char *when = lp_env("LAUNCHPROF_TRACE_AT");
         trace_at_ready = when != NULL && strcmp(when, "ready") == 0;
     }
 
-    const char *enable = getenv("LAUNCHPROF_ENABLE");
+    const char *enable = lp_env("LAUNCHPROF_ENABLE");
     int enabled = trace_path != NULL || ready_fd >= 0;
     if (enable != NULL && *enable != '\0') enabled = strcmp(enable, "0") != 0;
     lp_enabled = enabled;
@@ -269,10 +270,10 @@ lp_ring_t *lp_global_ring_ensure(void) {
     if (ring != NULL) return ring;
     uint64_t capacity = 65536;
     uint64_t requested;
-    if (parse_u64(getenv("LAUNCHPROF_BUFFER_EVENTS"), &requested) && requested > 0) {
+    if (parse_u64(lp_env("LAUNCHPROF_BUFFER_EVENTS"), &requested) && requested > 0) {
         capacity = requested;
     }
-    const char *policy_text = getenv("LAUNCHPROF_BUFFER_POLICY");
+    const char *policy_text = lp_env("LAUNCHPROF_BUFFER_POLICY");
     uint32_t policy = (policy_text && strcmp(policy_text, "overwrite-oldest") == 0)
                           ? LP_POLICY_OVERWRITE_OLDEST
                           : LP_POLICY_DROP_NEWEST;

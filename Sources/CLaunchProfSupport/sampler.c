@@ -9,6 +9,7 @@
 // alone and counted as failed.
 #define _GNU_SOURCE
 #include "sampler_internal.h"
+#include "sampler_env.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -177,7 +178,7 @@ int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
     if (!preloaded) S.flags |= LP_SAMPLER_MAIN_THREAD_ONLY;
 
     uint64_t megabytes = 32;
-    const char *text = getenv("LAUNCHPROF_SAMPLE_BUFFER_MB");
+    const char *text = LP_ENV("LAUNCHPROF_SAMPLE_BUFFER_MB");
     if (text != NULL && atoi(text) > 0) megabytes = (uint64_t)atoi(text);
     S.capacity = megabytes << 20;
     // Zero pages until touched: the size costs nothing until samples fill it.

@@ -12,6 +12,17 @@
 #include <string.h>
 #include <unistd.h>
 
+// LaunchProf reads the variables it captured at process entry (and removed
+// from the environment); the preload library, in a program that is not
+// LaunchProf's, reads the environment (secure_getenv: not in a setuid
+// program) and leaves it alone, so an exec keeps sampling the launch.
+#ifdef LP_PRELOAD
+#define LP_ENV(name) secure_getenv(name)
+#else
+#include "launchprof_support.h"
+#define LP_ENV(name) lp_env(name)
+#endif
+
 /// A positive decimal below `limit`, or 0.
 static inline uint32_t lp_sampler_parse(const char *text, uint32_t limit) {
     if (text == NULL || *text == '\0') return 0;
@@ -30,17 +41,19 @@ static inline uint32_t lp_sampler_parse(const char *text, uint32_t limit) {
 /// environment but are not the launch being profiled (an exec keeps the pid
 /// and so keeps sampling).
 static inline int lp_sampler_requested(uint32_t *hz, uint32_t *depth) {
-    const char *rate = getenv("LAUNCHPROF_SAMPLE_HZ");
+    const char *rate = LP_ENV("LAUNCHPROF_SAMPLE_HZ");
     if (rate == NULL) return 0;
     *hz = (*rate == '\0' || strcmp(rate, "default") == 0) ? LP_SAMPLER_DEFAULT_HZ
                                                           : lp_sampler_parse(rate, 100000);
-    *depth = lp_sampler_parse(getenv("LAUNCHPROF_SAMPLE_DEPTH"), LP_SAMPLER_MAX_DEPTH);
+    *depth = lp_sampler_parse(LP_ENV("LAUNCHPROF_SAMPLE_DEPTH"), LP_SAMPLER_MAX_DEPTH);
     if (*depth == 0) *depth = LP_SAMPLER_DEFAULT_DEPTH;
     char pid[24];
     snprintf(pid, sizeof pid, "%d", (int)getpid());
-    const char *owner = getenv("LAUNCHPROF_SAMPLE_PID");
+    const char *owner = LP_ENV("LAUNCHPROF_SAMPLE_PID");
     if (owner != NULL && strcmp(owner, pid) != 0) return 0;
+#ifdef LP_PRELOAD
     setenv("LAUNCHPROF_SAMPLE_PID", pid, 1);
+#endif
     if (*hz == 0) {
         static const char message[] =
             "launchprof: LAUNCHPROF_SAMPLE_HZ must be a whole number from 1 to 100000; not sampling\n";

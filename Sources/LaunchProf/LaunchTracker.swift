@@ -127,6 +127,22 @@ public enum LaunchTracker {
         return (0..<count).map { Milestone(name: Names.text(of: names[$0]), nanoseconds: times[$0]) }
     }
 
+    /// The LAUNCHPROF_* variables this process was started with. LaunchProf
+    /// reads them once at process entry and removes them from the
+    /// environment, so the programs this one runs are not taken for it (their
+    /// records and traces would go to the harness as this launch's). A program
+    /// that wants a child traced as well passes these on to it explicitly.
+    /// Empty in a setuid or setcap program, where none is honoured.
+    public static var harnessEnvironment: [String: String] {
+        var variables: [String: String] = [:]
+        for index in 0..<lp_env_count() {
+            var value: UnsafePointer<CChar>?
+            guard let name = lp_env_entry(index, &value), let value else { continue }
+            variables[String(cString: name)] = String(cString: value)
+        }
+        return variables
+    }
+
     /// When main began (``recordLaunchStart()``), if recorded.
     public static var mainNanoseconds: UInt64? {
         let ns = lp_launch_time(0)

@@ -152,6 +152,58 @@ struct HostileSpawnTests {
         #expect(Int32(recorded.trace.header.pid) == recorded.run.pid)
     }
 
+    @Test("LaunchProf takes its LAUNCHPROF_* variables once: a child the program runs does not inherit them")
+    func childrenDoNotInheritVariables() throws {
+        let scratch = try SpawnScratch()
+        let app = try spawnProductPath("lp-sample-app")
+        let out = scratch.file("child-env")
+        var target = LaunchTarget(
+            name: "app", arguments: [app, "--words", "100", "--then", "env > \(out)"], ready: .exit)
+        target.environment["LAUNCHPROF_TRACE"] = scratch.file("app.lptrace")
+        let run = try launchOnce(target)
+        #expect(run.exit == .exited(0))
+        #expect(run.processEntry != nil, "the program itself was traced")
+        let environment = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(!environment.contains("LAUNCHPROF_"), "\(environment)")
+        #expect(FileManager.default.fileExists(atPath: scratch.file("app.lptrace")))
+    }
+
+    @Test("a setuid program that links LaunchProf ignores LAUNCHPROF_TRACE from its caller")
+    func setuidIgnoresTracePath() throws {
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser"), getpwnam("nobody") != nil
+        else {
+            print("skipped: needs root, runuser and the user nobody to run a setuid program as another user")
+            return
+        }
+        // A world-readable directory on a filesystem that honours setuid.
+        let directory = "/var/tmp/launchprof-setuid-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        chmod(directory, 0o777)
+        let mounts = try String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)
+        let nosuid = mounts.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 3 && ["/var/tmp", "/var", "/"].contains(String(fields[1])) && fields[3].contains("nosuid")
+                && directory.hasPrefix(String(fields[1]) == "/" ? "/" : String(fields[1]) + "/")
+        }
+        if nosuid {
+            print("skipped: \(directory) is on a nosuid filesystem")
+            return
+        }
+        let program = directory + "/traced"
+        try FileManager.default.copyItem(atPath: try spawnProductPath("lp-hello-traced"), toPath: program)
+        chmod(program, 0o4755)  // setuid root
+        let trace = directory + "/chosen-by-caller.lptrace"
+        let status = try CommandRunner.run(
+            "/usr/sbin/runuser", ["-u", "nobody", "--", "/usr/bin/env", "LAUNCHPROF_TRACE=\(trace)", program])
+        #expect(status == 0)
+        #expect(!FileManager.default.fileExists(atPath: trace), "a setuid program wrote where its caller chose")
+        // The same program without the setuid bit honours it: the test can tell.
+        chmod(program, 0o755)
+        _ = try CommandRunner.run("/usr/sbin/runuser", ["-u", "nobody", "--", "/usr/bin/env", "LAUNCHPROF_TRACE=\(trace)", program])
+        #expect(FileManager.default.fileExists(atPath: trace))
+    }
+
     @Test("READY=1 from a process outside the run's tree is refused")
     func notifyImpostorRefused() throws {
         let scratch = try SpawnScratch()

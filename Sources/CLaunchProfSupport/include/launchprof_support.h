@@ -104,6 +104,19 @@ uint32_t lp_thread_id(void);
 /// CLOCK_MONOTONIC ns taken by the constructor at process entry (pre-main).
 uint64_t lp_process_entry_ns(void);
 
+/// The LAUNCHPROF_* variables as they were at process entry (captured and
+/// removed from the environment by the process-entry constructor; ignored in
+/// secure-execution mode). NULL when unset.
+const char *lp_env(const char *name);
+/// Captures them now, if the constructor has not (idempotent).
+void lp_env_capture(void);
+/// secure_getenv(3), which Swift's Glibc module does not export: NULL in a
+/// setuid/setcap program (secure execution).
+const char *lp_secure_getenv(const char *name);
+/// How many variables are captured, and the name and value (NULL: unset) of one.
+int lp_env_count(void);
+const char *lp_env_entry(int index, const char **value);
+
 /// CLOCK_MONOTONIC ns the harness took before spawning us, from
 /// LAUNCHPROF_SPAWN_NS; 0 when not launched by the harness or malformed.
 uint64_t lp_spawn_ns(void);

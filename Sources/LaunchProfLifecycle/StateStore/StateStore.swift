@@ -1,3 +1,4 @@
+import CLaunchProfSupport
 import Glibc
 import LaunchProf
 
@@ -97,7 +98,9 @@ public final class StateStore: Sendable {
     /// `$HOME/.local/state/<app>`.
     static func defaultDirectory(appName: String) throws(StateStoreError) -> String {
         func variable(_ name: String) -> String? {
-            guard let value = getenv(name) else { return nil }
+            // secure_getenv: a setuid program must not let its caller choose
+            // where its state is written.
+            guard let value = lp_secure_getenv(name) else { return nil }
             let text = String(cString: value)
             return text.isEmpty ? nil : text
         }

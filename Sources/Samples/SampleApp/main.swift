@@ -4,10 +4,12 @@
 // that warm their caches, and marks each step as a milestone or interval.
 //
 //   lp-sample-app [--config FILE] [--words N] [--workers N] [--extra-ms N]
-//                 [--hot-ms N] [--exit-before-ready]
+//                 [--hot-ms N] [--exit-before-ready] [--then COMMAND]
 //
 // --hot-ms N spends N ms in computeLaunchHotspot (a known top frame for the
-// sampler's tests); --exit-before-ready exits before launch complete.
+// sampler's tests); --exit-before-ready exits before launch complete;
+// --then COMMAND runs `/bin/sh -c COMMAND` after launch complete and waits
+// for it (a child that must not inherit the harness's LAUNCHPROF_* variables).
 //
 // LP_SAMPLE_EXTRA_MS=N adds N ms of busy work before launch complete (used to
 // show that regression checks catch a real slowdown).
@@ -24,6 +26,7 @@ struct Options {
     var extraMilliseconds = 0
     var hotMilliseconds = 0
     var exitBeforeReady = false
+    var then: String?
 }
 
 func fail(_ message: String) -> Never {
@@ -58,8 +61,9 @@ func parseOptions() -> Options {
         case "--extra-ms": options.extraMilliseconds = number(for: argument)
         case "--hot-ms": options.hotMilliseconds = number(for: argument)
         case "--exit-before-ready": options.exitBeforeReady = true
+        case "--then": options.then = value(for: argument)
         case "-h", "--help":
-            print("usage: lp-sample-app [--config FILE] [--words N] [--workers N] [--extra-ms N] [--hot-ms N] [--exit-before-ready]")
+            print("usage: lp-sample-app [--config FILE] [--words N] [--workers N] [--extra-ms N] [--hot-ms N] [--exit-before-ready] [--then COMMAND]")
             exit(0)
         default: fail("unknown argument '\(argument)' (try --help)")
         }
@@ -195,3 +199,13 @@ if options.exitBeforeReady { exit(0) }
 LaunchTracker.recordLaunchComplete()
 let checksum = workers.reduce(0) { $0 &+ $1.checksum }
 print("lp-sample-app: \(config["name"] ?? "sample") ready, \(index.count) prefixes, \(workers.count) workers, checksum \(checksum % 1000)")
+
+if let command = options.then {
+    var pid: pid_t = 0
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
+    defer { for pointer in argv { free(pointer) } }
+    let result = posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ)
+    guard result == 0 else { fail("cannot run --then: \(String(cString: strerror(result)))") }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+}
