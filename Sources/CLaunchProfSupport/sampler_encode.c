@@ -5,6 +5,7 @@
 // docs/trace-format.md.
 #define _GNU_SOURCE
 #include "sampler_internal.h"
+#include <sys/random.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -181,13 +182,24 @@ int lp_sampler_write_trace(const char *path, uint64_t spawn_ns, uint64_t entry_n
     section_header(&sink, 0xFFFFFFFFu, 8);
     put_u64(&sink, sum);
 
+    // A name no one can predict, created only if it does not exist (never
+    // through a symlink someone put there), so concurrent writers and other
+    // users cannot make us write into their file.
     char temporary[4200];
-    if (snprintf(temporary, sizeof temporary, "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof temporary) {
-        free(bytes);
-        errno = ENAMETOOLONG;
-        return -1;
+    int fd = -1;
+    for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {
+        uint64_t random = 0;
+        if (getrandom(&random, sizeof random, GRND_NONBLOCK) != (ssize_t)sizeof random)
+            random = lp_sampler_now() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)attempt;
+        if (snprintf(temporary, sizeof temporary, "%s.tmp.%d.%016llx", path, (int)getpid(),
+                     (unsigned long long)random) >= (int)sizeof temporary) {
+            free(bytes);
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 && errno != EEXIST) break;
     }
-    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     int result = fd < 0 ? -1 : 0;
     for (size_t done = 0; result == 0 && done < sink.size;) {
         ssize_t n = write(fd, bytes + done, sink.size - done);

@@ -29,11 +29,25 @@ package func errnoText(_ code: Int32) -> String {
 
 /// Writes whole files or nothing: a temporary file beside the target, then
 /// rename(2), so a reader never sees half a file.
+///
+/// The temporary file has a name no one can predict and is created only if
+/// it does not exist yet (`O_EXCL | O_NOFOLLOW`): two threads or processes
+/// saving the same file at once each write their own and the last rename
+/// wins with a whole file, and no one can plant a symlink for us to follow.
 package enum AtomicFile {
-    package static func write(_ bytes: [UInt8], to path: String, sync: Bool = false) throws(TraceWriteError) {
-        let temporary = "\(path).tmp.\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    package static func write(
+        _ bytes: [UInt8], to path: String, sync: Bool = false, mode: mode_t = 0o644
+    ) throws(TraceWriteError) {
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<16 {
+            temporary = "\(path).tmp.\(getpid()).\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            if fd >= 0 || errno != EEXIST { break }
+        }
         guard fd >= 0 else { throw .open(path: temporary, errno: errno) }
+        // The mode asked for, whatever the umask (a state file must be 0600).
+        fchmod(fd, mode)
         var failure: TraceWriteError?
         bytes.withUnsafeBytes { buffer in
             var offset = 0

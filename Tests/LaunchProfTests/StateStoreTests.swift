@@ -106,3 +106,56 @@ func runShell(_ script: String, _ argument0: String) throws -> [String] {
     process.waitUntilExit()
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
 }
+
+/// Saving under contention, and who may read what is saved.
+@Suite("StateStore: concurrent saves and file modes")
+struct StateStoreSafetyTests {
+    @Test("64 threads saving one kind at once leave one whole snapshot, of one of them, mode 0600")
+    func concurrentSaves() throws {
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(appName: "app", appVersion: "1", directory: directory.path)
+        // Each thread's payload is its number repeated, large enough that
+        // interleaved writes into one file would show.
+        let size = 256 * 1024
+        runThreads(64) { number in
+            let payload = [UInt8](repeating: UInt8(number), count: size)
+            for _ in 0..<4 { try? store.save(payload) }
+        }
+        let snapshot = try #require(store.restore().snapshot)
+        #expect(snapshot.bytes.count == size)
+        let first = try #require(snapshot.bytes.first)
+        #expect(snapshot.bytes.allSatisfy { $0 == first }, "the snapshot mixes two saves")
+        var info = stat()
+        #expect(stat(store.path(for: .complete), &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        // No temporary file is left behind.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".tmp.") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test("a symlink planted where the temporary or state file goes is not followed")
+    func symlinkNotFollowed() throws {
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(appName: "app", appVersion: "1", directory: directory.path)
+        let victim = directory.path + "/victim"
+        try "precious".write(toFile: victim, atomically: true, encoding: .utf8)
+        symlink(victim, store.path(for: .complete))
+        try store.save([1, 2, 3])
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
+        #expect(store.restore().snapshot?.bytes == [1, 2, 3])
+    }
+
+    @Test("directories the store creates are 0700, whatever the umask")
+    func directoryMode() throws {
+        let directory = try TemporaryDirectory()
+        let previous = umask(0)
+        defer { umask(previous) }
+        let nested = directory.path + "/a/b"
+        let store = try StateStore(appName: "app", appVersion: "1", directory: nested)
+        try store.save([9])
+        for path in [directory.path + "/a", nested] {
+            var info = stat()
+            #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o700, "\(path)")
+        }
+    }
+}

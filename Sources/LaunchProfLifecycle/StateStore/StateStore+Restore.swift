@@ -65,7 +65,7 @@ extension StateStore {
                 previous = access(path(for: .complete), F_OK) == 0 ? .unknown : PreviousRun.none
             }
             var pid = Array("\(getpid())\n".utf8)
-            let fd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            let fd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if fd >= 0 {
                 _ = pid.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
                 close(fd)
@@ -74,7 +74,8 @@ extension StateStore {
         }
     }
 
-    /// `<file>.tmp.<pid>` files of processes that no longer exist.
+    /// `<file>.tmp.<pid>.<random>` files (AtomicFile's) of processes that no
+    /// longer exist.
     private func removeStaleTemporaries() {
         guard let stream = opendir(directory) else { return }
         defer { closedir(stream) }
@@ -84,7 +85,7 @@ extension StateStore {
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             guard let prefix = prefixes.first(where: { fileName.hasPrefix($0) }),
-                let pid = Int32(fileName.dropFirst(prefix.count)),
+                let pid = Int32(fileName.dropFirst(prefix.count).prefix { $0 != "." }),
                 pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
             else { continue }
             unlink("\(directory)/\(fileName)")

@@ -71,7 +71,8 @@ public final class StateStore: Sendable {
             kind: kind, cleanShutdown: cleanShutdown, appVersion: appVersion, writerPID: UInt32(getpid()),
             payload: bytes)
         do {
-            try AtomicFile.write(StateFile.encode(contents), to: path(for: kind), sync: true)
+            // 0600: restoration state is the program's private data.
+            try AtomicFile.write(StateFile.encode(contents), to: path(for: kind), sync: true, mode: 0o600)
         } catch {
             throw .write(error)
         }
