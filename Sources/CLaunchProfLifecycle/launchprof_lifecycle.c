@@ -5,7 +5,9 @@
 #include "launchprof_lifecycle.h"
 #include "launchprof_support.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -139,6 +141,47 @@ void lp_lifecycle_stop_self(void) {
     // and the thread resumes here when SIGCONT arrives.
     raise(SIGTSTP);
     sigaction(SIGTSTP, &handler_action, NULL);
+}
+
+/// Reads "pid (comm) state ppid pgrp session" from /proc/PID/stat.
+static int read_stat(const char *pid, long *ppid, long *pgrp, long *session) {
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%s/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t count = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (count <= 0) return 0;
+    text[count] = 0;
+    // The command name may hold spaces and parentheses: the last ')' ends it.
+    char *close_paren = strrchr(text, ')');
+    if (close_paren == NULL) return 0;
+    char state;
+    return sscanf(close_paren + 1, " %c %ld %ld %ld", &state, ppid, pgrp, session) == 4;
+}
+
+int lp_lifecycle_group_orphaned(void) {
+    // POSIX: a group is orphaned when no member has a parent in the same
+    // session but another group — nobody left to continue it, so the kernel
+    // discards SIGTSTP, SIGTTIN and SIGTTOU sent to it.
+    long own_group = (long)getpgrp(), own_session = (long)getsid(0);
+    DIR *processes = opendir("/proc");
+    if (processes == NULL) return -1;
+    int orphaned = 1;
+    struct dirent *entry;
+    while (orphaned && (entry = readdir(processes)) != NULL) {
+        if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+        long ppid, group, session;
+        if (!read_stat(entry->d_name, &ppid, &group, &session) || group != own_group) continue;
+        char parent[24];
+        snprintf(parent, sizeof parent, "%ld", ppid);
+        long parent_ppid, parent_group, parent_session;
+        if (ppid > 0 && read_stat(parent, &parent_ppid, &parent_group, &parent_session) &&
+            parent_group != own_group && parent_session == own_session)
+            orphaned = 0;
+    }
+    closedir(processes);
+    return orphaned;
 }
 
 void lp_lifecycle_exit_by_signal(int signo) {

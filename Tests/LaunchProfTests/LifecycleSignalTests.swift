@@ -34,6 +34,25 @@ struct LifecycleSignalTests {
         #expect(sample.linesContaining("unobserved suspension").isEmpty)
     }
 
+    @Test("SIGTSTP to a process in an orphaned group (setsid, as under systemd) is a discarded stop: no transition, no handlers")
+    func discardedStop() throws {
+        let directory = try TemporaryDirectory()
+        let sample = try SampleProcess(
+            "lp-sample-lifecycle", ["--state-dir", directory.path, "--suspend-budget", "30000"], placement: .session)
+        try #require(sample.waitForLine(containing: "listening on") != nil)
+        try #require(sample.waitForLine(containing: "launching -> ") != nil)
+        sample.send(SIGTSTP, toGroup: true)
+        #expect(sample.waitForLine(containing: "stop discarded by the kernel: orphaned process group") != nil)
+        usleep(300_000)
+        #expect(sample.procState != "T", "the kernel stopped an orphaned group after all")
+        #expect(sample.linesContaining("will suspend").isEmpty)
+        #expect(sample.linesContaining("-> suspended").isEmpty)
+        #expect(sample.linesContaining("resumed").isEmpty)
+        #expect(sample.linesContaining("SIGCONT").isEmpty)
+        sample.send(SIGTERM)
+        #expect(sample.waitForExit() == .signaled(SIGTERM))
+    }
+
     @Test("Ctrl-Z: a will-suspend handler slower than the budget does not keep the process from stopping")
     func suspendBudget() throws {
         let directory = try TemporaryDirectory()

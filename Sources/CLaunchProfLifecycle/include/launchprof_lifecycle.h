@@ -61,6 +61,11 @@ int lp_lifecycle_is_terminating(void);
 /// the process was continued — or at once when the kernel discarded the stop
 /// (an orphaned process group).
 void lp_lifecycle_stop_self(void);
+/// 1 when this process's group is orphaned (the kernel would discard a
+/// SIGTSTP: no member has a parent in the same session but another group,
+/// as for a service started with setsid), 0 when not, -1 when /proc cannot
+/// tell.
+int lp_lifecycle_group_orphaned(void);
 
 /// Ends the process by `signo`'s default action (handler reset, signal
 /// unblocked and raised), so the parent sees "killed by signal"; falls back

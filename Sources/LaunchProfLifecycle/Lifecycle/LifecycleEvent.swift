@@ -18,6 +18,10 @@ public enum LifecycleEvent: Sendable, Equatable, CustomStringConvertible {
     case budgetExceeded(phase: LifecycleState, budget: Duration)
     /// Saving restoration state failed (the message names file and reason).
     case stateSaveFailed(String)
+    /// SIGTSTP arrived while the process group is orphaned (a service
+    /// started with setsid, as systemd does): the kernel discards such a
+    /// stop, so nothing was suspended — no transition, no handlers.
+    case stopDiscarded(nanoseconds: UInt64)
 
     public var description: String {
         switch self {
@@ -28,6 +32,7 @@ public enum LifecycleEvent: Sendable, Equatable, CustomStringConvertible {
         case .significantTimeChange(let change): "significant time change: \(change)"
         case .budgetExceeded(let phase, let budget): "\(phase) handlers exceeded their budget of \(budget)"
         case .stateSaveFailed(let message): "state not saved: \(message)"
+        case .stopDiscarded: "stop discarded by the kernel: orphaned process group"
         }
     }
 }

@@ -45,6 +45,13 @@ extension LifecycleLoop {
     // MARK: - Operations
 
     private func startSuspend(from state: LifecycleState, signalledAt: UInt64) {
+        if state != .terminating, state != .suspended, lp_lifecycle_group_orphaned() == 1 {
+            // The kernel would discard the stop: say so, and change nothing.
+            let now = lp_now_ns()
+            LifecycleTrace.event("stop discarded by the kernel: orphaned process group", at: now)
+            dispatch(.stopDiscarded(nanoseconds: now))
+            return
+        }
         switch state {
         case .terminating, .suspended: return
         case .launching:
