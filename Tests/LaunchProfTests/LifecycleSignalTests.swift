@@ -34,6 +34,25 @@ struct LifecycleSignalTests {
         #expect(sample.linesContaining("unobserved suspension").isEmpty)
     }
 
+    @Test("SIGTERM while a reload handler is stuck: termination starts within its budget and state is saved")
+    func terminationPreemptsStuckReload() throws {
+        let directory = try TemporaryDirectory()
+        let sample = try SampleProcess(
+            "lp-sample-lifecycle",
+            ["--state-dir", directory.path, "--slow-reload", "60000", "--terminate-budget", "500"], placement: .session)
+        try #require(sample.waitForLine(containing: "launching -> active") != nil)
+        sample.send(SIGHUP)  // no terminal: a reload, whose handler sleeps a minute
+        try #require(sample.waitForLine(containing: "reloading") != nil)
+        let sent = Date()
+        sample.send(SIGTERM)
+        let ending = sample.waitForExit(timeout: 15)
+        let took = Date().timeIntervalSince(sent)
+        #expect(ending == .signaled(SIGTERM))
+        #expect(took < 5, "SIGTERM took \(took) s with a 0.5 s budget")
+        #expect(sample.linesContaining("reloaded").isEmpty, "the reload handler cannot have finished")
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/state.state"), "no state saved on termination")
+    }
+
     @Test("SIGTSTP to a process in an orphaned group (setsid, as under systemd) is a discarded stop: no transition, no handlers")
     func discardedStop() throws {
         let directory = try TemporaryDirectory()

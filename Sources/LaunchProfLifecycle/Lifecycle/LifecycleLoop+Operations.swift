@@ -5,7 +5,17 @@ import Glibc
 
 extension LifecycleLoop {
     /// Starts queued requests while nothing is in flight; termination first.
+    /// A termination does not wait for an operation without a budget (a
+    /// reload, a transition): whatever its handlers are doing, termination
+    /// starts now and gets its own budget, so a stuck handler can delay a
+    /// SIGTERM by no more than the terminate budget.
     func startPending() {
+        if let operation = inFlight, operation.phase != .terminating, pending.contains(where: \.isTermination) {
+            StandardError.write(
+                "launchprof: \(operation.phase) handlers still running when termination was asked for; terminating without them\n")
+            LifecycleTrace.event("termination pre-empted running handlers", at: lp_now_ns())
+            inFlight = nil
+        }
         while inFlight == nil, !pending.isEmpty {
             let index = pending.firstIndex { $0.isTermination } ?? 0
             start(pending.remove(at: index))

@@ -10,6 +10,7 @@ struct LifecycleOptions {
     var suspendBudgetMilliseconds: Int?
     var slowTerminateMilliseconds = 0
     var slowSuspendMilliseconds = 0
+    var slowReloadMilliseconds = 0
     var heartbeatMilliseconds = 100
     var stateBytes = 0
     var exitStatus = false
@@ -19,7 +20,8 @@ struct LifecycleOptions {
     static let usage = """
         usage: lp-sample-lifecycle [--port N] [--state-dir DIR] [--app-version V] [--max-age S]
                                    [--terminate-budget MS] [--suspend-budget MS] [--slow-terminate MS]
-                                   [--slow-suspend MS] [--heartbeat MS] [--state-bytes N] [--exit-status]
+                                   [--slow-suspend MS] [--slow-reload MS] [--heartbeat MS] [--state-bytes N]
+                                   [--exit-status]
                                    [--greeting FILE] [--print-state-dir]
         """
 
@@ -47,6 +49,7 @@ struct LifecycleOptions {
             case "--suspend-budget": options.suspendBudgetMilliseconds = number(for: argument, in: 0...3_600_000)
             case "--slow-terminate": options.slowTerminateMilliseconds = number(for: argument, in: 0...3_600_000)
             case "--slow-suspend": options.slowSuspendMilliseconds = number(for: argument, in: 0...3_600_000)
+            case "--slow-reload": options.slowReloadMilliseconds = number(for: argument, in: 0...3_600_000)
             case "--heartbeat": options.heartbeatMilliseconds = number(for: argument, in: 1...60_000)
             case "--state-bytes": options.stateBytes = number(for: argument, in: 0...2_000_000_000)
             case "--exit-status": options.exitStatus = true

@@ -59,7 +59,11 @@ lifecycle.onWillTerminate { cause in
         say("slow terminate handler finished")
     }
 }
-lifecycle.onReload { say("reloaded: greeting '\(greeting.reload())'") }
+lifecycle.onReload {
+    say("reloading")
+    if options.slowReloadMilliseconds > 0 { usleep(UInt32(options.slowReloadMilliseconds) * 1_000) }
+    say("reloaded: greeting '\(greeting.reload())'")
+}
 lifecycle.preserveState(in: store, quick: { model.quickState() }, complete: { model.completeState() })
 
 var configuration = LifecycleConfiguration()
