@@ -13,6 +13,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,14 +236,27 @@ int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
     return 0;
 }
 
+static pthread_mutex_t sampler_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+void lp_sampler_lock(void) { pthread_mutex_lock(&sampler_lock); }
+void lp_sampler_unlock(void) { pthread_mutex_unlock(&sampler_lock); }
+
 void lp_sampler_stop(void) {
     if (!__atomic_load_n(&S.started, __ATOMIC_ACQUIRE)) return;
+    // A second caller (Tracer.flush on one thread, launch complete on
+    // another) waits here until the first has stopped every thread and taken
+    // the module map, then finds it done.
+    lp_sampler_lock();
     int expected = 0;
     if (!__atomic_compare_exchange_n(&S.stopped, &expected, 1, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
+        lp_sampler_unlock();
         return;
     }
-    if (S.buffer == NULL) return;  // start failed half-way
+    if (S.buffer == NULL) {  // start failed half-way
+        lp_sampler_unlock();
+        return;
+    }
     __atomic_store_n(&S.active, 0, __ATOMIC_RELEASE);
     S.stop_ns = lp_sampler_now();
     if (S.timer_mode == LP_SAMPLER_TIMER_ITIMER_PROF) {
@@ -267,6 +281,7 @@ void lp_sampler_stop(void) {
         sched_yield();
     }
     lp_sampler_snapshot_modules();
+    lp_sampler_unlock();
 }
 
 const char *lp_sampler_error(void) { return S.error; }

@@ -19,16 +19,37 @@
 typedef struct {
     uint8_t *at;   ///< NULL while measuring.
     size_t size;
+    size_t capacity;
+    int overflow;  ///< a write would have passed `capacity`: the output is void
 } sink_t;
 
 static void put(sink_t *sink, const void *bytes, size_t count) {
-    if (sink->at != NULL) memcpy(sink->at + sink->size, bytes, count);
+    if (sink->at != NULL) {
+        if (sink->overflow || count > sink->capacity - sink->size) {
+            sink->overflow = 1;
+            return;
+        }
+        memcpy(sink->at + sink->size, bytes, count);
+    }
     sink->size += count;
 }
 // Little-endian hosts only (x86_64, aarch64): the file is little-endian.
 static void put_u16(sink_t *sink, uint16_t v) { put(sink, &v, 2); }
 static void put_u32(sink_t *sink, uint32_t v) { put(sink, &v, 4); }
 static void put_u64(sink_t *sink, uint64_t v) { put(sink, &v, 8); }
+
+/// What is encoded, fixed once: handlers may still append samples (before
+/// stop, or in the microseconds stop waits for them) and threads may still be
+/// armed, but both passes of the encoder see the same records and threads.
+typedef struct {
+    uint64_t end;    ///< bytes of committed records, from the buffer's start
+    uint64_t count;  ///< records in them
+    uint32_t thread_count;
+    struct {
+        uint32_t tid;
+        char name[16];
+    } *threads;
+} snapshot_t;
 
 /// Committed records, in buffer order; stops at one still being written.
 static uint64_t walk_end(uint64_t *count) {
@@ -38,11 +59,29 @@ static uint64_t walk_end(uint64_t *count) {
     while (offset + sizeof(lp_sample_record_t) <= limit) {
         const lp_sample_record_t *record = (const lp_sample_record_t *)(S.buffer + offset);
         if (!__atomic_load_n(&record->committed, __ATOMIC_ACQUIRE)) break;
+        // A record is committed whole; its size was checked against the
+        // capacity before it was written.
+        if (record->size < sizeof(lp_sample_record_t) || record->size > limit - offset) break;
         offset += record->size;
         n++;
     }
     *count = n;
     return offset;
+}
+
+static int take_snapshot(snapshot_t *snapshot) {
+    snapshot->end = walk_end(&snapshot->count);
+    snapshot->threads = calloc(LP_SAMPLER_MAX_THREADS, sizeof *snapshot->threads);
+    if (snapshot->threads == NULL) return -1;
+    snapshot->thread_count = 0;
+    for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) {
+        int32_t tid = __atomic_load_n(&S.threads[i].tid, __ATOMIC_ACQUIRE);
+        if (tid == 0) continue;
+        snapshot->threads[snapshot->thread_count].tid = (uint32_t)tid;
+        memcpy(snapshot->threads[snapshot->thread_count].name, S.threads[i].name, 16);
+        snapshot->thread_count++;
+    }
+    return 0;
 }
 
 static void section_header(sink_t *sink, uint32_t tag, uint64_t length) {
@@ -51,26 +90,23 @@ static void section_header(sink_t *sink, uint32_t tag, uint64_t length) {
     put_u64(sink, length);
 }
 
-static void samples_payload(sink_t *sink, uint64_t end, uint64_t count) {
+static void samples_payload(sink_t *sink, const snapshot_t *snapshot) {
     put_u32(sink, S.hz);
     put_u32(sink, S.max_depth);
     put_u32(sink, S.timer_mode);
     put_u32(sink, S.flags);
     put_u64(sink, S.start_ns);
     put_u64(sink, S.stop_ns);
-    put_u64(sink, count);
+    put_u64(sink, snapshot->count);
     put_u64(sink, __atomic_load_n(&S.lost, __ATOMIC_ACQUIRE));
     put_u64(sink, __atomic_load_n(&S.failed, __ATOMIC_ACQUIRE));
-    uint32_t threads = 0;
-    for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) threads += S.threads[i].tid != 0;
-    put_u32(sink, threads);
+    put_u32(sink, snapshot->thread_count);
     put_u32(sink, 0);
-    for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) {
-        if (S.threads[i].tid == 0) continue;
-        put_u32(sink, (uint32_t)S.threads[i].tid);
-        put(sink, S.threads[i].name, 16);
+    for (uint32_t i = 0; i < snapshot->thread_count; i++) {
+        put_u32(sink, snapshot->threads[i].tid);
+        put(sink, snapshot->threads[i].name, 16);
     }
-    for (uint64_t offset = 0; offset < end;) {
+    for (uint64_t offset = 0; offset < snapshot->end;) {
         const lp_sample_record_t *record = (const lp_sample_record_t *)(S.buffer + offset);
         put_u64(sink, record->ts);
         put_u32(sink, record->tid);
@@ -98,30 +134,45 @@ static void modules_payload(sink_t *sink) {
     }
 }
 
-static void encode(sink_t *sink) {
-    uint64_t count;
-    uint64_t end = walk_end(&count);
-    sink_t measure = {NULL, 0};
-    samples_payload(&measure, end, count);
+static void encode(sink_t *sink, const snapshot_t *snapshot) {
+    sink_t measure = {NULL, 0, 0, 0};
+    samples_payload(&measure, snapshot);
     section_header(sink, LP_SECTION_SAMPLES, measure.size);
-    samples_payload(sink, end, count);
+    samples_payload(sink, snapshot);
     measure.size = 0;
     modules_payload(&measure);
     section_header(sink, LP_SECTION_MODULES, measure.size);
     modules_payload(sink);
 }
 
-size_t lp_sampler_encode_sections(uint8_t *out, size_t capacity) {
-    if (!__atomic_load_n(&S.started, __ATOMIC_ACQUIRE) || S.buffer == NULL) return 0;
+uint8_t *lp_sampler_encode_sections(size_t *size) {
+    *size = 0;
+    if (!__atomic_load_n(&S.started, __ATOMIC_ACQUIRE) || S.buffer == NULL) return NULL;
+    // One writer at a time, and never while stop() replaces the module map.
+    lp_sampler_lock();
     // A trace written while sampling still runs (Tracer.flush, a terminating
     // Lifecycle) needs the module map too; stop() takes the final one.
     if (S.modules == NULL) lp_sampler_snapshot_modules();
-    sink_t measure = {NULL, 0};
-    encode(&measure);
-    if (out == NULL || capacity < measure.size) return measure.size;
-    sink_t sink = {out, 0};
-    encode(&sink);
-    return sink.size;
+    snapshot_t snapshot;
+    uint8_t *bytes = NULL;
+    if (take_snapshot(&snapshot) == 0) {
+        sink_t measure = {NULL, 0, 0, 0};
+        encode(&measure, &snapshot);
+        bytes = malloc(measure.size);
+        if (bytes != NULL) {
+            sink_t sink = {bytes, 0, measure.size, 0};
+            encode(&sink, &snapshot);
+            if (sink.overflow || sink.size != measure.size) {
+                free(bytes);
+                bytes = NULL;
+            } else {
+                *size = sink.size;
+            }
+        }
+        free(snapshot.threads);
+    }
+    lp_sampler_unlock();
+    return bytes;
 }
 
 // MARK: - A whole trace file (preload library)
@@ -169,18 +220,28 @@ static void trace_prefix(sink_t *sink, uint64_t spawn_ns, uint64_t entry_ns) {
 }
 
 int lp_sampler_write_trace(const char *path, uint64_t spawn_ns, uint64_t entry_ns) {
-    sink_t measure = {NULL, 0};
+    sink_t measure = {NULL, 0, 0, 0};
     trace_prefix(&measure, spawn_ns, entry_ns);
-    size_t sections = lp_sampler_encode_sections(NULL, 0);
+    size_t sections = 0;
+    uint8_t *encoded = lp_sampler_encode_sections(&sections);
     size_t total = measure.size + sections + 16 + 8;
     uint8_t *bytes = malloc(total);
-    if (bytes == NULL) return -1;
-    sink_t sink = {bytes, 0};
+    if (bytes == NULL) {
+        free(encoded);
+        return -1;
+    }
+    sink_t sink = {bytes, 0, total, 0};
     trace_prefix(&sink, spawn_ns, entry_ns);
-    sink.size += lp_sampler_encode_sections(bytes + sink.size, sections);
+    if (encoded != NULL) put(&sink, encoded, sections);
+    free(encoded);
     uint64_t sum = fnv1a(bytes, sink.size);
     section_header(&sink, 0xFFFFFFFFu, 8);
     put_u64(&sink, sum);
+    if (sink.overflow) {
+        free(bytes);
+        errno = EOVERFLOW;
+        return -1;
+    }
 
     // A name no one can predict, created only if it does not exist (never
     // through a symlink someone put there), so concurrent writers and other

@@ -129,6 +129,10 @@ const uint8_t *lp_find_note(const struct dl_phdr_info *info, uint32_t type, cons
 
 /// Snapshots the loaded modules into lp_sampler_state.modules.
 void lp_sampler_snapshot_modules(void);
+/// The lock of everything but the handler: stop, the module map, encoding.
+/// Recursive (encoding may take the module map). Never taken in a handler.
+void lp_sampler_lock(void);
+void lp_sampler_unlock(void);
 
 /// Finds a libunwind unw_backtrace: linked (preload) or dlopen'ed.
 int (*lp_sampler_find_backtrace(int *preloaded))(void **, int);

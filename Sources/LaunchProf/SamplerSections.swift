@@ -1,4 +1,5 @@
 import CLaunchProfSupport
+import Glibc
 
 /// The sampler's trace sections (samples, modules), as the C sampler
 /// encodes them: one encoder for the library's trace writer and the preload
@@ -6,13 +7,11 @@ import CLaunchProfSupport
 enum SamplerSections {
     /// The encoded sections, or nothing when sampling never started.
     static func encode() -> [UInt8] {
-        let size = lp_sampler_encode_sections(nil, 0)
-        guard size > 0 else { return [] }
-        // Room for samples committed between measuring and encoding.
-        var bytes = [UInt8](repeating: 0, count: size + 64 * 1024)
-        let written = bytes.withUnsafeMutableBufferPointer { lp_sampler_encode_sections($0.baseAddress, $0.count) }
-        guard written <= bytes.count else { return [] }
-        bytes.removeLast(bytes.count - written)
-        return bytes
+        var size = 0
+        // One snapshot, encoded in C under the sampler's lock: handlers that
+        // still add samples cannot make the two passes disagree.
+        guard let encoded = lp_sampler_encode_sections(&size) else { return [] }
+        defer { free(encoded) }
+        return Array(UnsafeBufferPointer(start: encoded, count: size))
     }
 }

@@ -80,9 +80,12 @@ const char *lp_sampler_error(void);
 lp_sampler_stats_t lp_sampler_stats(void);
 
 /// Encodes the samples and modules sections (with their 16-byte section
-/// headers) into `out` when `capacity` is enough. Returns the size they need
-/// (0 when sampling never started); writes nothing if `capacity` is smaller.
-size_t lp_sampler_encode_sections(uint8_t *out, size_t capacity);
+/// headers) from one consistent snapshot of the samples committed so far and
+/// of the sampled threads, while no other thread encodes or replaces the
+/// module map. Returns a malloc'ed buffer (the caller frees it) and its size
+/// in `*size`; NULL (size 0) when sampling never started or memory ran out.
+/// Safe while handlers still append samples.
+uint8_t *lp_sampler_encode_sections(size_t *size);
 
 /// Writes a whole trace file (header, empty event tables, samples, modules,
 /// checksum) to `path` via a temporary file and rename(2). For programs that
