@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The concurrency tests under ThreadSanitizer: the trace ring, the deferred
+# initializer and prewarm registry, the lifecycle and StateStore, built with
+# -sanitize=thread in a build folder of their own (.build-tsan).
+#
+#   Scripts/tsan.sh [extra swift test arguments]
+#
+# Fails when a test fails or ThreadSanitizer reports a race (it makes the
+# test process exit non-zero; halt_on_error stops at the first report).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/install-deps.sh
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+swift test --sanitize=thread --scratch-path .build-tsan \
+    --filter 'TraceRing|Ring|Deferred|Prewarm|Lifecycle|StateStore|StateRestoration' "$@"
