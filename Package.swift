@@ -10,6 +10,12 @@ let staticSwiftRuntime: [String] = ["-static-stdlib"] + [
     "-lstdc++", "-lm",
 ].flatMap { $0.hasPrefix("-static-") ? [$0] : ["-Xlinker", $0] }
 
+/// Sanitizer builds (Scripts/tsan.sh sets LAUNCHPROF_SANITIZER_BUILD): the
+/// sanitizers' runtimes cannot be linked into static executables, so the
+/// products that are static otherwise are linked the default way there.
+let sanitizing = Context.environment["LAUNCHPROF_SANITIZER_BUILD"] != nil
+let staticCExecutable: [LinkerSetting] = sanitizing ? [] : [.unsafeFlags(["-static-executable", "-nostartfiles"])]
+
 let package = Package(
     name: "launchprof",
     platforms: [.macOS(.v15)],
@@ -82,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "LaunchProfSpawner",
             dependencies: ["CLaunchProfSpawn"],
-            linkerSettings: [.unsafeFlags(["-static-executable", "-nostartfiles"])]
+            linkerSettings: staticCExecutable
         ),
         // C the engine needs: the Swift runtime's demangler, called directly.
         .target(
@@ -104,7 +110,7 @@ let package = Package(
                 "LaunchProfHarness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            linkerSettings: [.unsafeFlags(staticSwiftRuntime)],
+            linkerSettings: sanitizing ? [] : [.unsafeFlags(staticSwiftRuntime)],
             plugins: ["PreloadLibrary"]
         ),
         .executableTarget(
@@ -124,7 +130,7 @@ let package = Package(
         .executableTarget(
             name: "HelloC",
             path: "Sources/Samples/HelloC",
-            linkerSettings: [.unsafeFlags(["-static-executable", "-nostartfiles"])]
+            linkerSettings: staticCExecutable
         ),
         .executableTarget(
             name: "SampleDeferred",

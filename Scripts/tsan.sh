@@ -10,6 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/install-deps.sh
+# Static products are linked dynamically in a sanitizer build (Package.swift).
+export LAUNCHPROF_SANITIZER_BUILD=1
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
 swift test --sanitize=thread --scratch-path .build-tsan \
     --filter 'TraceRing|Ring|Deferred|Prewarm|Lifecycle|StateStore|StateRestoration' "$@"

@@ -99,7 +99,7 @@ struct DeferredInitializerTests {
 
     @Test("tasks run by priority, then in registration order")
     func priorityThenRegistrationOrder() {
-        let order = Mutex<[String]>([])
+        let order = Shared<[String]>([])
         let deferred = DeferredInitializer(configuration: testConfiguration())
         let plan: [(String, BackgroundPriority)] = [
             ("a-low", .low), ("b-normal", .normal), ("c-high", .high), ("d-normal", .normal),
@@ -137,7 +137,7 @@ struct DeferredInitializerTests {
 
     @Test("a task cancelled before it starts never runs; a started one cannot be cancelled")
     func cancellation() throws {
-        let ran = Mutex<[String]>([])
+        let ran = Shared<[String]>([])
         let release = ThreadSemaphore()
         let blockerStarted = ThreadSemaphore()
         let deferred = DeferredInitializer(configuration: testConfiguration())
@@ -176,7 +176,7 @@ struct DeferredInitializerTests {
     @Test("an error is reported with its text and never stops the other tasks")
     func errorsAreIsolated() throws {
         Tracer.enable()
-        let reported = Mutex<[String]>([])
+        let reported = Shared<[String]>([])
         let ran = Atomic(0)
         let deferred = DeferredInitializer(configuration: testConfiguration(onError: { task, error in
             reported.withLock { $0.append("\(task.name): \(error)") }

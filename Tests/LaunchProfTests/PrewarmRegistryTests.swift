@@ -13,7 +13,7 @@ struct PrewarmRegistryTests {
     func exactlyOnceUnderRace() throws {
         for round in 0..<200 {
             let registry = PrewarmRegistry(configuration: PrewarmConfiguration(maximumConcurrentItems: 2))
-            let calls = Mutex([0, 0, 0])
+            let calls = Shared([0, 0, 0])
             let base = registry.register("base") {
                 calls.withLock { $0[0] += 1 }
                 return spin(round)
@@ -135,7 +135,7 @@ struct PrewarmRegistryTests {
     @Test("items are made after their dependencies, whatever their priority", arguments: [1, 3])
     func dependencyOrder(limit: Int) throws {
         let registry = PrewarmRegistry(configuration: PrewarmConfiguration(maximumConcurrentItems: limit))
-        let log = Mutex<[String]>([])
+        let log = Shared<[String]>([])
         func item(_ name: String, _ dependencies: [String], _ priority: BackgroundPriority) -> Prewarmed<String> {
             registry.register(name, dependsOn: dependencies, priority: priority) {
                 sleepMilliseconds(5)
@@ -164,7 +164,7 @@ struct PrewarmRegistryTests {
     @Test("reading an item that was never prewarmed makes its dependencies first, on the caller's thread")
     func onDemandForcesDependencies() throws {
         let registry = PrewarmRegistry()
-        let log = Mutex<[(String, UInt32)]>([])
+        let log = Shared<[(String, UInt32)]>([])
         let config = registry.register("config") {
             log.withLock { $0.append(("config", lp_thread_id())) }
             return 2
@@ -251,7 +251,7 @@ struct PrewarmRegistryTests {
 
     @Test("an item slower than its budget is reported; one within it is not")
     func budgets() throws {
-        let reported = Mutex<[String]>([])
+        let reported = Shared<[String]>([])
         let registry = PrewarmRegistry(configuration: PrewarmConfiguration(onOverBudget: { report in
             reported.withLock { $0.append(report.name) }
         }))

@@ -47,7 +47,7 @@ struct TraceRingTests {
         let perThread = 100_000
         // A thread's last block may be partly unused: one block of slack per thread.
         let ring = try #require(TraceRing(capacity: threads * perThread + threads * 64))
-        let threadIDs = Mutex<[UInt32]>([])
+        let threadIDs = Shared<[UInt32]>([])
         runThreads(threads) { thread in
             threadIDs.withLock { $0.append(lp_thread_id()) }
             for i in 0..<perThread {
@@ -105,7 +105,7 @@ struct TraceRingTests {
     func snapshotDuringWrites() throws {
         let ring = try #require(TraceRing(capacity: 1 << 16, policy: .overwriteOldest))
         let stop = Atomic<Bool>(false)
-        let snapshots = Mutex<[[RecordedEvent]]>([])
+        let snapshots = Shared<[[RecordedEvent]]>([])
         runThreads(3) { thread in
             if thread == 0 {
                 for _ in 0..<50 { snapshots.withLock { $0.append(ring.snapshot()) } }
@@ -125,7 +125,7 @@ struct TraceRingTests {
 
     @Test("signpost ids are unique across threads and never zero")
     func signpostIDs() {
-        let ids = Mutex<Set<UInt64>>([])
+        let ids = Shared<Set<UInt64>>([])
         runThreads(8) { _ in
             var local: [UInt64] = []
             for _ in 0..<10_000 { local.append(SignpostID.make().rawValue) }

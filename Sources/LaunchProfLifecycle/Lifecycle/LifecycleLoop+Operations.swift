@@ -5,16 +5,18 @@ import Glibc
 
 extension LifecycleLoop {
     /// Starts queued requests while nothing is in flight; termination first.
-    /// A termination does not wait for an operation without a budget (a
-    /// reload, a transition): whatever its handlers are doing, termination
-    /// starts now and gets its own budget, so a stuck handler can delay a
-    /// SIGTERM by no more than the terminate budget.
+    /// A termination waits for an operation under way (a resume, a reload)
+    /// for at most the terminate budget: one without a deadline of its own
+    /// gets that one, and is abandoned when it passes, so a stuck handler
+    /// delays termination by no more than its budget.
     func startPending() {
-        if let operation = inFlight, operation.phase != .terminating, pending.contains(where: \.isTermination) {
-            StandardError.write(
-                "launchprof: \(operation.phase) handlers still running when termination was asked for; terminating without them\n")
-            LifecycleTrace.event("termination pre-empted running handlers", at: lp_now_ns())
-            inFlight = nil
+        if var operation = inFlight, operation.phase != .terminating, !operation.yieldsToTermination,
+            pending.contains(where: \.isTermination)
+        {
+            let limit = lp_now_ns() &+ RuntimeClock.nanoseconds(configuration.terminateBudget)
+            operation.deadline = min(operation.deadline ?? limit, limit)
+            operation.yieldsToTermination = true
+            inFlight = operation
         }
         while inFlight == nil, !pending.isEmpty {
             let index = pending.firstIndex { $0.isTermination } ?? 0
@@ -123,6 +125,14 @@ extension LifecycleLoop {
         if worker.completed >= operation.job {
             inFlight = nil
             finish(operation.then)
+        } else if let deadline = operation.deadline, now >= deadline, operation.yieldsToTermination,
+            pending.contains(where: \.isTermination)
+        {
+            // Its handlers are stuck: termination goes first, without them.
+            inFlight = nil
+            StandardError.write(
+                "launchprof: \(operation.phase) handlers still running when termination was asked for; terminating without them\n")
+            LifecycleTrace.event("termination pre-empted running handlers", at: now)
         } else if let deadline = operation.deadline, now >= deadline {
             inFlight = nil
             let budget = operation.budget ?? .zero

@@ -41,6 +41,9 @@ final class LifecycleLoop: @unchecked Sendable {
         var budget: Duration?
         var phase: LifecycleState
         var then: Continuation
+        /// A termination is waiting: at the deadline this operation is
+        /// abandoned (its continuation dropped), not finished.
+        var yieldsToTermination = false
     }
 
     enum Continuation {
