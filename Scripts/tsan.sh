@@ -13,5 +13,8 @@ Scripts/install-deps.sh
 # Static products are linked dynamically in a sanitizer build (Package.swift).
 export LAUNCHPROF_SANITIZER_BUILD=1
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+# crashMidSave is left out: it SIGKILLs a sample in the middle of a 64 MiB
+# save, a window the instrumented (several times slower) test process
+# misses; it is a timing test, not a concurrency one, and runs in Scripts/test.sh.
 swift test --sanitize=thread --scratch-path .build-tsan \
-    --filter 'TraceRing|Ring|Deferred|Prewarm|Lifecycle|StateStore|StateRestoration' "$@"
+    --filter 'TraceRing|Ring|Deferred|Prewarm|Lifecycle|StateStore|StateRestoration' --skip crashMidSave "$@"
