@@ -27,9 +27,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/// The signals launchprof's terminal or a job controller may send to the
-/// spawner's group; it ignores them and follows only its control socket.
-static const int ignored_signals[] = {SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGHUP, SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2};
+/// The signals a terminal or a job controller may send the spawner: it
+/// blocks them (and follows only its control socket). Blocked, not ignored:
+/// a child starts with an empty mask and the default dispositions the
+/// spawner has, so posix_spawn needs no per-signal reset in the child — work
+/// that would be counted in the launch.
+static const int blocked_signals[] = {SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGHUP, SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2};
 
 /// Descriptors received with a request are moved at or above this number,
 /// so no dup2 onto a child's low descriptor can overwrite another source.
@@ -433,15 +436,13 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         posix_spawn_file_actions_adddup2(&actions, fds[1 + i], target);
     }
     if (directory[0] != 0) posix_spawn_file_actions_addchdir_np(&actions, directory);
-    sigset_t empty, defaults;
+    // Every disposition is already the default (main), so only the mask is
+    // set: the spawner blocks what the child must receive.
+    sigset_t empty;
     sigemptyset(&empty);
-    sigemptyset(&defaults);
-    for (size_t i = 0; i < sizeof ignored_signals / sizeof ignored_signals[0]; i++) sigaddset(&defaults, ignored_signals[i]);
-    sigaddset(&defaults, SIGCHLD);
     posix_spawnattr_setsigmask(&attributes, &empty);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
     posix_spawnattr_setpgroup(&attributes, 0);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
 
     // t0: the last thing before posix_spawn. Only formatting 20 digits into
     // the preallocated slot separates the two.
@@ -541,14 +542,23 @@ int main(void) {
         fprintf(stderr, "lp-spawn: descriptor 3 is not open: lp-spawn is started by launchprof, not by hand\n");
         return 2;
     }
-    for (size_t i = 0; i < sizeof ignored_signals / sizeof ignored_signals[0]; i++) signal(ignored_signals[i], SIG_IGN);
-    // A SIGCHLD ignored by whoever started launchprof would make the kernel
-    // reap children itself and lose their status and resources.
-    signal(SIGCHLD, SIG_DFL);
+    // Ignored dispositions survive exec: one inherited from launchprof's
+    // parent (nohup's SIGHUP, a CI runner's SIGCHLD or SIGPIPE) would reach
+    // every measured program, and an ignored SIGCHLD would make the kernel
+    // reap children itself, losing their status and resources. All default.
+    for (int number = 1; number < NSIG; number++) {
+        if (number == SIGKILL || number == SIGSTOP) continue;
+        struct sigaction current;
+        if (sigaction(number, NULL, &current) == 0 && current.sa_handler == SIG_IGN) signal(number, SIG_DFL);
+    }
+    sigset_t blocked;
+    sigemptyset(&blocked);
+    for (size_t i = 0; i < sizeof blocked_signals / sizeof blocked_signals[0]; i++) sigaddset(&blocked, blocked_signals[i]);
+    sigaddset(&blocked, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &blocked, NULL);
     sigset_t chld;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
-    sigprocmask(SIG_BLOCK, &chld, NULL);
     child_signals = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
     if (child_signals < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
         fprintf(stderr, "lp-spawn: cannot watch children: %s\n", strerror(errno));

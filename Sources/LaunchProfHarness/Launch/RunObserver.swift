@@ -54,9 +54,6 @@ public struct RunObserver {
 
     /// Runs the loop to the end of the process and returns what it saw.
     public consuming func observe() throws(LaunchError) -> ObservedRun {
-        // A quiet spawn starts here: everything above is ready, and the
-        // loop only polls until the process exits.
-        try process.start()
         let t0 = process.startNanoseconds
         let timeoutDeadline = t0 &+ Self.nanoseconds(settings.timeout)
         while true {
@@ -111,6 +108,10 @@ public struct RunObserver {
             fds.append(pollfd(fd: notify.fd, events: Int16(POLLIN), revents: 0))
         }
         if let interrupt { fds.append(pollfd(fd: interrupt.descriptor, events: Int16(POLLIN), revents: 0)) }
+        // A quiet spawn starts here, with everything ready: between the
+        // request and the poll, launchprof does nothing that would compete
+        // with the starting program for a CPU.
+        try process.start()
         let result = poll(&fds, nfds_t(fds.count), pollTimeout(now: now, deadline: deadline))
         if result > 0 {
             // Records first: a program that writes `ready` and exits at once
