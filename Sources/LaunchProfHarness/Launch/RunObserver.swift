@@ -98,6 +98,13 @@ public struct RunObserver {
 
     /// One poll(2) round; true when the process has exited.
     private mutating func waitOnce(now: UInt64, until deadline: UInt64) throws(LaunchError) -> Bool {
+        // The exit may already be known (a check for readiness or for a stop
+        // took the spawner's report): then there is nothing to wait for.
+        if let exited = process.exitedAt {
+            drainAll()
+            run.wallToExit = Self.since(process.startNanoseconds, exited)
+            return true
+        }
         var fds: [pollfd] = []
         let channels = process.channels
         fds.append(pollfd(fd: process.eventDescriptor, events: Int16(POLLIN), revents: 0))
