@@ -95,7 +95,10 @@ final class LifecycleLoop: @unchecked Sendable {
             if clockFD >= 0 { fds.append(pollfd(fd: clockFD, events: Int16(POLLIN), revents: 0)) }
             let before = lp_now_ns()
             let timeout = timeoutNanoseconds(now: before)
-            heartbeat?.willWait(now: before, timeout: timeout ?? 0)
+            if let suspension = heartbeat?.willWait(now: before, timeout: timeout ?? 0) {
+                LifecycleTrace.event("unobserved suspension", at: before, value: Int64(clamping: suspension.minimumNanoseconds))
+                dispatch(.unobservedSuspension(suspension))
+            }
             let count = poll(&fds, nfds_t(fds.count), timeout.map { Int32(clamping: ($0 + 999_999) / 1_000_000) } ?? -1)
             let now = lp_now_ns()
             if let suspension = heartbeat?.didWake(now: now) {
