@@ -57,6 +57,26 @@ import Testing
         #expect(error?.description.hasPrefix("'\(path)': damaged ELF: PT_INTERP") == true, "\(String(describing: error))")
     }
 
+    @Test func programHeaderEntriesOfTheWrongSizeAreRefused() throws {
+        // e_phentsize 64 (the kernel and ld.so read 56-byte entries only).
+        let path = try Self.damagedCopy("phentsize") { Self.put(64, size: 2, at: 0x36, in: &$0) }
+        defer { unlink(path) }
+        let error = #expect(throws: FileSetError.self) { try ELFImage.read(path: path) }
+        #expect(error?.description.contains("entries are 56 bytes") == true, "\(String(describing: error))")
+    }
+
+    @Test func aTableClaimedLargerThanTheFileReadsOnlyWhatIsThere() throws {
+        // 4095 entries of 56 bytes (229 kB) at the start of a 1 kB file: the
+        // reader must not size a buffer by the claim.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/bin/true")).prefix(1024))
+        Self.put(4095, size: 2, at: 0x38, in: &bytes)
+        let path = TraceTestSupport.temporaryPath("short-elf")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let error = #expect(throws: FileSetError.self) { try ELFImage.read(path: path) }
+        #expect(error?.description.contains(path) == true, "\(String(describing: error))")
+    }
+
     @Test func shortAndEmptyInterpreterAreErrors() throws {
         let short = Array("\u{7F}ELF".utf8) + [2, 1, 1, 0]
         #expect(throws: FileSetError.unsupportedELF(

@@ -77,10 +77,11 @@ package struct ELFImage: Sendable, Equatable {
         let phoff = header.loadLE(UInt64.self, at: 0x20)
         let phentsize = Int(header.loadLE(UInt16.self, at: 0x36))
         let phnum = Int(header.loadLE(UInt16.self, at: 0x38))
-        guard phentsize >= 56, phnum < 4096 else {
-            throw .unsupportedELF(path: file.path, reason: "damaged ELF: bad program header table (\(phnum) x \(phentsize) bytes)")
+        // The kernel and ld.so accept only 56-byte ELF64 program headers.
+        guard phentsize == 56, phnum < 4096 else {
+            throw .unsupportedELF(path: file.path, reason: "damaged ELF: bad program header table (\(phnum) x \(phentsize) bytes; entries are 56 bytes)")
         }
-        // Both are UInt16: the product fits in Int.
+        // At most 4095 * 56 bytes.
         let size = phentsize * phnum
         let table = try file.bytes(at: phoff, count: size)
         guard table.count == size else {
@@ -168,13 +169,16 @@ struct RandomAccessFile {
     let path: String
     private let fd: Int32
     private let contents: [UInt8]?
+    /// The file's size at open: reads are cut to it, so no buffer is ever
+    /// sized by a count from the file beyond the bytes that are there.
+    private let size: UInt64
 
     /// Opens `path` only if it is a regular file (see ``RegularFile``).
     init(path: String) throws(FileSetError) {
         self.path = path
         self.contents = nil
         switch RegularFile.open(path) {
-        case .success(let file): self.fd = file.fd
+        case .success(let file): (self.fd, self.size) = file
         case .failure(.missing): throw .fileNotFound(path: path)
         case .failure(let failure): throw .notExecutable(path: path, reason: failure.description)
         }
@@ -184,6 +188,7 @@ struct RandomAccessFile {
         self.path = path
         self.fd = -1
         self.contents = contents
+        self.size = UInt64(contents.count)
     }
 
     func close() { if fd >= 0 { _ = Glibc.close(fd) } }
@@ -197,7 +202,10 @@ struct RandomAccessFile {
             let start = Int(offset)
             return Array(contents[start..<start + min(count, contents.count - start)])
         }
-        guard let bytes = RegularFile.pread(fd, at: offset, count: count) else {
+        guard offset < size else { return [] }
+        // size - offset < size: fits in Int when the file's size does.
+        let present = Int(clamping: size - offset)
+        guard let bytes = RegularFile.pread(fd, at: offset, count: min(count, present)) else {
             throw .unsupportedELF(path: path, reason: "read failed: \(String(cString: strerror(errno)))")
         }
         return bytes
