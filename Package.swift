@@ -23,6 +23,9 @@ let package = Package(
         .library(name: "LaunchProf", targets: ["LaunchProf"]),
         .library(name: "LaunchProfLifecycle", targets: ["LaunchProfLifecycle"]),
         .library(name: "LaunchProfCodable", targets: ["LaunchProfCodable"]),
+        // Launch benchmarks as a library: what `launchprof run` does, for
+        // Swift code and `swift test` (docs/engine.md).
+        .library(name: "LaunchBenchmark", targets: ["LaunchBenchmark"]),
         .executable(name: "launchprof", targets: ["launchprof"]),
         // The process that starts every measured program (docs/spawner.md).
         .executable(name: "lp-spawn", targets: ["LaunchProfSpawner"]),
@@ -92,12 +95,13 @@ let package = Package(
         ),
         // C the engine needs: the Swift runtime's demangler, called directly.
         .target(
-            name: "CLaunchProfHarnessSupport"
+            name: "CLaunchBenchmarkSupport"
         ),
-        // The engine behind the CLI.
+        // The engine: launch benchmarks, budgets, baselines, profiles, traces
+        // and reports. The CLI is flags and printing over it.
         .target(
-            name: "LaunchProfHarness",
-            dependencies: ["CLaunchProfSpawn", "CLaunchProfHarnessSupport", .product(name: "Yams", package: "Yams")]
+            name: "LaunchBenchmark",
+            dependencies: ["CLaunchProfSpawn", "CLaunchBenchmarkSupport", .product(name: "Yams", package: "Yams")]
         ),
         // The CLI links the Swift runtime and Foundation statically: a cold run
         // evicts libswiftCore.so and friends from the page cache, and the kernel
@@ -107,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "launchprof",
             dependencies: [
-                "LaunchProfHarness",
+                "LaunchBenchmark",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: sanitizing ? [] : [.unsafeFlags(staticSwiftRuntime)],
@@ -155,22 +159,22 @@ let package = Package(
         .testTarget(
             name: "LaunchProfTests",
             dependencies: [
-                "LaunchProf", "CLaunchProfSupport", "LaunchProfLifecycle", "LaunchProfCodable", "LaunchProfHarness",
+                "LaunchProf", "CLaunchProfSupport", "LaunchProfLifecycle", "LaunchProfCodable", "LaunchBenchmark",
             ]
         ),
         // Helpers both test targets use (markup parsing, files they execute).
         .target(
             name: "LaunchProfTestSupport",
-            dependencies: ["LaunchProfHarness"],
+            dependencies: ["LaunchBenchmark"],
             path: "Tests/TestSupport"
         ),
         .testTarget(
-            name: "LaunchProfHarnessTests",
-            dependencies: ["LaunchProfHarness", "LaunchProf", "LaunchProfTestSupport"]
+            name: "LaunchBenchmarkTests",
+            dependencies: ["LaunchBenchmark", "LaunchProf", "LaunchProfTestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["LaunchProfHarness", "LaunchProfTestSupport"]
+            dependencies: ["LaunchBenchmark", "LaunchProfTestSupport"]
         ),
     ]
 )

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 
 /// `launchprof compare BASE.json NEW.json`: the regression test of two saved
 /// results, without running anything.

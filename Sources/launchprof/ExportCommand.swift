@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 
 /// `launchprof export TRACE --format chrome|text [--output FILE]`: converts a
 /// trace file written by the embedded library for a viewer or a person.

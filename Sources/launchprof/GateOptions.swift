@@ -1,5 +1,5 @@
 import ArgumentParser
-import LaunchProfHarness
+import LaunchBenchmark
 
 /// Regression-test flags, shared by `run` and `compare`.
 struct GateOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 
 @main
 struct LaunchProfCommand: AsyncParsableCommand {

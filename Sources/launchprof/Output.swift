@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 
 /// Printing and exporting, shared by `run` and `compare`.
 enum Output {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 
 /// `launchprof profile [--hz N] [--runs N] [--ready PROBE] [--output-dir D] -- CMD ARGS…`:
 /// sampled launches, written as traces, folded stacks, a speedscope profile

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 
 /// `launchprof record [--output FILE] -- CMD ARGS…`: one traced launch.
 struct RecordCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 
 /// `launchprof report RESULTS.json [--baseline BASE.json] [--trace [NAME=]TRACE …] -o report.html [--svg-dir DIR]`.
 struct ReportCommand: ParsableCommand {

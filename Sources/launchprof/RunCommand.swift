@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 
 /// `launchprof run`: cold and warm launch benchmarks of real executables,
 /// with budgets and baselines for CI.

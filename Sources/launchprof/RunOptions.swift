@@ -1,6 +1,6 @@
 import ArgumentParser
 import Glibc
-import LaunchProfHarness
+import LaunchBenchmark
 
 /// The flags of `launchprof run`. Names follow hyperfine where the meaning is
 /// the same.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 
 /// `launchprof run --profile`: once measuring is done, each target's launch
 /// is sampled in runs of its own (so sampling never touches the measured

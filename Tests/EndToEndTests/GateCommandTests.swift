@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LaunchProfHarness
+import LaunchBenchmark
 import Testing
 
 /// Runs `launchprof` in `directory` (baselines are saved relative to it).

@@ -1,5 +1,5 @@
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 import Testing
 
 /// Source lines and inlined frames through the real llvm-symbolizer, on

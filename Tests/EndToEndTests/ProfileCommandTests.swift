@@ -1,5 +1,5 @@
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 import Testing
 
 /// `launchprof profile` on real programs: the Swift sample app (LaunchProf

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LaunchProfHarness
+import LaunchBenchmark
 import Testing
 
 /// `launchprof record` on real programs, as a user runs it.

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LaunchProfHarness
+import LaunchBenchmark
 import LaunchProfTestSupport
 import Testing
 

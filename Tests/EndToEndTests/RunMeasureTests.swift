@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LaunchProfHarness
+import LaunchBenchmark
 import Testing
 
 /// `launchprof run --measure`: lifecycle phases of a real server after ready.

@@ -1,5 +1,5 @@
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 import Testing
 
 /// `launchprof run --profile` and the launch-window options of `launchprof

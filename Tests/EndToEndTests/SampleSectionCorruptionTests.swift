@@ -1,5 +1,5 @@
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 import Testing
 
 /// A real trace written by liblaunchprof-preload.so, damaged on purpose: the

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LaunchProfHarness
+import LaunchBenchmark
 import Testing
 
 /// What a supervisor sees of a lifecycle: sd_notify messages, the harness

@@ -1,5 +1,5 @@
 import Glibc
-import LaunchProfHarness
+import LaunchBenchmark
 
 /// Writes a file the tests then execute (shared by the test targets, as
 /// `LaunchProfTestSupport`).

@@ -1,5 +1,5 @@
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 
 /// Writes trace files byte for byte as LaunchProf's encoder does (format
 /// version 1, docs/trace-format.md), from events a test chooses: for traces

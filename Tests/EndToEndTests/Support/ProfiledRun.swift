@@ -1,5 +1,5 @@
 import Foundation
-import LaunchProfHarness
+import LaunchBenchmark
 import Testing
 
 /// One `launchprof profile` run of a real program, and the files it wrote.

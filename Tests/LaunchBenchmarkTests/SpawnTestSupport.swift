@@ -1,0 +1,167 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import LaunchBenchmark
+
+/// Scratch space, tiny C programs compiled at test time, and process checks
+/// for the launch engine's tests.
+final class SpawnScratch {
+    let path: String
+
+    init() throws {
+        var template = Array("\(NSTemporaryDirectory())/launchprof-spawn-XXXXXX".utf8CString)
+        let made = try #require(mkdtemp(&template), "cannot create a temporary directory")
+        path = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Compiles `source` with `cc` into an executable named `name`.
+    func compile(_ name: String, _ source: String) throws -> String {
+        let sourcePath = "\(path)/\(name).c"
+        let binary = "\(path)/\(name)"
+        try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+        compiler.arguments = ["-O1", "-o", binary, sourcePath]
+        try compiler.run()
+        compiler.waitUntilExit()
+        try #require(compiler.terminationStatus == 0, "cc failed on \(name).c")
+        return binary
+    }
+
+    func file(_ name: String) -> String { "\(path)/\(name)" }
+
+    func read(_ name: String) throws -> String { try String(contentsOfFile: file(name), encoding: .utf8) }
+}
+
+/// C sources of misbehaving programs.
+enum MisbehavingSource {
+    static let crash = "#include <stdlib.h>\nint main(void) { abort(); }\n"
+    static let hang = "#include <unistd.h>\nint main(void) { for (;;) pause(); }\n"
+    /// Prints "ready", ignores SIGTERM, then waits forever.
+    static let ignoreTerm = """
+        #include <signal.h>
+        #include <stdio.h>
+        #include <unistd.h>
+        int main(void) { signal(SIGTERM, SIG_IGN); puts("ready"); fflush(stdout); for (;;) pause(); }
+        """
+    /// Writes `argv[1]` MiB of lines to stdout and stderr, then "READY", then
+    /// exits (or waits, with a second argument).
+    static let flood = """
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+        #include <unistd.h>
+        int main(int argc, char **argv) {
+            long mib = argc > 1 ? atol(argv[1]) : 8;
+            char line[128]; memset(line, 'x', 127); line[127] = '\\n';
+            for (long i = 0; i < mib * 8192; i++) { fwrite(line, 1, 128, (i & 1) ? stderr : stdout); }
+            printf("READY after flood\\n"); fflush(stdout);
+            if (argc > 2) for (;;) pause();
+            return 0;
+        }
+        """
+    /// Forks a grandchild that sleeps (same process group), prints its pid, exits 0.
+    static let forkGrandchild = """
+        #include <stdio.h>
+        #include <unistd.h>
+        int main(void) {
+            pid_t child = fork();
+            if (child == 0) { sleep(300); _exit(0); }
+            printf("%d\\n", (int)child); fflush(stdout);
+            return 0;
+        }
+        """
+    /// Like `hang`, after forking a sleeping grandchild whose pid it prints.
+    static let hangWithGrandchild = """
+        #include <stdio.h>
+        #include <unistd.h>
+        int main(void) {
+            pid_t child = fork();
+            if (child == 0) { sleep(300); _exit(0); }
+            printf("%d\\n", (int)child); fflush(stdout);
+            for (;;) pause();
+        }
+        """
+    /// Writes a record of protocol version 2 on LAUNCHPROF_READY_FD, then waits.
+    static let wrongProtocol = """
+        #include <stdlib.h>
+        #include <string.h>
+        #include <unistd.h>
+        int main(void) {
+            const char *fd = getenv("LAUNCHPROF_READY_FD");
+            if (!fd) return 9;
+            const char *line = "LP2 ready 123\\n";
+            write(atoi(fd), line, strlen(line));
+            for (;;) pause();
+        }
+        """
+    /// Prints its launchprof variables, one per line.
+    static let printEnvironment = """
+        #include <stdio.h>
+        #include <stdlib.h>
+        int main(void) {
+            const char *names[] = {"LAUNCHPROF_SPAWN_NS", "LAUNCHPROF_READY_FD", "NOTIFY_SOCKET"};
+            for (int i = 0; i < 3; i++) { const char *v = getenv(names[i]); printf("%s=%s\\n", names[i], v ? v : "(unset)"); }
+            return 0;
+        }
+        """
+}
+
+/// A built product beside the test binary (.build/<triple>/debug/NAME).
+func spawnProductPath(_ name: String) throws -> String {
+    let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    let path = directory.appendingPathComponent(name).path
+    try #require(FileManager.default.isExecutableFile(atPath: path), "\(path) is missing: run `swift build` first")
+    return path
+}
+
+/// Whether `pid` is a live (not zombie) process.
+func processIsAlive(_ pid: pid_t) -> Bool {
+    guard kill(pid, 0) == 0 else { return false }
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return false }
+    let state = stat[stat.index(close, offsetBy: 2)]
+    return state != "Z" && state != "X"
+}
+
+/// Waits up to `seconds` for `pid` to disappear (a killed orphan is reaped
+/// by init, which takes a moment on a busy machine).
+func processGone(_ pid: pid_t, within seconds: Double = 5) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if !processIsAlive(pid) { return true }
+        usleep(10_000)
+    }
+    return !processIsAlive(pid)
+}
+
+/// A TCP port on 127.0.0.1 that was free a moment ago.
+func freeLocalPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
+    }
+    try #require(ok, "cannot find a free port")
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Spawns `target` and runs the loop to the end.
+func launchOnce(
+    _ target: LaunchTarget, output: OutputDisposition = .discard, timeout: Duration = .seconds(30),
+    grace: Duration = .seconds(2), interrupt: InterruptMonitor? = nil
+) throws -> ObservedRun {
+    let process = try Spawner().spawn(target, options: .forProbe(target.ready, output: output))
+    let settings = RunSettings(probe: target.ready, timeout: timeout, grace: grace)
+    return try RunObserver(process: process, settings: settings, interrupt: interrupt).observe()
+}
