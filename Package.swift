@@ -178,3 +178,9 @@ let package = Package(
         ),
     ]
 )
+
+// Documentation (Scripts/build-docs.sh): swift-docc-plugin is a dependency
+// only when the docs are built, so that no user of the libraries resolves it.
+if Context.environment["LAUNCHPROF_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

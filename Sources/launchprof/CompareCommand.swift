@@ -35,22 +35,19 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         let baseline = try load(base)
-        var current = try load(new)
-        var settings: LaunchConfig?
+        let current = try load(new)
+        var settings = BenchmarkSettings()
+        gate.apply(to: &settings)
         if let config {
             do {
-                settings = try ConfigReader.read(path: config)
+                settings = settings.with(try ConfigReader.read(path: config))
             } catch {
-                Output.error(error.description)
-                throw ExitCode(2)
+                throw Output.fail(error.description, status: .usage)
             }
         }
-        if let budgets = settings?.budgets, !budgets.isEmpty {
-            current.budgets = BudgetEvaluator(budgets: budgets).evaluate(current.results)
-        }
-        current.comparison = try gate.comparer(config: settings).compare(baseline: baseline, current: current, baselineName: base)
-        try Output.report(current, markdown: exportMarkdown, json: exportJson, junit: gate.exportJunit)
-        let status = GateVerdict(current).exitStatus
+        let compared = current.compared(with: baseline, named: base, settings: settings)
+        try Output.report(compared, markdown: exportMarkdown, json: exportJson, junit: gate.exportJunit)
+        let status = GateVerdict(compared).exitStatus
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -58,8 +55,7 @@ struct CompareCommand: ParsableCommand {
         do {
             return try ResultsDocument.load(from: path)
         } catch {
-            Output.error(error.description)
-            throw ExitCode(2)
+            throw Output.fail(error.description, status: .usage)
         }
     }
 }

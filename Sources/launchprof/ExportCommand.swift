@@ -45,7 +45,7 @@ struct ExportCommand: ParsableCommand {
     /// Prints `message` and returns the exit status for bad input.
     private func fail(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data("launchprof export: \(message)\n".utf8))
-        return ExitCode(2)
+        return ExitCode(LaunchExitStatus.usage.rawValue)
     }
 }
 

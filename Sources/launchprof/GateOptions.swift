@@ -40,11 +40,10 @@ struct GateOptions: ParsableArguments {
         return value
     }
 
-    /// The comparer for these flags over a config's settings and budgets.
-    func comparer(config: LaunchConfig?) throws -> BaselineComparer {
-        BaselineComparer(
-            threshold: try thresholdValue() ?? config?.threshold ?? 0.05,
-            significance: try significanceValue() ?? config?.significance ?? 0.01,
-            budgets: config?.budgets ?? [], relativeToReference: !absolute)
+    /// Sets the threshold, significance and comparison mode these flags ask for.
+    func apply(to settings: inout BenchmarkSettings) {
+        settings.threshold = try? thresholdValue()  // validated in validate()
+        settings.significance = try? significanceValue()
+        settings.relativeToReference = !absolute
     }
 }

@@ -8,14 +8,14 @@ enum Output {
     /// then GitHub Actions annotations when running there. An export that
     /// cannot be written exits with 2 (its path is bad input).
     static func report(_ document: ResultsDocument, markdown: String?, json: String?, junit: String?) throws {
-        try printReport(document)
+        printReport(document)
         try export(document, markdown: markdown, json: json, junit: junit)
     }
 
     /// The terminal report on standard output, and GitHub Actions
     /// annotations when running there.
-    static func printReport(_ document: ResultsDocument) throws {
-        print(try TerminalReport(colour: ANSIStyle.wanted()).export(document), terminator: "")
+    static func printReport(_ document: ResultsDocument) {
+        print(TerminalReport.text(document, colour: ANSIStyle.wanted()), terminator: "")
         if ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
             for line in GitHubAnnotations.lines(document) { print(line) }
         }
@@ -23,15 +23,17 @@ enum Output {
 
     /// Every export asked for; one that cannot be written exits with 2.
     static func export(_ document: ResultsDocument, markdown: String?, json: String?, junit: String?) throws {
-        let exports: [(String?, any ResultsExporter)] = [(json, JSONExporter()), (markdown, MarkdownExporter()), (junit, JUnitExporter())]
-        for case let (path?, exporter) in exports {
-            do {
-                try exporter.write(document, to: path)
-            } catch {
-                Output.error("\(error)")
-                throw ExitCode(2)
-            }
+        do {
+            try ResultsFiles(json: json, markdown: markdown, junit: junit).write(document)
+        } catch {
+            throw fail(error.description, status: .usage)
         }
+    }
+
+    /// Prints `message` and returns the exit that ends the command with `status`.
+    static func fail(_ message: String, status: LaunchExitStatus) -> ExitCode {
+        error(message)
+        return ExitCode(status.rawValue)
     }
 
     /// "launchprof: message" on standard error.

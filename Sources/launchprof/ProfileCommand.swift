@@ -32,7 +32,7 @@ struct ProfileCommand: ParsableCommand {
     var ready: String = "exit"
 
     @Option(help: "Seconds a program stopped after ready may take to exit before it gets SIGKILL.")
-    var grace: Double = 2
+    var grace: Double = RunDefaults.grace.seconds
 
     @Option(help: "The directory for the output files (created if missing).")
     var outputDir: String = "."
@@ -47,7 +47,7 @@ struct ProfileCommand: ParsableCommand {
     var noPreload = false
 
     @Option(help: "Seconds to wait for the program to exit (with --ready: to be ready) before killing it and its process group.")
-    var timeout: Double = 60
+    var timeout: Double = RunDefaults.timeout.seconds
 
     @Flag(help: "Discard the program's standard output and error instead of showing them.")
     var quiet = false
@@ -85,7 +85,7 @@ struct ProfileCommand: ParsableCommand {
             try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
         } catch {
             FileHandle.standardError.write(Data("launchprof profile: cannot create the output directory '\(outputDir)': \(error.localizedDescription)\n".utf8))
-            throw ExitCode(2)
+            throw ExitCode(LaunchExitStatus.usage.rawValue)
         }
         let preload = noPreload ? nil : (preloadLibrary ?? ProfileRecorder.defaultPreloadLibrary())
         if !noPreload, preload == nil {
@@ -106,10 +106,7 @@ struct ProfileCommand: ParsableCommand {
             FileHandle.standardError.write(Data(text.utf8))
         } catch {
             FileHandle.standardError.write(Data("launchprof profile: \(error)\n".utf8))
-            if case .record(.launch) = error { throw ExitCode(2) }
-            if case .record(.interrupted) = error { throw ExitCode(130) }
-            if case .missingPreload = error { throw ExitCode(2) }
-            throw ExitCode(3)
+            throw ExitCode(error.status.rawValue)
         }
     }
 }

@@ -18,7 +18,7 @@ struct RecordCommand: ParsableCommand {
     var output: String?
 
     @Option(help: "Seconds to wait for the program to exit before killing it and its process group.")
-    var timeout: Double = 60
+    var timeout: Double = RunDefaults.timeout.seconds
 
     @Flag(help: "Discard the program's standard output and error instead of showing them.")
     var quiet = false
@@ -47,31 +47,7 @@ struct RecordCommand: ParsableCommand {
             FileHandle.standardError.write(Data(RecordSummary(recorded, path: path).text.utf8))
         } catch {
             FileHandle.standardError.write(Data("launchprof record: \(error)\n".utf8))
-            if case .launch = error { throw ExitCode(2) }
-            if case .interrupted = error { throw ExitCode(130) }
-            throw ExitCode(3)
+            throw ExitCode(error.status.rawValue)
         }
-    }
-}
-
-/// The few lines `record` prints about the trace it wrote.
-struct RecordSummary {
-    let text: String
-
-    init(_ recorded: RecordedLaunch, path: String) {
-        let trace = recorded.trace
-        let origin = trace.timeOrigin
-        func since(_ ns: UInt64) -> String {
-            String(format: "%.3f ms", Double(ns &- origin.nanoseconds) / 1e6)
-        }
-        var lines = ["launchprof record: wrote \(path): \(trace.header.eventCount) events, \(trace.header.lostEvents) lost, \(recorded.run.exit)"]
-        if let entry = trace.header.processEntryNanoseconds { lines.append("  process entry  +\(since(entry)) since \(origin.label)") }
-        if let main = trace.header.mainNanoseconds { lines.append("  main           +\(since(main))") }
-        // "main" is LaunchTracker.recordLaunchStart()'s milestone, shown above.
-        for event in trace.events where event.kind == .milestone && event.name != "main" {
-            lines.append("  milestone      +\(since(event.timestamp))  \(TerminalText.sanitized(event.name))")
-        }
-        if let complete = trace.header.launchCompleteNanoseconds { lines.append("  launch complete +\(since(complete))") }
-        text = lines.joined(separator: "\n") + "\n"
     }
 }

@@ -66,6 +66,6 @@ struct ReportCommand: ParsableCommand {
     /// Prints `message` and returns the exit status for bad input.
     private func fail(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data("launchprof report: \(message)\n".utf8))
-        return ExitCode(2)
+        return ExitCode(LaunchExitStatus.usage.rawValue)
     }
 }

@@ -38,97 +38,63 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let config = try readConfig()
-        let plan = try self.plan(config: config)
-        let reference = options.reference ?? config?.reference
-        if let reference, !plan.targets.contains(where: { $0.name == reference }) {
-            throw usage("--reference '\(reference)' names no target; use a command as written, its --command-name or a target name")
-        }
-        if !options.measure.isEmpty, let target = plan.targets.first(where: { $0.ready == .exit }) {
-            throw usage("--measure times a program that stays up after ready, but '\(target.name)' is ready at exit: "
-                + "add --ready tracer, notify, port:N or output:REGEX")
-        }
-        if (options.dropCaches || !options.evict.isEmpty), !plan.allModes.contains(.cold) {
-            throw usage("--evict and --drop-caches only apply to cold runs; add --mode cold")
-        }
-        for target in plan.targets {
-            do {
-                _ = try Spawner().resolveProgram(of: target)
-            } catch {
-                throw failure("target '\(target.name)': \(error)")
+        let session = try self.session(config: config)
+        let line = ProgressLine()
+        let outcome: BenchmarkOutcome
+        do {
+            outcome = try session.runSynchronously { event in
+                switch event {
+                case .progress(let progress):
+                    guard line.isEnabled else { return }
+                    line.update(ProgressLine.Status(
+                        label: "\(progress.context.target.name) (\(progress.context.mode.rawValue))",
+                        run: progress.context.isWarmup ? 0 : progress.measuredRuns, total: progress.plannedRuns,
+                        median: progress.median))
+                case .measured(let document):
+                    line.clear()
+                    Output.printReport(document)
+                    fflush(nil)  // the measured report first, then the profiles
+                case .profiling(let target, let launch, let total):
+                    line.update(ProgressLine.Status(label: "\(target) (profile)", run: launch, total: total, median: nil))
+                case .profiled(_, _, let summary):
+                    line.clear()
+                    Output.note(summary)
+                case .note(let message):
+                    line.clear()
+                    Output.note(message)
+                }
             }
+        } catch {
+            line.clear()
+            throw Output.fail(error.message, status: error.status)
         }
-        // Read the baseline before measuring: a typo should not cost a whole benchmark.
-        let baseline = try options.baseline.map { name in
-            do {
-                return try BaselineStore().load(name)
-            } catch {
-                throw usage("\(error)")
-            }
+        do {
+            try outcome.write(ResultsFiles(
+                json: options.exportJson, markdown: options.exportMarkdown, junit: gate.exportJunit, html: options.report))
+        } catch {
+            throw Output.fail(error.description, status: .usage)
         }
-        let comparer = try gate.comparer(config: config)
-        if let directory = options.outputDir {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for problem in outcome.problems { Output.error(problem) }
+        if let path = outcome.savedBaseline, let name = options.saveBaseline {
+            Output.note("saved baseline '\(name)' to \(path)")
         }
-        if options.profile { try RunProfiles(options: options, plan: plan).prepare() }
+        if outcome.status != .success { throw ExitCode(outcome.status.rawValue) }
+    }
 
-        let outcome = try benchmark(plan)
-        var document = ResultsDocument.measuredNow(
-            commandLine: CommandLine.arguments, reference: reference, results: outcome.results)
-        if let budgets = config?.budgets, !budgets.isEmpty {
-            document.budgets = BudgetEvaluator(budgets: budgets).evaluate(outcome.results)
-        }
-        if let baseline, let name = options.baseline {
-            document.comparison = comparer.compare(baseline: baseline, current: document, baselineName: name)
-        }
-        try Output.printReport(document)
-        // Profiled once measuring is done and reported (never while
-        // measuring), before the files: the JSON results list the profiles
-        // and the HTML report draws their flame graphs.
-        var profiling: RunProfiles.Outcome?
-        var profilingError: (any Error)?
-        if options.profile, outcome.failure == nil, !outcome.interrupted {
-            do {
-                profiling = try RunProfiles(options: options, plan: plan).run()
-            } catch {
-                profilingError = error  // reported; the results are still written
+    /// The benchmark the flags and the config file describe.
+    private func session(config: LaunchConfig?) throws -> BenchmarkSession {
+        var settings = try options.settings()
+        gate.apply(to: &settings)
+        do {
+            guard let config else {
+                return BenchmarkSession(
+                    plan: BenchmarkPlan(targets: try commandTargets(), overrides: try options.overrides()), settings: settings)
             }
+            return try BenchmarkSession(
+                config: config, selecting: options.target, overrides: try options.overrides(), settings: settings)
+        } catch let error as BenchmarkSessionError {
+            throw Output.fail(error.message, status: error.status)
         }
-        let measured = document
-        if let profiling, !profiling.profiles.isEmpty { document.profiles = profiling.records }
-        try Output.export(document, markdown: options.exportMarkdown, json: options.exportJson, junit: gate.exportJunit)
-        if let path = options.report {
-            do {
-                try HTMLReport(
-                    document: document, baseline: baseline, baselineName: options.baseline,
-                    profiles: profiling?.byTarget ?? [:]
-                ).write(to: path)
-            } catch {
-                Output.error("\(error)")
-                throw ExitCode(2)
-            }
-        }
-
-        if let failure = outcome.failure { throw self.failure("\(failure)") }
-        if outcome.interrupted {
-            Output.error("interrupted; reported the runs measured so far")
-            throw ExitCode(130)
-        }
-        if let name = options.saveBaseline {
-            do {
-                // The measurements only: profiles are files of this run.
-                let path = try BaselineStore().save(measured, as: name)
-                Output.note("saved baseline '\(name)' to \(path)")
-            } catch {
-                throw failure(error.description)
-            }
-        }
-        // Ctrl-C wins; a target that could not be profiled (3) does not
-        // hide a budget exceeded or a regression (1).
-        if profiling?.interrupted == true { throw ExitCode(130) }
-        let status = GateVerdict(document).exitStatus
-        if status == 0, let profilingError { throw profilingError }
-        if status == 0, let failed = profiling?.failed, !failed.isEmpty { throw ExitCode(3) }
-        if status != 0 { throw ExitCode(status) }
     }
 
     /// `--config`, or ./launchprof.yml when no command is given.
@@ -145,21 +111,7 @@ struct RunCommand: ParsableCommand {
         do {
             return try ConfigReader.read(path: path)
         } catch {
-            throw usage(error.description)
-        }
-    }
-
-    private func plan(config: LaunchConfig?) throws -> BenchmarkPlan {
-        let overrides = try options.overrides()
-        guard let config else {
-            return BenchmarkPlan(
-                targets: try commandTargets(), modes: overrides.modes ?? [.warm], warmup: overrides.warmup ?? 3,
-                stopping: overrides.stopping ?? StoppingRule())
-        }
-        do {
-            return try config.plan(selecting: options.target, overrides: overrides)
-        } catch {
-            throw usage(error.description)
+            throw Output.fail(error.description, status: .usage)
         }
     }
 
@@ -189,38 +141,5 @@ struct RunCommand: ParsableCommand {
         guard let terminator = commandLine.firstIndex(of: "--") else { return (values, []) }
         let count = min(values.count, commandLine.count - terminator - 1)
         return (Array(values.dropLast(count)), Array(values.suffix(count)))
-    }
-
-    private func benchmark(_ plan: BenchmarkPlan) throws -> BenchmarkOutcome {
-        let interrupt = try InterruptMonitor()
-        defer { interrupt.stop() }
-        let executor = ProcessExecutor(
-            timeout: try options.timeoutDuration(), grace: try options.graceDuration(),
-            output: options.outputPlan, interrupt: interrupt, measure: options.measure)
-        let coldCache = plan.allModes.contains(.cold) ? try ColdCache(dropAllCaches: options.dropCaches) : nil
-        let line = ProgressLine()
-        var runner = BenchmarkRunner(plan: plan, executor: executor, coldCache: coldCache, interrupt: interrupt)
-        if line.isEnabled {
-            runner.progress = {
-                line.update(ProgressLine.Status(
-                    label: "\($0.context.target.name) (\($0.context.mode.rawValue))",
-                    run: $0.context.isWarmup ? 0 : $0.measuredRuns, total: $0.plannedRuns, median: $0.median))
-            }
-        }
-        let outcome = runner.run()
-        line.clear()
-        return outcome
-    }
-
-    /// Prints `message` and exits with 3, "a target failed to launch".
-    private func failure(_ message: String) -> ExitCode {
-        Output.error(message)
-        return ExitCode(3)
-    }
-
-    /// Prints `message` and exits with 2, "bad usage or config".
-    private func usage(_ message: String) -> ExitCode {
-        Output.error(message)
-        return ExitCode(2)
     }
 }

@@ -31,7 +31,7 @@ struct RunOptions: ParsableArguments {
     var timeout: Double?
 
     @Option(help: "Seconds a process stopped after ready may take to exit before it gets SIGKILL.")
-    var grace: Double = 2
+    var grace: Double = RunDefaults.grace.seconds
 
     @Option(help: ArgumentHelp("Also evict this file or directory before cold runs (repeatable).", valueName: "path"))
     var evict: [String] = []
@@ -118,22 +118,8 @@ struct RunOptions: ParsableArguments {
         }
         if let profileRuns { _ = try Self.count(profileRuns, flag: "--profile-runs", in: 1...1000) }
         if let profileHz { _ = try Self.count(Int(profileHz), flag: "--profile-hz", in: 1...100_000) }
-        if let saveBaseline {
-            do {
-                try BaselineStore.validate(name: saveBaseline)
-            } catch {
-                throw ValidationError("--save-baseline: \(error)")
-            }
-        }
         for path in evict where access(path, F_OK) != 0 {
             throw ValidationError("--evict '\(path)' does not exist")
-        }
-        if dropCaches {
-            do {
-                _ = try ColdCache(dropAllCaches: true)
-            } catch {
-                throw ValidationError("--drop-caches: \(error)")
-            }
         }
     }
 
@@ -160,9 +146,27 @@ struct RunOptions: ParsableArguments {
             timeout: try timeout.map { try Self.seconds($0, flag: "--timeout") }, ready: try readyProbe(), evictPaths: evict)
     }
 
-    /// `--timeout` (60 s when not given) and `--grace`, validated.
-    func timeoutDuration() throws -> Duration { try Self.seconds(timeout ?? 60, flag: "--timeout") }
-    func graceDuration() throws -> Duration { try Self.seconds(grace, flag: "--grace", allowZero: true) }
+    /// The engine's settings these flags ask for (the gate's flags add theirs).
+    func settings() throws -> BenchmarkSettings {
+        var settings = BenchmarkSettings()
+        if let timeout { settings.timeout = try Self.seconds(timeout, flag: "--timeout") }
+        settings.grace = try Self.seconds(grace, flag: "--grace", allowZero: true)
+        settings.output = outputPlan
+        settings.measure = measure
+        settings.dropCaches = dropCaches
+        settings.reference = reference
+        settings.baseline = baseline.map { .saved($0) }
+        settings.saveBaseline = saveBaseline
+        settings.catchesSignals = true
+        if profile {
+            var profiling = ProfilingSettings()
+            if let profileRuns { profiling.runs = profileRuns }
+            if let profileHz { profiling.rate = profileHz }
+            if let profileDir { profiling.directory = profileDir }
+            settings.profiling = profiling
+        }
+        return settings
+    }
 
     /// The stopping rule the run-count flags ask for; nil when none was given.
     func stopping() throws -> StoppingRule? {

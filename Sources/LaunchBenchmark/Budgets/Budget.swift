@@ -97,3 +97,17 @@ public enum BudgetLimitError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension Budget {
+    /// A budget as a config file states one, for code and tests:
+    /// `try Budget("server", .wallToReady, "1.5x hello-c")` (at most 1.5 times
+    /// hello-c's median, measured in the same run) or
+    /// `try Budget("server", .maxRSS, "40MiB")`. A ratio names its reference.
+    public init(
+        _ target: String, _ metric: Metric, _ limit: String, statistic: SummaryStatistic = .p50, mode: LaunchMode? = nil
+    ) throws(BudgetLimitError) {
+        self.init(
+            target: target, mode: mode, metric: metric, statistic: statistic,
+            limit: try Limit(parsing: limit, defaultReference: nil))
+    }
+}

@@ -66,7 +66,7 @@ public struct RunFailure: Sendable, Equatable, CustomStringConvertible, Error {
 }
 
 /// What a benchmark produced, complete or not.
-public struct BenchmarkOutcome: Sendable {
+public struct MeasuredRuns: Sendable {
     /// One per target and mode, in plan order, with summaries and warnings.
     public var results: [BenchmarkResult]
     /// SIGINT stopped the benchmark; results hold the runs measured before.

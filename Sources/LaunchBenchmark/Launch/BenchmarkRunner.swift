@@ -53,7 +53,7 @@ public struct BenchmarkRunner {
 
     /// Runs the whole plan. Never throws: failures and interrupts end the
     /// benchmark early and are reported in the outcome.
-    public func run() -> BenchmarkOutcome {
+    public func run() -> MeasuredRuns {
         var slots = plan.targets.flatMap { target in
             plan.modes(of: target).map {
                 Slot(
@@ -61,7 +61,7 @@ public struct BenchmarkRunner {
                     stopping: plan.stopping(of: target), timeout: plan.timeout(of: target))
             }
         }
-        var outcome = BenchmarkOutcome(results: [])
+        var outcome = MeasuredRuns(results: [])
         do throws(Stop) {
             try runWarmups(&slots)
             try runMeasured(&slots)
@@ -152,7 +152,7 @@ public struct BenchmarkRunner {
     }
 
     /// Summaries and warnings, plus what stopped the benchmark early.
-    private func finish(_ slot: Slot, outcome: BenchmarkOutcome) -> BenchmarkResult {
+    private func finish(_ slot: Slot, outcome: MeasuredRuns) -> BenchmarkResult {
         let result = slot.result
         var summarized = Summarizer().summarize(result)
         summarized.warnings.append(contentsOf: slot.notes)

@@ -25,14 +25,20 @@ public final class InterruptMonitor: @unchecked Sendable {
     /// launchprof is gone).
     public static let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
-    /// Starts listening for ``signals``.
-    public init() throws(SystemCallError) {
+    /// Whether the monitor took ``signals`` over (and gives them back in ``stop()``).
+    public let catchesSignals: Bool
+
+    /// Starts listening for ``signals``; with `catchingSignals: false`, only
+    /// ``interrupt()`` interrupts (a library caller that keeps its own
+    /// signal handling: a test runner, a server).
+    public init(catchingSignals: Bool = true) throws(SystemCallError) {
+        catchesSignals = catchingSignals
         var ends: [Int32] = [-1, -1]
         try Syscall.check("pipe2", "interrupt pipe") { GNUExtensions.pipe2(&ends, O_CLOEXEC | O_NONBLOCK) }
         readEnd = ends[0]
         writeEnd = ends[1]
         let queue = DispatchQueue(label: "launchprof.interrupt")
-        sources = Self.signals.map { number in
+        sources = !catchingSignals ? [] : Self.signals.map { number in
             signal(number, SIG_IGN)
             return DispatchSource.makeSignalSource(signal: number, queue: queue)
         }
@@ -45,7 +51,9 @@ public final class InterruptMonitor: @unchecked Sendable {
     /// Stops listening and restores the signals' default actions.
     public func stop() {
         for source in sources { source.cancel() }
-        for number in Self.signals { signal(number, SIG_DFL) }
+        if catchesSignals {
+            for number in Self.signals { signal(number, SIG_DFL) }
+        }
     }
 
     deinit {

@@ -11,7 +11,7 @@ public struct RunSettings: Sendable, Equatable {
     public var measure: [LifecycleMeasure]
 
     public init(
-        probe: ReadyProbe = .exit, timeout: Duration = .seconds(60), grace: Duration = .seconds(2),
+        probe: ReadyProbe = .exit, timeout: Duration = RunDefaults.timeout, grace: Duration = RunDefaults.grace,
         measure: [LifecycleMeasure] = []
     ) {
         self.probe = probe

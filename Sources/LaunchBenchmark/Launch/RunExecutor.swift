@@ -40,7 +40,7 @@ public struct ProcessExecutor: RunExecutor {
     public var measure: [LifecycleMeasure]
 
     public init(
-        timeout: Duration = .seconds(60), grace: Duration = .seconds(2), output: OutputPlan = .discard,
+        timeout: Duration = RunDefaults.timeout, grace: Duration = RunDefaults.grace, output: OutputPlan = .discard,
         interrupt: InterruptMonitor? = nil, measure: [LifecycleMeasure] = []
     ) {
         self.timeout = timeout

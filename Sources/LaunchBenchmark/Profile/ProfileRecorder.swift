@@ -24,8 +24,8 @@ public struct ProfileRecorder: Sendable {
     public var interrupt: InterruptMonitor?
 
     public init(
-        rate: UInt32 = 1000, timeout: Duration = .seconds(60), output: OutputDisposition = .inherit,
-        preloadLibrary: String?, runs: Int = 1, probe: ReadyProbe = .exit, grace: Duration = .seconds(2),
+        rate: UInt32 = RunDefaults.profileRate, timeout: Duration = RunDefaults.timeout, output: OutputDisposition = .inherit,
+        preloadLibrary: String?, runs: Int = 1, probe: ReadyProbe = .exit, grace: Duration = RunDefaults.grace,
         interrupt: InterruptMonitor? = nil
     ) {
         self.rate = rate

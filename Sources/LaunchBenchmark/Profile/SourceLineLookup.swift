@@ -19,7 +19,7 @@ struct SourceLineLookup {
             switch self {
             case .cannotRun(let error): "could not be run: \(error)"
             case .timedOut(let limit):
-                "was still running after \(String(format: "%g", Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18)) s and was stopped"
+                "was still running after \(String(format: "%g", limit.seconds)) s and was stopped"
             case .exited(let status, let message): "exited with status \(status)\(message.isEmpty ? "" : ": \(message)")"
             case .signaled(let signal, let message): "was killed by signal \(signal)\(message.isEmpty ? "" : ": \(message)")"
             case .output(let failure): "gave \(failure)"

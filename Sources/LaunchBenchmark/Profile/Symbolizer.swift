@@ -16,7 +16,7 @@ public struct Symbolizer: Sendable {
     /// How long llvm-symbolizer may take over one module before it is stopped.
     public var lineTimeout: Duration
 
-    public init(lineTool: SourceLineTool = .locate(), lineTimeout: Duration = .seconds(60)) {
+    public init(lineTool: SourceLineTool = .locate(), lineTimeout: Duration = RunDefaults.timeout) {
         self.lineTool = lineTool
         self.lineTimeout = lineTimeout
     }

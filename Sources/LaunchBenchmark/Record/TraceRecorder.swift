@@ -65,8 +65,8 @@ public struct TraceRecorder: Sendable {
     public var interrupt: InterruptMonitor?
 
     public init(
-        timeout: Duration = .seconds(60), output: OutputDisposition = .inherit, probe: ReadyProbe = .exit,
-        grace: Duration = .seconds(2), interrupt: InterruptMonitor? = nil
+        timeout: Duration = RunDefaults.timeout, output: OutputDisposition = .inherit, probe: ReadyProbe = .exit,
+        grace: Duration = RunDefaults.grace, interrupt: InterruptMonitor? = nil
     ) {
         self.timeout = timeout
         self.output = output

@@ -1,0 +1,242 @@
+import Foundation
+import Glibc
+
+/// One launch benchmark from its targets to its verdict: what
+/// `launchprof run` does, and what a Swift program or test calls.
+///
+/// ```swift
+/// let session = BenchmarkSession(
+///     targets: [
+///         LaunchTarget(name: "server", arguments: [serverPath], ready: .tracer),
+///         LaunchTarget(name: "hello-c", arguments: [helloCPath]),
+///     ],
+///     stopping: .fixed(20),
+///     settings: BenchmarkSettings(reference: "hello-c", budgets: [
+///         try Budget("server", .wallToReady, "1.5x hello-c"),
+///         try Budget("server", .maxRSS, "40MiB"),
+///     ]))
+/// let outcome = try await session.run()
+/// try outcome.requirePassing()   // throws the CLI's Budgets section when one failed
+/// ```
+///
+/// The steps, in order: ``validate()`` (every check that needs no run: a
+/// reference that names a target, programs that exist, a baseline that can
+/// be read, directories that can be created); the measured runs, interleaved
+/// target by target ( ``BenchmarkRunner``); the results document with
+/// budgets checked and the baseline compared (``BenchmarkEvent/measured(_:)``);
+/// profiles when asked for; the baseline saved when asked for. The outcome
+/// holds the document, writes every file format (``BenchmarkOutcome/write(_:)``)
+/// and says what the CLI exits with (``BenchmarkOutcome/status``).
+public struct BenchmarkSession: Sendable {
+    /// The targets, modes and run counts.
+    public var plan: BenchmarkPlan
+    public var settings: BenchmarkSettings
+
+    public init(plan: BenchmarkPlan, settings: BenchmarkSettings = BenchmarkSettings()) {
+        self.plan = plan
+        self.settings = settings
+    }
+
+    /// Every target in every mode of `modes`, with `warmup` unmeasured runs
+    /// and `stopping` deciding how many are measured.
+    public init(
+        targets: [LaunchTarget], modes: [LaunchMode] = RunDefaults.modes, warmup: Int = RunDefaults.warmup,
+        stopping: StoppingRule = StoppingRule(), settings: BenchmarkSettings = BenchmarkSettings()
+    ) {
+        self.init(plan: BenchmarkPlan(targets: targets, modes: modes, warmup: warmup, stopping: stopping), settings: settings)
+    }
+
+    /// The targets of a config file (`selected` ones, all when empty, plus
+    /// the references their ratio budgets need), with its budgets, reference,
+    /// threshold and significance under `settings`' own (which win).
+    public init(
+        config: LaunchConfig, selecting selected: [String] = [], overrides: RunOverrides = RunOverrides(),
+        settings: BenchmarkSettings = BenchmarkSettings()
+    ) throws(BenchmarkSessionError) {
+        do {
+            plan = try config.plan(selecting: selected, overrides: overrides)
+        } catch {
+            throw .usage(error.description)
+        }
+        self.settings = settings.with(config)
+    }
+
+    /// Checks everything that needs no run, so that a typo does not cost a
+    /// whole benchmark; returns the baseline, read. Creates the output and
+    /// profile directories.
+    @discardableResult
+    public func validate() throws(BenchmarkSessionError) -> (document: ResultsDocument, name: String)? {
+        guard !plan.targets.isEmpty else { throw .usage("no target to benchmark") }
+        if let reference = settings.reference, !plan.targets.contains(where: { $0.name == reference }) {
+            throw .usage("--reference '\(reference)' names no target; use a command as written, its --command-name or a target name")
+        }
+        if !settings.measure.isEmpty, let target = plan.targets.first(where: { $0.ready == .exit }) {
+            throw .usage("--measure times a program that stays up after ready, but '\(target.name)' is ready at exit: "
+                + "add --ready tracer, notify, port:N or output:REGEX")
+        }
+        let cold = plan.allModes.contains(.cold)
+        if !cold, settings.dropCaches || plan.targets.contains(where: { !$0.evictPaths.isEmpty }) {
+            throw .usage("--evict and --drop-caches only apply to cold runs; add --mode cold")
+        }
+        if settings.dropCaches {
+            do {
+                _ = try ColdCache(dropAllCaches: true)
+            } catch {
+                throw .usage("--drop-caches: \(error)")
+            }
+        }
+        if let name = settings.saveBaseline {
+            do {
+                try BaselineStore.validate(name: name)
+            } catch {
+                throw .usage("--save-baseline: \(error)")
+            }
+        }
+        for target in plan.targets {
+            do {
+                _ = try Spawner().resolveProgram(of: target)
+            } catch {
+                throw .launchFailed("target '\(target.name)': \(error)")
+            }
+        }
+        let baseline: (document: ResultsDocument, name: String)?
+        switch settings.baseline {
+        case nil: baseline = nil
+        case .document(let document, let name): baseline = (document, name)
+        case .saved(let name):
+            do {
+                baseline = (try settings.baselineStore.load(name), name)
+            } catch {
+                throw .usage("\(error)")
+            }
+        }
+        if case .directory(let directory) = settings.output {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .usage("--output-dir: cannot create '\(directory)': \(error.localizedDescription)")
+            }
+        }
+        if let profiling = settings.profiling { try ProfilingStep.prepare(profiling) }
+        return baseline
+    }
+
+    /// Runs the benchmark on a thread of its own; cancelling the task stops
+    /// it as Ctrl-C stops the CLI: the run in progress is stopped, its tree
+    /// killed, and the outcome holds what was measured (``BenchmarkOutcome/interrupted``).
+    /// `events` is called on that thread.
+    public func run(events: @escaping @Sendable (BenchmarkEvent) -> Void = { _ in }) async throws(BenchmarkSessionError) -> BenchmarkOutcome {
+        let interrupt: InterruptMonitor
+        do {
+            interrupt = try InterruptMonitor(catchingSignals: settings.catchesSignals)
+        } catch {
+            throw .launchFailed("cannot watch for interrupts: \(error)")
+        }
+        defer { interrupt.stop() }
+        let session = self
+        let result: Result<BenchmarkOutcome, BenchmarkSessionError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let thread = Thread {
+                    do throws(BenchmarkSessionError) {
+                        continuation.resume(returning: .success(try session.run(interrupt: interrupt, events: events)))
+                    } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                }
+                thread.stackSize = 8 << 20
+                thread.start()
+            }
+        } onCancel: {
+            interrupt.interrupt()
+        }
+        return try result.get()
+    }
+
+    /// Runs the benchmark on the calling thread (the CLI's way); see ``run(events:)``.
+    public func runSynchronously(events: (BenchmarkEvent) -> Void = { _ in }) throws(BenchmarkSessionError) -> BenchmarkOutcome {
+        let interrupt: InterruptMonitor
+        do {
+            interrupt = try InterruptMonitor(catchingSignals: settings.catchesSignals)
+        } catch {
+            throw .launchFailed("cannot watch for interrupts: \(error)")
+        }
+        defer { interrupt.stop() }
+        return try run(interrupt: interrupt, events: events)
+    }
+
+    func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> BenchmarkOutcome {
+        let baseline = try validate()
+        let measured = try measure(interrupt: interrupt, events: events)
+        var document = ResultsDocument.measuredNow(
+            commandLine: settings.commandLine, reference: settings.reference, results: measured.results)
+        if !settings.budgets.isEmpty {
+            document.budgets = BudgetEvaluator(budgets: settings.budgets).evaluate(measured.results)
+        }
+        if let baseline {
+            document.comparison = settings.comparer.compare(baseline: baseline.document, current: document, baselineName: baseline.name)
+        }
+        events(.measured(document))
+        var outcome = BenchmarkOutcome(
+            document: document, measured: document, failure: measured.failure, interrupted: measured.interrupted,
+            baseline: baseline)
+        // Profiled once measuring is done and reported (never while
+        // measuring): the results list the profiles and the HTML report
+        // draws their flame graphs.
+        if let profiling = settings.profiling, measured.failure == nil, !measured.interrupted {
+            let step = ProfilingStep(
+                settings: profiling, plan: plan, timeout: settings.timeout, grace: settings.grace)
+            do {
+                let profiled = try step.run(interrupt: interrupt, events: events)
+                outcome.profiling = profiled
+                if !profiled.profiles.isEmpty { outcome.document.profiles = profiled.records }
+            } catch {
+                outcome.profilingError = error.message  // the results are still written
+            }
+        }
+        if let name = settings.saveBaseline, measured.failure == nil, !measured.interrupted {
+            do {
+                // The measurements only: profiles are files of this run.
+                outcome.savedBaseline = try settings.baselineStore.save(outcome.measured, as: name)
+            } catch {
+                outcome.baselineSaveError = "\(error)"
+            }
+        }
+        return outcome
+    }
+
+    private func measure(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> MeasuredRuns {
+        let executor = ProcessExecutor(
+            timeout: settings.timeout, grace: settings.grace, output: settings.output, interrupt: interrupt,
+            measure: settings.measure)
+        let coldCache: ColdCache?
+        do {
+            coldCache = plan.allModes.contains(.cold) ? try ColdCache(dropAllCaches: settings.dropCaches) : nil
+        } catch {
+            throw .usage("\(error)")
+        }
+        return withoutActuallyEscaping(events) { events in
+            let runner = BenchmarkRunner(
+                plan: plan, executor: executor, coldCache: coldCache, interrupt: interrupt,
+                progress: { events(.progress($0)) })
+            return runner.run()
+        }
+    }
+}
+
+/// Why a benchmark could not start, with the exit status the CLI gives it.
+public struct BenchmarkSessionError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var status: LaunchExitStatus
+    public var message: String
+
+    public init(status: LaunchExitStatus, message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    /// Bad usage or input: exit status 2.
+    public static func usage(_ message: String) -> BenchmarkSessionError { .init(status: .usage, message: message) }
+    /// A target that cannot be launched: exit status 3.
+    public static func launchFailed(_ message: String) -> BenchmarkSessionError { .init(status: .launchFailed, message: message) }
+
+    public var description: String { message }
+}

@@ -1,0 +1,133 @@
+/// How a benchmark runs and what it is checked against: everything
+/// `launchprof run`'s flags and a config file set besides the targets and
+/// their schedule (which a ``BenchmarkPlan`` holds).
+public struct BenchmarkSettings: Sendable {
+    /// For a target that has no timeout of its own: a run neither ready nor
+    /// exited by then is killed with its process tree, and fails.
+    public var timeout: Duration = RunDefaults.timeout
+    /// How long a program stopped after ready may take to exit before SIGKILL.
+    public var grace: Duration = RunDefaults.grace
+    /// Where the measured programs' output goes (`.directory` is created).
+    public var output: OutputPlan = .discard
+    /// Lifecycle phases timed after ready (`--measure`).
+    public var measure: [LifecycleMeasure] = []
+    /// Cold runs drop the whole page cache (root only; checked before measuring).
+    public var dropCaches = false
+    /// The target the others are reported relative to, and the default
+    /// reference of ratio budgets; nil: none.
+    public var reference: String?
+    /// Checked against the results once measuring is done.
+    public var budgets: [Budget] = []
+    /// Compared with the results; a regression fails the gate.
+    public var baseline: BaselineSource?
+    /// A change beyond this is a regression when significant; nil: ``RunDefaults/threshold``.
+    public var threshold: Double?
+    /// The Mann–Whitney U test's level; nil: ``RunDefaults/significance``.
+    public var significance: Double?
+    /// Compare times relative to the reference target when both sides
+    /// measured it, which takes the machine's drift out; false: as measured.
+    public var relativeToReference = true
+    /// Sample each target's launches once measuring is done (`--profile`); nil: no profiles.
+    public var profiling: ProfilingSettings?
+    /// Save the measured results as this baseline once measuring succeeded.
+    public var saveBaseline: String?
+    /// Where named baselines are read and saved.
+    public var baselineStore = BaselineStore()
+    /// Take SIGINT, SIGTERM, SIGHUP and SIGQUIT over while running, so that
+    /// Ctrl-C stops the benchmark and keeps what was measured (the CLI does).
+    /// A library caller usually keeps its own signal handling and cancels
+    /// the task instead.
+    public var catchesSignals = false
+    /// Recorded in the results document.
+    public var commandLine: [String] = CommandLine.arguments
+
+    public init(
+        timeout: Duration = RunDefaults.timeout, reference: String? = nil, budgets: [Budget] = [],
+        baseline: BaselineSource? = nil
+    ) {
+        self.timeout = timeout
+        self.reference = reference
+        self.budgets = budgets
+        self.baseline = baseline
+    }
+
+    /// The comparer these settings ask for.
+    public var comparer: BaselineComparer {
+        BaselineComparer(
+            threshold: threshold ?? RunDefaults.threshold, significance: significance ?? RunDefaults.significance,
+            budgets: budgets, relativeToReference: relativeToReference)
+    }
+}
+
+/// The baseline a benchmark is compared with.
+public enum BaselineSource: Sendable, Equatable {
+    /// A baseline saved with `--save-baseline NAME` (or a results file's path),
+    /// read from ``BenchmarkSettings/baselineStore`` before anything is measured.
+    case saved(String)
+    /// Results already in memory, with the name reports give them.
+    case document(ResultsDocument, name: String)
+
+    /// The name reports give the baseline.
+    public var name: String {
+        switch self {
+        case .saved(let name): name
+        case .document(_, let name): name
+        }
+    }
+}
+
+/// `run --profile`: how each target's launches are sampled after measuring.
+public struct ProfilingSettings: Sendable, Equatable {
+    /// Launches sampled per target, merged into one profile.
+    public var runs = RunDefaults.profileRuns
+    /// Samples per second of each thread's CPU time.
+    public var rate = RunDefaults.profileRate
+    /// The directory for each target's files (created before measuring).
+    public var directory = RunDefaults.profileDirectory
+    /// liblaunchprof-preload.so, which samples programs that do not link
+    /// LaunchProf; nil: only those that do are sampled.
+    public var preloadLibrary: String? = ProfileRecorder.defaultPreloadLibrary()
+
+    public init(runs: Int = RunDefaults.profileRuns, rate: UInt32 = RunDefaults.profileRate, directory: String = RunDefaults.profileDirectory) {
+        self.runs = runs
+        self.rate = rate
+        self.directory = directory
+    }
+}
+
+extension BenchmarkPlan {
+    /// Commands given on the command line (no config file): every target in
+    /// the overrides' modes, warm-up and stopping rule, or launchprof's defaults.
+    public init(targets: [LaunchTarget], overrides: RunOverrides) {
+        self.init(
+            targets: targets, modes: overrides.modes ?? RunDefaults.modes, warmup: overrides.warmup ?? RunDefaults.warmup,
+            stopping: overrides.stopping ?? StoppingRule())
+    }
+}
+
+extension ResultsDocument {
+    /// `launchprof compare`: these results with `settings`' budgets checked
+    /// and compared with `baseline` (named `name` in reports), without running anything.
+    public func compared(with baseline: ResultsDocument, named name: String, settings: BenchmarkSettings) -> ResultsDocument {
+        var document = self
+        if !settings.budgets.isEmpty {
+            document.budgets = BudgetEvaluator(budgets: settings.budgets).evaluate(results)
+        }
+        document.comparison = settings.comparer.compare(baseline: baseline, current: document, baselineName: name)
+        return document
+    }
+}
+
+extension BenchmarkSettings {
+    /// A config file's budgets, threshold and significance under these
+    /// settings' own (which win), as ``BenchmarkSession/init(config:selecting:overrides:settings:)`` takes them.
+    public func with(_ config: LaunchConfig?) -> BenchmarkSettings {
+        guard let config else { return self }
+        var settings = self
+        settings.reference = reference ?? config.reference
+        settings.budgets = config.budgets + budgets
+        settings.threshold = threshold ?? config.threshold
+        settings.significance = significance ?? config.significance
+        return settings
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// `run --profile`: once measuring is done, each target's launch is sampled
+/// in runs of its own (so sampling never touches the measured runs), through
+/// the preload library, with the target's own environment, working directory
+/// and ready probe; the samples of all its runs make one profile, written as
+/// a flame graph, folded stacks and a speedscope file.
+struct ProfilingStep {
+    var settings: ProfilingSettings
+    var plan: BenchmarkPlan
+    var timeout: Duration
+    var grace: Duration
+
+    /// Creates the profile directory: before measuring (a bad path should
+    /// not cost a whole benchmark) and again before profiling (it may have gone).
+    static func prepare(_ settings: ProfilingSettings) throws(BenchmarkSessionError) {
+        do {
+            try FileManager.default.createDirectory(atPath: settings.directory, withIntermediateDirectories: true)
+        } catch {
+            throw .usage("--profile-dir: cannot create '\(settings.directory)': \(error.localizedDescription)")
+        }
+    }
+
+    /// Profiles each target in turn. A target that cannot be profiled is
+    /// reported and the others are still tried; an interrupt stops at once,
+    /// keeping what was done.
+    func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> ProfilingOutcome {
+        try Self.prepare(settings)
+        if settings.preloadLibrary == nil {
+            events(.note("liblaunchprof-preload.so is not beside launchprof: only targets that link LaunchProf will be profiled (set LAUNCHPROF_PRELOAD_LIBRARY)"))
+        }
+        var outcome = ProfilingOutcome()
+        let names = ProfileFileName.unique(plan.targets.map(\.name))
+        for (target, base) in zip(plan.targets, names) {
+            let recorder = ProfileRecorder(
+                rate: settings.rate, timeout: plan.timeout(of: target) ?? timeout, output: .discard,
+                preloadLibrary: settings.preloadLibrary, runs: settings.runs, probe: target.ready, grace: grace,
+                interrupt: interrupt)
+            do {
+                let profiled = try recorder.profile(target, directory: settings.directory, base: base) { index in
+                    events(.profiling(target: target.name, launch: index, total: settings.runs))
+                }
+                outcome.profiles.append((target.name, profiled))
+                events(.profiled(target: target.name, profile: profiled, summary: Self.summary(of: profiled, target: target.name)))
+            } catch {
+                if case .record(.interrupted) = error {
+                    outcome.problems.append("interrupted while profiling '\(target.name)'")
+                    outcome.interrupted = true
+                    events(.note("interrupted while profiling '\(target.name)'"))
+                    return outcome
+                }
+                outcome.problems.append("cannot profile '\(target.name)': \(error)")
+                outcome.failed.append(target.name)
+                events(.note("cannot profile '\(target.name)': \(error)"))
+            }
+        }
+        return outcome
+    }
+
+    /// "profile of NAME: N samples from K launches; hottest (self): F 61.0%, …; flame graph PATH".
+    static func summary(of profiled: ProfileRecorder.Profiled, target: String) -> String {
+        let profile = profiled.profile
+        var text = "profile of '\(target)': \(profile.stacks.count) samples from \(profile.runCount) launch\(profile.runCount == 1 ? "" : "es")"
+        text += ProfileRecord.HotFrame.clause(ProfileRecord.HotFrame.hottest(in: profile, limit: 3))
+        if profile.stacks.isEmpty {
+            text += " (in each launch the sampled window, from the constructors to launch complete or exit, used less CPU than one tick of the kernel's timer; the loader's work before it is never sampled: see docs/sampling.md)"
+        }
+        text += "\n  flame graph \(profiled.outputs.flameGraph)\n  speedscope  \(profiled.outputs.speedscope)\n  folded      \(profiled.outputs.folded)"
+        for warning in profile.warnings { text += "\n  warning: \(warning)" }
+        return text
+    }
+}
+
+/// What profiling gave: each profiled target's profile (in plan order),
+/// the targets that could not be profiled, and whether an interrupt ended it.
+public struct ProfilingOutcome: Sendable {
+    public var profiles: [(target: String, profiled: ProfileRecorder.Profiled)] = []
+    /// Targets that could not be profiled.
+    public var failed: [String] = []
+    public var interrupted = false
+    /// Why each failed target failed, and the interrupt, as messages.
+    public var problems: [String] = []
+
+    /// For the results document: what was sampled and where the files are.
+    public var records: [ProfileRecord] {
+        profiles.map { target, profiled in
+            ProfileRecord(
+                target: target, profile: profiled.profile, flameGraph: profiled.outputs.flameGraph,
+                speedscope: profiled.outputs.speedscope, folded: profiled.outputs.folded)
+        }
+    }
+
+    /// For the HTML report's flame graphs.
+    public var byTarget: [String: SymbolizedProfile] {
+        Dictionary(profiles.map { ($0.target, $0.profiled.profile) }, uniquingKeysWith: { first, _ in first })
+    }
+}

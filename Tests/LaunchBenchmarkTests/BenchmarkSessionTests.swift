@@ -1,0 +1,154 @@
+import Foundation
+import Glibc
+import LaunchBenchmark
+import Synchronization
+import Testing
+
+/// The engine as a library: what a Swift test writes to benchmark a real
+/// program, hold it to budgets and compare it with a baseline (no CLI process).
+@Suite("BenchmarkSession: launch benchmarks from Swift code", .serialized)
+struct BenchmarkSessionTests {
+    /// The sample server (ready when LaunchProf says launch complete) and the
+    /// C reference (ready at exit), a few runs each.
+    func session(budgets: [Budget], baseline: BaselineSource? = nil) throws -> BenchmarkSession {
+        let server = try spawnProductPath("lp-sample-server")
+        let helloC = try spawnProductPath("lp-hello-c")
+        return BenchmarkSession(
+            targets: [
+                LaunchTarget(name: "server", arguments: [server, "--port", "0"], ready: .tracer),
+                LaunchTarget(name: "hello-c", arguments: [helloC]),
+            ],
+            warmup: 1, stopping: .fixed(8),
+            settings: BenchmarkSettings(reference: "hello-c", budgets: budgets, baseline: baseline))
+    }
+
+    @Test("the sample server benchmarked against the C reference: budgets met, the events in order, every run measured")
+    func budgetsMet() async throws {
+        let events = Mutex<[String]>([])
+        let outcome = try await session(budgets: [
+            try Budget("server", .wallToReady, "1000x hello-c"),
+            try Budget("server", .maxRSS, "40MiB"),
+        ]).run { event in
+            let name = switch event {
+            case .progress: "progress"
+            case .measured: "measured"
+            case .profiling, .profiled: "profile"
+            case .note: "note"
+            }
+            events.withLock { $0.append(name) }
+        }
+        try outcome.requirePassing()
+        #expect(outcome.status == .success)
+        #expect(outcome.document.results.map(\.target.name) == ["server", "hello-c"])
+        for result in outcome.document.results {
+            #expect(result.runs.count == 8)
+            #expect(result.runs.allSatisfy { $0.exit.isSuccess && ($0.wallToReady ?? 0) > 0 })
+        }
+        #expect(outcome.document.budgets?.count == 2)
+        #expect(outcome.document.budgets?.allSatisfy(\.passed) == true)
+        let seen = events.withLock { $0 }
+        #expect(seen.last == "measured")
+        #expect(seen.filter { $0 == "progress" }.count >= 2 * 8)
+        // The same document the CLI's --export-json writes.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try outcome.write(ResultsFiles(json: directory + "/results.json", junit: directory + "/junit.xml", html: directory + "/report.html"))
+        #expect(try ResultsDocument.load(from: directory + "/results.json") == outcome.document)
+        #expect(FileManager.default.fileExists(atPath: directory + "/report.html"))
+        #expect(outcome.terminalReport().contains("PASSED: all 2 budgets met"))
+    }
+
+    @Test("a budget the server cannot meet fails with the CLI's own lines: the check, the numbers and the verdict")
+    func budgetExceeded() async throws {
+        let outcome = try await session(budgets: [
+            try Budget("server", .wallToReady, "1.01x hello-c"),
+            try Budget("server", .maxRSS, "40MiB"),
+        ]).run()
+        #expect(outcome.status == .gateFailed)
+        let failure = #expect(throws: LaunchGateFailure.self) { try outcome.requirePassing() }
+        let message = try #require(failure).description
+        #expect(message.contains("FAIL  server (warm) wall_to_ready p50 <= 1.01x hello-c"), "\(message)")
+        #expect(message.contains("ok    server (warm) max_rss p50 <= 40.0 MiB"), "\(message)")
+        #expect(message.contains("FAILED: 1 of 2 budgets exceeded"), "\(message)")
+        #expect(outcome.terminalReport().contains(message.split(separator: "\n").last.map(String.init) ?? "-"))
+    }
+
+    @Test("saved as a baseline, then compared: unchanged against itself, a regression against a baseline twice as fast")
+    func baselines() async throws {
+        let store = BaselineStore(directory: try temporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
+        var first = try session(budgets: [])
+        first.settings.saveBaseline = "main"
+        first.settings.baselineStore = store
+        let saved = try await first.run()
+        let path = try #require(saved.savedBaseline)
+        #expect(path == store.path(for: "main"))
+        #expect(try store.load("main") == saved.measured)
+
+        var again = try session(budgets: [], baseline: .saved("main"))
+        again.settings.baselineStore = store
+        let compared = try await again.run()
+        let comparison = try #require(compared.document.comparison)
+        #expect(comparison.baseline == "main")
+        #expect(comparison.changes.contains { $0.target == "server" && $0.metric == "wall_to_ready" })
+
+        // The server's launches twice as fast in the baseline: a regression, relative to hello-c.
+        var faster = saved.measured
+        faster.results = faster.results.map { result in
+            guard result.target.name == "server" else { return result }
+            return BenchmarkResult(target: result.target, mode: result.mode, runs: result.runs.map { run in
+                var run = run
+                run.wallToReady = run.wallToReady.map { $0 / 2 }
+                run.wallToExit = run.wallToExit.map { $0 / 2 }
+                return run
+            })
+        }
+        let regressed = try await session(budgets: [], baseline: .document(faster, name: "faster")).run()
+        #expect(regressed.status == .gateFailed)
+        let regressions = try #require(regressed.document.comparison).regressions
+        #expect(regressions.contains { $0.target == "server" && $0.metric == "wall_to_ready" })
+        let failure = #expect(throws: LaunchGateFailure.self) { try regressed.requirePassing() }
+        #expect(failure?.description.contains("regressed") == true)
+        #expect(failure?.description.contains("against faster") == true)
+    }
+
+    @Test("cancelling the task stops the benchmark like Ctrl-C: the run in progress is killed and what was measured is kept")
+    func cancellation() async throws {
+        let start = ContinuousClock.now
+        let task = Task {
+            try await BenchmarkSession(
+                targets: [LaunchTarget(name: "sleeper", arguments: ["/bin/sleep", "30"])], warmup: 0, stopping: .fixed(3)
+            ).run()
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        task.cancel()
+        let outcome = try await task.value
+        #expect(outcome.interrupted)
+        #expect(outcome.status == .interrupted)
+        #expect(ContinuousClock.now - start < .seconds(15))
+        #expect(throws: LaunchGateFailure.self) { try outcome.requirePassing() }
+    }
+
+    @Test("a reference that names no target is refused before anything runs, with the CLI's status and message")
+    func badReference() async throws {
+        var session = try session(budgets: [])
+        session.settings.reference = "hello-rust"
+        let error = await #expect(throws: BenchmarkSessionError.self) { try await session.run() }
+        #expect(error?.status == .usage)
+        #expect(error?.message.contains("--reference 'hello-rust' names no target") == true)
+    }
+
+    @Test("a program that does not exist is refused before anything runs (exit status 3)")
+    func missingProgram() async throws {
+        let session = BenchmarkSession(targets: [LaunchTarget(name: "gone", arguments: ["/nonexistent/launchprof-test"])])
+        let error = await #expect(throws: BenchmarkSessionError.self) { try await session.run() }
+        #expect(error?.status == .launchFailed)
+        #expect(error?.message.contains("/nonexistent/launchprof-test") == true)
+    }
+
+    func temporaryDirectory() throws -> String {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/launchprof-session-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        return String(cString: try #require(made))
+    }
+}
