@@ -8,9 +8,13 @@ import Darwin
 
 /// Why a trace (or state) file could not be written.
 public enum TraceWriteError: Error, CustomStringConvertible, Equatable {
+    /// The temporary file beside `path` could not be created.
     case open(path: String, errno: Int32)
+    /// Writing or syncing the temporary file for `path` failed.
     case write(path: String, errno: Int32)
+    /// The finished temporary file could not be renamed into place.
     case rename(from: String, to: String, errno: Int32)
+    /// The trace ring could not be allocated.
     case outOfMemory
 
     public var description: String {

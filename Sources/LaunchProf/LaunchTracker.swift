@@ -10,7 +10,9 @@ import CLaunchProfSupport
 public enum LaunchTracker {
     /// A named moment of the launch, in CLOCK_MONOTONIC nanoseconds.
     public struct Milestone: Sendable, Equatable {
+        /// The milestone's name.
         public let name: String
+        /// When it was recorded (`CLOCK_MONOTONIC`, nanoseconds).
         public let nanoseconds: UInt64
     }
 

@@ -9,6 +9,7 @@ import CLaunchProfSupport
 public struct SignpostID: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt64
 
+    /// An id with this raw value; ``Signposter/makeSignpostID()`` makes unique ones.
     @inlinable
     public init(_ rawValue: UInt64) {
         self.rawValue = rawValue

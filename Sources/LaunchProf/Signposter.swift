@@ -14,7 +14,9 @@ import CLaunchProfSupport
 /// signposter.endInterval("load config", state)
 /// ```
 public struct Signposter: Sendable {
+    /// The subsystem named at creation (for example a reverse-DNS name); each event records its subsystem and category.
     public let subsystem: String
+    /// The category named at creation ("launch", "network").
     public let category: String
     @usableFromInline let categoryIndex: UInt16
 

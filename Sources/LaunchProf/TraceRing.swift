@@ -25,6 +25,7 @@ public struct TraceRingStatistics: Sendable, Equatable {
     public var capacity: Int
     /// Events not in the ring: dropped when full, or overwritten.
     public var lost: Int
+    /// What the ring does when full.
     public var policy: OverflowPolicy
 }
 

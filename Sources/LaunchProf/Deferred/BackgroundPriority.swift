@@ -5,6 +5,7 @@
 public struct BackgroundPriority: Comparable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int
 
+    /// A priority of `rawValue`: higher starts first.
     public init(_ rawValue: Int) {
         self.rawValue = rawValue
     }

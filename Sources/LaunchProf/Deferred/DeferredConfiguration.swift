@@ -10,6 +10,7 @@ public struct DeferredConfiguration: Sendable {
         case manual
     }
 
+    /// What opens the gate: launch complete (the default) or ``DeferredInitializer/openGate()``.
     public var gate: Gate
     /// The fixed pause after the gate opens, before looking for idleness.
     public var idleDelay: Duration
@@ -22,6 +23,8 @@ public struct DeferredConfiguration: Sendable {
     /// tasks go on regardless.
     public var onError: (@Sendable (_ task: DeferredTaskRecord, _ error: any Error) -> Void)?
 
+    /// A configuration; the defaults open the gate at launch complete, wait 500 ms, then for idleness (at most 2 s), and run one task at a time.
+    ///
     /// - Precondition: `maximumConcurrentTasks >= 1`.
     public init(
         gate: Gate = .launchComplete,

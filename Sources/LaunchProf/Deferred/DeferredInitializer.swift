@@ -35,12 +35,14 @@ public final class DeferredInitializer: Sendable {
         case running
     }
 
+    /// How this initializer opens its gate, waits for idleness and runs its tasks.
     public let configuration: DeferredConfiguration
     let state = Locked(DeferredSchedule())
     /// Wakes the settling thread early (``runNow()``).
     let settleInterrupt = ThreadSemaphore()
     static let signposter = Signposter(subsystem: "launchprof", category: "deferred")
 
+    /// An initializer of its own (tests, or a subsystem that wants its own gate); most programs use ``shared``.
     public init(configuration: DeferredConfiguration = DeferredConfiguration()) {
         self.configuration = configuration
     }

@@ -1,5 +1,6 @@
 /// How a deferred task ended.
 public enum DeferredOutcome: Sendable, Equatable, CustomStringConvertible {
+    /// The task returned without throwing.
     case succeeded
     /// The task threw; the error's description.
     case failed(String)
@@ -35,13 +36,18 @@ public struct DeferredTaskRecord: Sendable, CustomStringConvertible {
     /// Position in registration order (0 for the first task).
     public let id: Int
     let taskName: DeferredTaskName
+    /// The priority the task was registered with.
     public let priority: BackgroundPriority
+    /// When the task was registered (`CLOCK_MONOTONIC`, nanoseconds).
     public let queuedNanoseconds: UInt64
+    /// When the task started; nil until it has.
     public internal(set) var startedNanoseconds: UInt64?
+    /// When the task returned or threw; nil until it has.
     public internal(set) var finishedNanoseconds: UInt64?
     /// `nil` while the task waits or runs.
     public internal(set) var outcome: DeferredOutcome?
 
+    /// The name the task was registered with, as traces show it.
     public var name: String { taskName.text }
 
     /// How long the task ran, once it has finished.

@@ -12,6 +12,8 @@ public struct IdlePolicy: Sendable, Equatable {
     /// Zero skips the idle check.
     public var maximumWait: Duration
 
+    /// A policy; the defaults: idle when less than a fifth of one core was busy over 50 ms, waiting at most 2 s.
+    ///
     /// - Precondition: `window` is positive and `maximumCPUShare` is positive.
     public init(
         window: Duration = .milliseconds(50),

@@ -6,6 +6,8 @@ public struct PrewarmConfiguration: Sendable {
     /// thread that made it.
     public var onOverBudget: (@Sendable (PrewarmItemReport) -> Void)?
 
+    /// A configuration; by default one item is made at a time and nothing is told of budgets overrun.
+    ///
     /// - Precondition: `maximumConcurrentItems >= 1`.
     public init(maximumConcurrentItems: Int = 1, onOverBudget: (@Sendable (PrewarmItemReport) -> Void)? = nil) {
         precondition(

@@ -26,14 +26,19 @@ public enum PrewarmRunner: Sendable, Equatable {
 
 /// What is known about one prewarm item: a snapshot.
 public struct PrewarmItemReport: Sendable, CustomStringConvertible {
+    /// The item's name, as traces show it.
     public let name: String
+    /// The items this one's `make` reads, made first.
     public let dependencies: [String]
+    /// The priority the item was registered with.
     public let priority: BackgroundPriority
+    /// How long `make` should take at most; nil: no budget.
     public let budget: Duration?
     /// `nil` until somebody reads the value.
     public internal(set) var firstUse: PrewarmFirstUse?
     /// `nil` until the value is being made.
     public internal(set) var runner: PrewarmRunner?
+    /// When `make` started (`CLOCK_MONOTONIC`, nanoseconds); nil until it has.
     public internal(set) var makeStartedNanoseconds: UInt64?
     /// How long `make` took, once it returned or threw.
     public internal(set) var makeNanoseconds: UInt64?

@@ -31,10 +31,12 @@ public final class PrewarmRegistry: Sendable {
     /// The process-wide registry.
     public static let shared = PrewarmRegistry()
 
+    /// How this registry makes its items.
     public let configuration: PrewarmConfiguration
     let state = Locked(PrewarmSchedule())
     static let signposter = Signposter(subsystem: "launchprof", category: "prewarm")
 
+    /// A registry of its own (tests, or a subsystem that wants its own); most programs use ``shared``.
     public init(configuration: PrewarmConfiguration = PrewarmConfiguration()) {
         self.configuration = configuration
     }

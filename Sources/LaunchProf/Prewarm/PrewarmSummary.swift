@@ -1,9 +1,13 @@
 /// How well prewarming paid off: first uses by kind, and the items.
 public struct PrewarmSummary: Sendable, CustomStringConvertible {
+    /// Every registered item, in registration order.
     public let items: [PrewarmItemReport]
 
+    /// Items whose first reader found the value already made.
     public var hits: Int { count { $0 == .hit } }
+    /// Items whose first reader had to make the value itself (it had not started).
     public var misses: Int { count { $0 == .miss } }
+    /// Items whose first reader waited for a `make` already under way.
     public var waits: Int {
         count {
             if case .wait = $0 { return true }

@@ -22,6 +22,7 @@ public struct LifecycleConfiguration: Sendable, Equatable {
     /// How the process ends after SIGTERM or SIGINT.
     public var terminationExit: TerminationExit = .reraiseSignal
 
+    /// The defaults: 1 s to suspend, 5 s to terminate, a 100 ms heartbeat, memory pressure and clock changes watched.
     public init() {}
 
     /// Why this configuration cannot be used, or nil.
@@ -52,10 +53,15 @@ public enum TerminationExit: Sendable, Equatable {
 public struct MemoryPressureTrigger: Sendable, Equatable {
     /// `some`: at least one task stalled; `full`: all non-idle tasks did.
     public enum Kind: String, Sendable, Equatable {
-        case some, full
+        /// At least one task stalled on memory.
+        case some
+        /// All non-idle tasks stalled on memory at once.
+        case full
     }
 
+    /// Which stall counts: one task's (`some`) or all tasks' (`full`).
     public var kind: Kind
+    /// How long tasks must stall on memory within `window` for the trigger to fire.
     public var stall: Duration
     /// Without CAP_SYS_RESOURCE the kernel accepts only multiples of 2 s.
     public var window: Duration
@@ -63,6 +69,7 @@ public struct MemoryPressureTrigger: Sendable, Equatable {
     /// (cgroup v2) and falls back to /proc/pressure/memory.
     public var path: String?
 
+    /// A trigger on `stall` of memory stall within `window` (the defaults: 150 ms in 2 s, `some`).
     public init(kind: Kind = .some, stall: Duration = .milliseconds(150), window: Duration = .seconds(2), path: String? = nil) {
         self.kind = kind
         self.stall = stall

@@ -3,6 +3,7 @@ import LaunchProf
 /// Everything the lifecycle reports: state transitions and the moments in
 /// between (reload, memory pressure, clock changes, stops it could not see).
 public enum LifecycleEvent: Sendable, Equatable, CustomStringConvertible {
+    /// The lifecycle moved from one state to another.
     case transition(LifecycleTransition)
     /// SIGHUP without a controlling terminal: reload configuration.
     case reload(nanoseconds: UInt64)
@@ -58,6 +59,7 @@ public struct UnobservedSuspension: Sendable, Equatable, CustomStringConvertible
 
 /// One firing of the memory-pressure trigger.
 public struct MemoryPressure: Sendable, Equatable, CustomStringConvertible {
+    /// When the trigger fired (`CLOCK_MONOTONIC`, nanoseconds).
     public var nanoseconds: UInt64
     /// The pressure file that fired (/proc/pressure/memory or a cgroup's).
     public var source: String
@@ -67,6 +69,7 @@ public struct MemoryPressure: Sendable, Equatable, CustomStringConvertible {
 
 /// A step of the wall clock, relative to the monotonic clock.
 public struct TimeChange: Sendable, Equatable, CustomStringConvertible {
+    /// When the step was noticed (`CLOCK_MONOTONIC`, nanoseconds).
     public var nanoseconds: UInt64
     /// How far the wall clock moved beyond the time that passed (negative:
     /// set back).

@@ -2,12 +2,16 @@ import LaunchProf
 
 /// One move of the state machine, as handlers and the event stream see it.
 public struct LifecycleTransition: Sendable, Equatable, CustomStringConvertible {
+    /// The state left.
     public var from: LifecycleState
+    /// The state entered.
     public var to: LifecycleState
+    /// What caused it: a signal, launch complete, a change of the terminal's foreground group.
     public var cause: LifecycleCause
     /// When the transition happened, CLOCK_MONOTONIC nanoseconds.
     public var nanoseconds: UInt64
 
+    /// A transition from `from` to `to`, caused by `cause`, at `nanoseconds` (`CLOCK_MONOTONIC`).
     public init(from: LifecycleState, to: LifecycleState, cause: LifecycleCause, nanoseconds: UInt64) {
         self.from = from
         self.to = to
@@ -20,7 +24,7 @@ public struct LifecycleTransition: Sendable, Equatable, CustomStringConvertible 
 
 /// What set a transition off.
 public enum LifecycleCause: Sendable, Equatable, CustomStringConvertible {
-    /// ``LaunchTracker/recordLaunchComplete()``.
+    /// `LaunchTracker.recordLaunchComplete()`.
     case launchComplete
     /// SIGTSTP: Ctrl-Z at a terminal, or `kill -TSTP`.
     case terminalStop

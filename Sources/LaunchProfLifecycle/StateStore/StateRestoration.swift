@@ -3,7 +3,9 @@ import LaunchProf
 /// Which snapshot: a quick one (on becoming inactive, for a short
 /// interruption) or a complete one (on entering background or terminating).
 public enum StateKind: UInt8, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+    /// Small state saved on becoming inactive: where the user was.
     case quick = 1
+    /// The whole state, saved on entering background and on termination.
     case complete = 2
 
     public var description: String { self == .quick ? "quick" : "complete" }
@@ -13,6 +15,7 @@ public enum StateKind: UInt8, Sendable, Equatable, CaseIterable, CustomStringCon
 public struct StateSnapshot: Sendable, Equatable {
     /// The bytes the program saved.
     public var bytes: [UInt8]
+    /// Which of the two snapshots this is.
     public var kind: StateKind
     /// The app version that saved it.
     public var appVersion: String
@@ -85,5 +88,6 @@ public struct StateRestoration: Sendable, Equatable {
     public var snapshot: StateSnapshot?
     /// Why a snapshot on disk was not used, if one was not.
     public var discarded: StateDiscard?
+    /// Whether there was a previous run, and whether it ended cleanly.
     public var previousRun: PreviousRun
 }
