@@ -20,17 +20,22 @@ public struct Budget: Sendable, Equatable {
         }
     }
 
+    /// The name of the target the budget limits.
     public var target: String
     /// nil: every mode the target runs in.
     public var mode: LaunchMode?
+    /// The metric limited.
     public var metric: Metric
+    /// The statistic of the metric over the runs (p50 by default).
     public var statistic: SummaryStatistic
+    /// The limit: absolute, or a ratio to a reference target.
     public var limit: Limit
     /// Regression threshold for this metric (0.05 = 5%); nil: the global one.
     public var threshold: Double?
     /// Where the budget was written ("launchprof.yml:14"), for messages.
     public var source: String?
 
+    /// A budget on `statistic` of `metric` of `target`'s runs in `mode` (every mode when nil).
     public init(
         target: String, mode: LaunchMode? = nil, metric: Metric, statistic: SummaryStatistic = .p50, limit: Limit,
         threshold: Double? = nil, source: String? = nil

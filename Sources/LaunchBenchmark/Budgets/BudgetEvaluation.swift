@@ -1,10 +1,13 @@
 /// How one budget fared for one target and mode: stored in results
 /// (`budgets`) and shown in every report.
 public struct BudgetEvaluation: Sendable, Equatable, Codable {
+    /// The target the budget limits.
     public var target: String
+    /// The mode of the runs checked.
     public var mode: LaunchMode
     /// `Metric.key`.
     public var metric: String
+    /// The statistic checked.
     public var statistic: SummaryStatistic
     /// The limit as written ("<= 40.0 ms", "<= 1.2x hello-c").
     public var limit: String
@@ -15,13 +18,16 @@ public struct BudgetEvaluation: Sendable, Equatable, Codable {
     public var observed: Double?
     /// For a ratio budget: the reference target and the measured ratio.
     public var reference: String?
+    /// The observed statistic over the reference's, for a ratio budget.
     public var ratio: Double?
+    /// Whether the budget was met.
     public var passed: Bool
     /// One line for people: "12.3 ms <= 40.0 ms" or why it failed.
     public var message: String
     /// Where the budget was written, if in a file.
     public var source: String?
 
+    /// An evaluation, as ``BudgetEvaluator`` makes them.
     public init(
         target: String, mode: LaunchMode, metric: String, statistic: SummaryStatistic, limit: String,
         limitValue: Double?, observed: Double?, reference: String? = nil, ratio: Double? = nil, passed: Bool,

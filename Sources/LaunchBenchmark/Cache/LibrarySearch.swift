@@ -1,7 +1,7 @@
 import Glibc
 
 /// Resolves DT_NEEDED names by reading ELF files, for loaders that cannot be
-/// asked (musl's) and as a cross-check of ``LoaderTrace``.
+/// asked (musl's) and as a cross-check of `LoaderTrace`.
 ///
 /// Follows the loader's order: DT_RPATH (only when there is no DT_RUNPATH),
 /// LD_LIBRARY_PATH, DT_RUNPATH, then the default directories (multiarch

@@ -6,7 +6,7 @@ import Glibc
 ///
 /// Eviction uses posix_fadvise(POSIX_FADV_DONTNEED), which needs no root but
 /// only drops clean pages that no process has mapped: a library every
-/// process maps (libc) stays resident while they live. ``ProcessMappings``
+/// process maps (libc) stays resident while they live. `ProcessMappings`
 /// finds out who holds a page.
 public enum PageCache {
     /// The kernel's page size in bytes.

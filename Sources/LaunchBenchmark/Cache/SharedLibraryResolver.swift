@@ -4,9 +4,9 @@ import Foundation
 /// and shared libraries, resolved the way the dynamic loader resolves them.
 ///
 /// For a dynamically linked ELF program with glibc's loader it asks the
-/// loader itself (``LoaderTrace``, what `ldd` does), which is exact by
+/// loader itself (`LoaderTrace`, what `ldd` does), which is exact by
 /// construction; with another loader it reads DT_NEEDED and searches like
-/// the loader (``LibrarySearch``). A `#!` script contributes itself plus its
+/// the loader (`LibrarySearch`). A `#!` script contributes itself plus its
 /// interpreter's file set (and, for `#!/usr/bin/env NAME`, NAME's).
 public struct SharedLibraryResolver: Sendable {
     /// How deep `#!` interpreters may nest (the kernel's limit is 4).

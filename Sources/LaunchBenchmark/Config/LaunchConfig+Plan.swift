@@ -1,13 +1,19 @@
 /// Command-line settings that replace a config file's, for every target.
 public struct RunOverrides: Sendable, Equatable {
+    /// Page-cache modes for every target.
     public var modes: [LaunchMode]?
+    /// Warm-up runs for every target.
     public var warmup: Int?
+    /// The stopping rule for every target.
     public var stopping: StoppingRule?
+    /// The timeout for every target.
     public var timeout: Duration?
+    /// The ready probe for every target.
     public var ready: ReadyProbe?
     /// Added to every target's own.
     public var evictPaths: [String]
 
+    /// Overrides; nil leaves the config file's setting.
     public init(
         modes: [LaunchMode]? = nil, warmup: Int? = nil, stopping: StoppingRule? = nil, timeout: Duration? = nil,
         ready: ReadyProbe? = nil, evictPaths: [String] = []

@@ -2,11 +2,14 @@
 /// budgets and not regress? Its exit status is what `launchprof run` and
 /// `launchprof compare` exit with.
 public struct GateVerdict: Sendable, Equatable {
+    /// The budgets not met.
     public var failedBudgets: [BudgetEvaluation]
+    /// The changes judged regressed against the baseline.
     public var regressions: [MetricChange]
     /// Targets (and modes) with a failed run: crash, timeout, non-zero exit.
     public var failedLaunches: [String]
 
+    /// The verdict of `document`'s runs, budgets and comparison.
     public init(_ document: ResultsDocument) {
         failedBudgets = (document.budgets ?? []).filter { !$0.passed }
         regressions = document.comparison?.regressions ?? []

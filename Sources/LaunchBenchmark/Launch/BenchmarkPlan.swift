@@ -1,5 +1,6 @@
 /// What `launchprof run` measures: targets, modes, how many runs.
 public struct BenchmarkPlan: Sendable {
+    /// What to launch, in the order reports list them.
     public var targets: [LaunchTarget]
     /// Every target runs in each of these modes.
     public var modes: [LaunchMode]
@@ -11,6 +12,7 @@ public struct BenchmarkPlan: Sendable {
     /// file can give each target its own modes, runs, warm-ups and timeout).
     public var schedules: [String: TargetSchedule]
 
+    /// A plan: every target in `modes`, with `warmup` unmeasured runs and `stopping` deciding the measured runs, unless its schedule says otherwise.
     public init(
         targets: [LaunchTarget], modes: [LaunchMode] = [.warm], warmup: Int = 3, stopping: StoppingRule = StoppingRule(),
         schedules: [String: TargetSchedule] = [:]
@@ -22,8 +24,11 @@ public struct BenchmarkPlan: Sendable {
         self.schedules = schedules
     }
 
+    /// The page-cache modes `target` runs in: its schedule's, else the plan's.
     public func modes(of target: LaunchTarget) -> [LaunchMode] { schedules[target.name]?.modes ?? modes }
+    /// The warm-up runs of `target`: its schedule's, else the plan's.
     public func warmup(of target: LaunchTarget) -> Int { schedules[target.name]?.warmup ?? warmup }
+    /// When `target` has enough measured runs: its schedule's rule, else the plan's.
     public func stopping(of target: LaunchTarget) -> StoppingRule { schedules[target.name]?.stopping ?? stopping }
     /// Every mode some target runs in.
     public var allModes: Set<LaunchMode> { Set(targets.flatMap { modes(of: $0) }) }
@@ -34,11 +39,16 @@ public struct BenchmarkPlan: Sendable {
 /// One target's own modes, warm-ups, stopping rule and timeout; nil keeps
 /// the plan-wide setting.
 public struct TargetSchedule: Sendable, Equatable {
+    /// The target's page-cache modes; nil: the plan's.
     public var modes: [LaunchMode]?
+    /// The target's warm-up runs; nil: the plan's.
     public var warmup: Int?
+    /// The target's stopping rule; nil: the plan's.
     public var stopping: StoppingRule?
+    /// The target's timeout; nil: the session's.
     public var timeout: Duration?
 
+    /// A schedule; nil leaves each setting to the plan.
     public init(modes: [LaunchMode]? = nil, warmup: Int? = nil, stopping: StoppingRule? = nil, timeout: Duration? = nil) {
         self.modes = modes
         self.warmup = warmup
@@ -49,12 +59,16 @@ public struct TargetSchedule: Sendable, Equatable {
 
 /// A run that failed: which target, mode and run, and why.
 public struct RunFailure: Sendable, Equatable, CustomStringConvertible, Error {
+    /// The target whose run failed.
     public var target: String
+    /// The mode of the run.
     public var mode: LaunchMode
     /// "run 3" or "warm-up 1".
     public var run: String
+    /// What went wrong: a crash, a timeout, a non-zero exit status.
     public var reason: String
 
+    /// A failure of run `run` of `target` in `mode`.
     public init(target: String, mode: LaunchMode, run: String, reason: String) {
         self.target = target
         self.mode = mode
@@ -74,6 +88,7 @@ public struct MeasuredRuns: Sendable {
     /// The run that stopped the benchmark by failing, if one did.
     public var failure: RunFailure?
 
+    /// What the runner measured, and what stopped it if anything did.
     public init(results: [BenchmarkResult], interrupted: Bool = false, failure: RunFailure? = nil) {
         self.results = results
         self.interrupted = interrupted
@@ -83,7 +98,9 @@ public struct MeasuredRuns: Sendable {
 
 /// One finished run, for a progress display.
 public struct BenchmarkProgress: Sendable {
+    /// The run about to start or just measured: target, mode, index, warm-up or not.
     public var context: RunContext
+    /// The run just measured; nil before it starts.
     public var observed: ObservedRun
     /// Measured runs of this target and mode so far (0 during warm-ups).
     public var measuredRuns: Int

@@ -4,7 +4,7 @@
 ///
 /// - Unquoted whitespace separates words.
 /// - `'…'` keeps everything literally.
-/// - `"…"` keeps everything but lets `\` escape `"`, `\`, `$` and `` ` ``.
+/// - `"…"` keeps everything but lets `\` escape `"`, `\`, `$` and the backquote.
 /// - Outside quotes, `\` escapes the next character.
 public enum CommandSplitter {
     /// argv for `command`; throws on an unterminated quote or trailing backslash.

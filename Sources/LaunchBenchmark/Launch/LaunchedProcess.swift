@@ -88,7 +88,7 @@ public struct LargestProcess: Sendable, Equatable, Codable {
 /// A running child started by ``Spawner``: its pid (also its process group),
 /// t0, the harness's ends of its channels, and the spawner that watches it.
 ///
-/// The run is ended exactly once (``reap()``): the spawner kills what is
+/// The run is ended exactly once (`reap()`): the spawner kills what is
 /// left of its tree and returns the resources. If the owner drops it
 /// unreaped, deinit does the same, so a thrown error can never leave a
 /// process behind.

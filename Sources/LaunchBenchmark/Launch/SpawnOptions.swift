@@ -22,7 +22,7 @@ public struct SpawnOptions: Sendable, Equatable {
     /// A file for standard input; nil: /dev/null.
     public var input: String?
     /// Learn the pid and t0 only when the process exits, so launchprof is
-    /// not woken while the program starts (``LP_SPAWN_FLAG_QUIET``). For
+    /// not woken while the program starts (`LP_SPAWN_FLAG_QUIET`). For
     /// the `exit` probe without captured output only; the benchmark sets it.
     /// ``LaunchedProcess/pid`` is 0 until then.
     public var quiet = false

@@ -77,7 +77,7 @@ package final class SpawnService {
     }
 
     /// Asks the spawner to start a process; returns its pid and t0, or, for
-    /// a `quiet` spawn (``LP_SPAWN_FLAG_QUIET``), nil: they arrive with the
+    /// a `quiet` spawn (`LP_SPAWN_FLAG_QUIET`), nil: they arrive with the
     /// exit, and a failure to start arrives as an event.
     func spawn(_ spawn: SpawnRequest, quiet: Bool) throws(LaunchError) -> (pid: pid_t, t0: UInt64)? {
         let (program, arguments, environment, descriptors) = (spawn.program, spawn.arguments, spawn.environment, spawn.descriptors)

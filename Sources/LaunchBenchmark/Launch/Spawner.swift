@@ -2,7 +2,7 @@ import Glibc
 import Synchronization
 
 /// Starts measured processes the way `launchprof run` measures them, through
-/// launchprof's spawner process (``SpawnService``, docs/spawner.md).
+/// launchprof's spawner process (`SpawnService`, docs/spawner.md).
 ///
 /// The child gets its own process group (so the harness can stop it and
 /// everything it forked with one signal), a clean signal mask and default

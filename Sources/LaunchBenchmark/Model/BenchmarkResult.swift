@@ -1,20 +1,31 @@
 /// Summary statistics of one metric over the measured runs.
 public struct MetricSummary: Sendable, Equatable, Codable {
+    /// The number of runs summarised.
     public var count: Int
+    /// The median (p50).
     public var median: Double
+    /// The arithmetic mean.
     public var mean: Double
+    /// The sample standard deviation.
     public var standardDeviation: Double
+    /// The smallest value.
     public var min: Double
+    /// The largest value.
     public var max: Double
+    /// The 90th percentile.
     public var p90: Double
+    /// The 95th percentile.
     public var p95: Double
+    /// The 99th percentile.
     public var p99: Double
     /// Median absolute deviation (unscaled).
     public var mad: Double
     /// 95% confidence interval of the median (order statistics).
     public var medianLow: Double
+    /// The upper end of the median's 95% confidence interval.
     public var medianHigh: Double
 
+    /// A summary with these values, in the metric's unit.
     public init(
         count: Int, median: Double, mean: Double, standardDeviation: Double, min: Double, max: Double,
         p90: Double, p95: Double, p99: Double, mad: Double, medianLow: Double, medianHigh: Double
@@ -36,7 +47,9 @@ public struct MetricSummary: Sendable, Equatable, Codable {
 
 /// All runs of one target in one mode, with their summaries.
 public struct BenchmarkResult: Sendable, Equatable, Codable {
+    /// The target launched.
     public var target: LaunchTarget
+    /// The page-cache mode of these runs.
     public var mode: LaunchMode
     /// Measured runs, in the order they ran (warm-ups excluded).
     public var runs: [RunMeasurement]
@@ -46,6 +59,7 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     /// stayed high, failed runs.
     public var warnings: [String]
 
+    /// The result of `runs` of `target` in `mode`; without `summaries`, each metric is summarised from the runs.
     public init(
         target: LaunchTarget, mode: LaunchMode, runs: [RunMeasurement] = [],
         summaries: [String: MetricSummary] = [:], warnings: [String] = []
@@ -83,14 +97,19 @@ public struct ResultsDocument: Sendable, Equatable, Codable {
     /// Schema version of this document; readers reject unknown versions.
     public static let currentVersion = 1
 
+    /// The schema version this document was written with.
     public var version: Int
+    /// The launchprof version that measured the results.
     public var toolVersion: String
     /// ISO 8601, UTC.
     public var date: String
+    /// The command line that produced the results.
     public var commandLine: [String]
+    /// The machine the results were measured on.
     public var machine: MachineDescription
     /// Name of the reference target, if one was marked (`--reference`).
     public var reference: String?
+    /// One result per target and mode, in plan order.
     public var results: [BenchmarkResult]
     /// Budgets checked in this run (a config file's), if any.
     public var budgets: [BudgetEvaluation]?
@@ -99,6 +118,7 @@ public struct ResultsDocument: Sendable, Equatable, Codable {
     /// The launch profiles taken after measuring (`run --profile`), if any.
     public var profiles: [ProfileRecord]?
 
+    /// A document with these contents; ``ResultsDocument/measuredNow(commandLine:reference:results:date:)`` fills in the date, machine and version.
     public init(
         version: Int = ResultsDocument.currentVersion, toolVersion: String, date: String, commandLine: [String],
         machine: MachineDescription, reference: String?, results: [BenchmarkResult],

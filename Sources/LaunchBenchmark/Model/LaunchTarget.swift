@@ -8,11 +8,14 @@ public struct LaunchTarget: Sendable, Equatable, Codable {
     public var useShell: Bool
     /// Extra environment for the child (added to the harness's own).
     public var environment: [String: String]
+    /// The directory the program starts in; nil: launchprof's own.
     public var workingDirectory: String?
+    /// When a launch counts as done.
     public var ready: ReadyProbe
     /// Extra files or directories to evict before cold runs.
     public var evictPaths: [String]
 
+    /// A target named `name` that runs `arguments` (the program first).
     public init(
         name: String, arguments: [String], useShell: Bool = false, environment: [String: String] = [:],
         workingDirectory: String? = nil, ready: ReadyProbe = .exit, evictPaths: [String] = []

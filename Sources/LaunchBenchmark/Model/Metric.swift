@@ -1,18 +1,31 @@
 /// A measured quantity of a run, with its unit. Keys are stable: they name
 /// metrics in JSON results, budgets and baselines.
 public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// From the spawn to ready (the probe); equal to ``wallToExit`` for the exit probe.
     case wallToReady
+    /// From the spawn to the exit of the process.
     case wallToExit
+    /// From the spawn to LaunchProf's process-entry constructor: exec and dynamic loading.
     case processEntry
+    /// From the spawn to `LaunchTracker.recordLaunchStart()`.
     case main
+    /// From the spawn to the named milestone.
     case milestone(String)
+    /// CPU time in user mode, of the whole process tree.
     case userCPU
+    /// CPU time in the kernel, of the whole process tree.
     case systemCPU
+    /// User and system CPU time together.
     case cpu  // user + system
+    /// The largest resident set size of any process of the tree, in bytes.
     case maxRSS
+    /// Page faults that read from disk, over the whole tree.
     case majorFaults
+    /// Page faults served from memory, over the whole tree.
     case minorFaults
+    /// Times a process of the tree gave up the CPU (waiting).
     case voluntaryContextSwitches
+    /// Times a process of the tree was preempted.
     case involuntaryContextSwitches
     /// `--measure resume`: SIGTSTP sent to the process stopped (resolution 1 ms).
     case timeToSuspend
@@ -21,10 +34,17 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `--measure shutdown`: SIGTERM sent to the process gone.
     case timeToShutdown
 
+    /// The unit a metric is measured in.
     public enum Unit: String, Sendable, Codable {
-        case nanoseconds, bytes, count
+        /// Times: wall clock, CPU, lifecycle phases.
+        case nanoseconds
+        /// Memory: the maximum resident set size.
+        case bytes
+        /// Events: page faults, context switches.
+        case count
     }
 
+    /// This metric's unit.
     public var unit: Unit {
         switch self {
         case .wallToReady, .wallToExit, .processEntry, .main, .milestone, .userCPU, .systemCPU, .cpu: .nanoseconds
@@ -56,6 +76,7 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// The metric named `key` (`wall_to_ready`, `milestone:NAME`, …); nil for an unknown key.
     public init?(key: String) {
         if key.hasPrefix("milestone:") {
             self = .milestone(String(key.dropFirst("milestone:".count)))

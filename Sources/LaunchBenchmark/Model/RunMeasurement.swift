@@ -78,9 +78,12 @@ extension ExitStatus: Codable {
 
 /// A traced milestone's time since spawn.
 public struct MilestoneTime: Sendable, Equatable, Codable {
+    /// The milestone's name.
     public var name: String
+    /// From the spawn to the milestone.
     public var nanoseconds: UInt64
 
+    /// A milestone `name` reached `nanoseconds` after the spawn.
     public init(name: String, nanoseconds: UInt64) {
         self.name = name
         self.nanoseconds = nanoseconds
@@ -174,11 +177,13 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     public var processEntry: UInt64?
     /// Time to main (`recordLaunchStart()`), traced programs only.
     public var main: UInt64?
+    /// Each milestone recorded, in order, from the spawn.
     public var milestones: [MilestoneTime]
     /// CPU time, page faults and context switches: summed over every process
     /// of the run's tree (the launched process, the children it waited for,
     /// and every descendant launchprof's spawner reaped).
     public var userCPU: UInt64
+    /// CPU time in the kernel, of the whole tree, in nanoseconds.
     public var systemCPU: UInt64
     /// The largest memory peak of one process of the tree (``largestProcess``
     /// says which). Not a sum: peaks of different processes need not overlap.
@@ -194,19 +199,27 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     public var processCount: Int?
     /// The process with the largest max RSS.
     public var largestProcess: LargestProcess?
+    /// Page faults that read from disk, over the whole tree.
     public var majorFaults: UInt64
+    /// Page faults served from memory, over the whole tree.
     public var minorFaults: UInt64
+    /// Times a process of the tree gave up the CPU.
     public var voluntaryContextSwitches: UInt64
+    /// Times a process of the tree was preempted.
     public var involuntaryContextSwitches: UInt64
+    /// How the process ended.
     public var exit: ExitStatus
     /// Cold runs: page-cache residency of the evicted files just before the run.
     public var residency: ResidencyReport?
     /// `--measure resume` / `--measure shutdown`: durations of the lifecycle
     /// after ready (not since t0), nil when not measured.
     public var timeToSuspend: UInt64?
+    /// With `--measure resume`: from SIGCONT to LaunchProf's resumed record, in nanoseconds.
     public var timeToResume: UInt64?
+    /// With `--measure shutdown`: from SIGTERM to the exit, in nanoseconds.
     public var timeToShutdown: UInt64?
 
+    /// A run's measurements, as the executor makes them.
     public init(
         index: Int, wallToExit: UInt64? = nil, wallToReady: UInt64? = nil, processEntry: UInt64? = nil,
         main: UInt64? = nil, milestones: [MilestoneTime] = [], userCPU: UInt64 = 0, systemCPU: UInt64 = 0,

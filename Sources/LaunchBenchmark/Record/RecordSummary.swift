@@ -5,6 +5,7 @@ public struct RecordSummary: Sendable {
     /// The lines, each ending with a newline.
     public let text: String
 
+    /// The lines for `recorded`, whose trace was written to `path`.
     public init(_ recorded: RecordedLaunch, path: String) {
         let trace = recorded.trace
         let origin = trace.timeOrigin

@@ -5,9 +5,11 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
     public var baseline: String
     /// When and by which launchprof version the baseline was measured.
     public var baselineDate: String
+    /// The launchprof version that measured the baseline.
     public var baselineToolVersion: String
     /// Another machine, another tool version, targets missing on one side.
     public var warnings: [String]
+    /// One change per target, mode, metric and statistic compared, in the current results' order.
     public var changes: [MetricChange]
     /// The target that times were compared relative to, when it was measured
     /// on both sides (`changes` then carry it as their `reference`).
@@ -16,6 +18,7 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
     /// drifted between the baseline and now. They never gate.
     public var drift: [MetricChange]?
 
+    /// A comparison with the baseline named `baseline`, measured on `baselineDate`.
     public init(
         baseline: String, baselineDate: String, baselineToolVersion: String, warnings: [String], changes: [MetricChange],
         reference: String? = nil, drift: [MetricChange]? = nil
@@ -29,7 +32,9 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
         self.drift = drift
     }
 
+    /// The changes judged regressed: worse beyond the threshold and significant.
     public var regressions: [MetricChange] { changes.filter { $0.verdict == .regressed } }
+    /// The changes judged improved: better beyond the threshold and significant.
     public var improvements: [MetricChange] { changes.filter { $0.verdict == .improved } }
 }
 

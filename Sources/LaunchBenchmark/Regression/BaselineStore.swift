@@ -8,8 +8,10 @@ public struct BaselineStore: Sendable {
     /// `.launchprof/baselines`, relative to the current directory by default.
     public var directory: String
 
+    /// `.launchprof/baselines`, relative to the current directory.
     public static let defaultDirectory = ".launchprof/baselines"
 
+    /// A store of baselines in `directory`.
     public init(directory: String = BaselineStore.defaultDirectory) { self.directory = directory }
 
     /// Where the baseline called `name` lives; a name with '/' or ending in

@@ -1,5 +1,6 @@
 /// How one metric of one target and mode changed from a baseline to now.
 public struct MetricChange: Sendable, Equatable, Codable {
+    /// How a change is judged.
     public enum Verdict: String, Sendable, Equatable, Codable {
         /// Worse by more than the threshold, and significant.
         case regressed
@@ -9,13 +10,17 @@ public struct MetricChange: Sendable, Equatable, Codable {
         case unchanged
     }
 
+    /// The target whose metric changed.
     public var target: String
+    /// The mode of the runs compared.
     public var mode: LaunchMode
     /// `Metric.key`.
     public var metric: String
+    /// The statistic compared.
     public var statistic: SummaryStatistic
     /// The statistic in the baseline and now, in the metric's base unit, as measured.
     public var baseline: Double
+    /// The statistic in the current runs, in the metric's unit.
     public var current: Double
     /// current / baseline - 1: +0.12 is 12% slower (or larger). With a
     /// `reference`, the change of the ratio to the reference instead: the
@@ -24,16 +29,22 @@ public struct MetricChange: Sendable, Equatable, Codable {
     public var change: Double
     /// Bootstrap confidence interval of `change`.
     public var changeLow: Double
+    /// The upper end of the change's confidence interval, as a fraction.
     public var changeHigh: Double
+    /// The confidence level of the interval (0.95).
     public var confidence: Double
     /// Two-sided Mann–Whitney U p-value of the runs (with a `reference`, of
     /// those per-run ratios).
     public var pValue: Double
     /// The threshold and significance level it was judged by.
     public var threshold: Double
+    /// The significance level the p-value is judged at.
     public var significance: Double
+    /// How many runs the baseline had.
     public var baselineRuns: Int
+    /// How many runs the current results have.
     public var currentRuns: Int
+    /// Regressed, improved or unchanged.
     public var verdict: Verdict
     /// The target this metric was compared relative to: measured in the
     /// same runs as both sides, it takes the machine's drift between the
@@ -42,6 +53,7 @@ public struct MetricChange: Sendable, Equatable, Codable {
     /// With a `reference`: current / baseline - 1, as measured.
     public var measuredChange: Double?
 
+    /// A change, as ``BaselineComparer`` makes them.
     public init(
         target: String, mode: LaunchMode, metric: String, statistic: SummaryStatistic, baseline: Double, current: Double,
         change: Double, changeLow: Double, changeHigh: Double, confidence: Double, pValue: Double, threshold: Double,

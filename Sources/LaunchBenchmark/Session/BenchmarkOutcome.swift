@@ -23,6 +23,7 @@ public struct BenchmarkOutcome: Sendable {
     /// Why the baseline could not be saved.
     public var baselineSaveError: String?
 
+    /// An outcome of these results; ``BenchmarkSession`` makes them.
     public init(
         document: ResultsDocument, measured: ResultsDocument, failure: RunFailure? = nil, interrupted: Bool = false,
         baseline: (document: ResultsDocument, name: String)? = nil
@@ -96,13 +97,17 @@ public struct BenchmarkOutcome: Sendable {
 
 /// The files a results document is written to; nil: not written.
 public struct ResultsFiles: Sendable, Equatable {
+    /// `--export-json`: every run and the summary.
     public var json: String?
+    /// `--export-markdown`: the summary table, budgets and comparison.
     public var markdown: String?
+    /// `--export-junit`: budgets and regression checks as test cases.
     public var junit: String?
     /// The self-contained HTML report (only a ``BenchmarkOutcome`` has the
     /// profiles and baseline runs it draws; ``write(_:)`` skips it).
     public var html: String?
 
+    /// The files to write; nil: not written.
     public init(json: String? = nil, markdown: String? = nil, junit: String? = nil, html: String? = nil) {
         self.json = json
         self.markdown = markdown
@@ -126,9 +131,12 @@ public struct ResultsFiles: Sendable, Equatable {
 
 /// A results file that could not be written (exit status 2).
 public struct ResultsWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file that could not be written.
     public var path: String
+    /// Why, as the exporter or the file system said.
     public var reason: String
 
+    /// An error for `path`.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
@@ -141,8 +149,11 @@ public struct ResultsWriteError: Error, Sendable, Equatable, CustomStringConvert
 /// that failed to launch or an interrupt. Its description is the CLI's own
 /// lines for it, so a failing test says what `launchprof run` would.
 public struct LaunchGateFailure: Error, Sendable, CustomStringConvertible {
+    /// What the benchmark ends with: ``LaunchExitStatus/gateFailed``, ``LaunchExitStatus/launchFailed`` or ``LaunchExitStatus/interrupted``.
     public var status: LaunchExitStatus
+    /// The results, with the budgets checked and the comparison.
     public var document: ResultsDocument
+    /// The failed launch, interrupt or profiling error behind ``status``, one line each.
     public var problems: [String]
 
     public var description: String {

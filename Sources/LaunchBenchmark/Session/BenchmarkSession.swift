@@ -30,8 +30,10 @@ import Glibc
 public struct BenchmarkSession: Sendable {
     /// The targets, modes and run counts.
     public var plan: BenchmarkPlan
+    /// How it runs and what it is checked against.
     public var settings: BenchmarkSettings
 
+    /// A benchmark of `plan` under `settings`.
     public init(plan: BenchmarkPlan, settings: BenchmarkSettings = BenchmarkSettings()) {
         self.plan = plan
         self.settings = settings
@@ -225,9 +227,12 @@ public struct BenchmarkSession: Sendable {
 
 /// Why a benchmark could not start, with the exit status the CLI gives it.
 public struct BenchmarkSessionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The exit status the CLI gives it: ``LaunchExitStatus/usage`` or ``LaunchExitStatus/launchFailed``.
     public var status: LaunchExitStatus
+    /// What is wrong, naming the input.
     public var message: String
 
+    /// An error with this status and message.
     public init(status: LaunchExitStatus, message: String) {
         self.status = status
         self.message = message

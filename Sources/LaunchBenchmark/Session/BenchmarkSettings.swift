@@ -41,6 +41,7 @@ public struct BenchmarkSettings: Sendable {
     /// Recorded in the results document.
     public var commandLine: [String] = CommandLine.arguments
 
+    /// Settings with launchprof's defaults, and the reference, budgets and baseline given.
     public init(
         timeout: Duration = RunDefaults.timeout, reference: String? = nil, budgets: [Budget] = [],
         baseline: BaselineSource? = nil
@@ -88,6 +89,7 @@ public struct ProfilingSettings: Sendable, Equatable {
     /// LaunchProf; nil: only those that do are sampled.
     public var preloadLibrary: String? = ProfileRecorder.defaultPreloadLibrary()
 
+    /// Settings for `runs` launches per target at `rate` samples per second, written to `directory`.
     public init(runs: Int = RunDefaults.profileRuns, rate: UInt32 = RunDefaults.profileRate, directory: String = RunDefaults.profileDirectory) {
         self.runs = runs
         self.rate = rate

@@ -74,9 +74,11 @@ struct ProfilingStep {
 /// What profiling gave: each profiled target's profile (in plan order),
 /// the targets that could not be profiled, and whether an interrupt ended it.
 public struct ProfilingOutcome: Sendable {
+    /// Each profiled target's profile and files, in plan order.
     public var profiles: [(target: String, profiled: ProfileRecorder.Profiled)] = []
     /// Targets that could not be profiled.
     public var failed: [String] = []
+    /// An interrupt (Ctrl-C or a cancelled task) stopped profiling; ``profiles`` holds what was done.
     public var interrupted = false
     /// Why each failed target failed, and the interrupt, as messages.
     public var problems: [String] = []

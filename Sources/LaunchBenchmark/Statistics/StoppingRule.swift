@@ -7,7 +7,9 @@
 /// of the median. Failed runs count toward the run limits but give no
 /// samples, so a target that keeps failing runs until `maxRuns`.
 public struct StoppingRule: Sendable, Equatable {
+    /// Measured runs at least.
     public var minRuns: Int
+    /// Measured runs at most.
     public var maxRuns: Int
     /// Keep measuring at least this long (hyperfine's default is 3 s).
     public var minTime: Duration
@@ -15,6 +17,7 @@ public struct StoppingRule: Sendable, Equatable {
     /// median, e.g. 0.02 for ±2%. `nil` stops at `minRuns` once `minTime` passed.
     public var targetRelativeHalfWidth: Double?
 
+    /// A rule: between `minRuns` and `maxRuns` runs, for at least `minTime`, until the median's confidence interval is within `targetRelativeHalfWidth` of it (nil: no such condition).
     public init(minRuns: Int = 10, maxRuns: Int = 200, minTime: Duration = .seconds(3), targetRelativeHalfWidth: Double? = 0.02) {
         precondition(minRuns >= 1 && maxRuns >= minRuns, "need 1 <= minRuns (\(minRuns)) <= maxRuns (\(maxRuns))")
         self.minRuns = minRuns

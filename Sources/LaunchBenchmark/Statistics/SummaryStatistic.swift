@@ -1,6 +1,19 @@
 /// The statistic a budget or a regression check judges a metric by.
 public enum SummaryStatistic: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
-    case min, p50, p90, p95, p99, mean, max
+    /// The smallest value.
+    case min
+    /// The median.
+    case p50
+    /// The 90th percentile.
+    case p90
+    /// The 95th percentile.
+    case p95
+    /// The 99th percentile.
+    case p99
+    /// The arithmetic mean.
+    case mean
+    /// The largest value.
+    case max
 
     /// Parses `p50` (or `median`), `p90`, `p95`, `p99`, `mean`, `min`, `max`.
     public init?(parsing text: String) {
