@@ -22,7 +22,7 @@ import sys
 INHERITED = {
     "description", "debugDescription", "hash(into:)", "hashValue", "init(from:)", "encode(to:)",
     "rawValue", "init(rawValue:)", "allCases", "errorDescription", "id", "makeIterator()", "next()",
-    "makeAsyncIterator()", "init(stringLiteral:)", "init(integerLiteral:)", "localizedDescription",
+    "makeAsyncIterator()", "next(upperBound:)", "init(stringLiteral:)", "init(integerLiteral:)", "localizedDescription",
 }
 SKIPPED_KINDS = {"Operator", "Article", "CollectionGroup"}
 

@@ -2,6 +2,7 @@
 /// config file states it: "time to ready p95 of sample-app (warm) at most
 /// 40 ms", or "… at most 1.2× that of hello-c, measured in the same run".
 public struct Budget: Sendable, Equatable {
+    /// How high the statistic may be.
     public enum Limit: Sendable, Equatable, CustomStringConvertible {
         /// In the metric's base unit (ns, bytes, count).
         case absolute(Quantity)
@@ -86,9 +87,13 @@ extension Budget.Limit {
 
 /// Why a budget's limit could not be read.
 public enum BudgetLimitError: Error, Equatable, CustomStringConvertible {
+    /// An absolute limit that is not a quantity.
     case quantity(QuantityError)
+    /// A ratio that is not a positive finite number, or has more than a reference and a metric after it.
     case badRatio(String)
+    /// A ratio with no reference named and none set.
     case ratioWithoutReference(String)
+    /// A ratio's metric that launchprof does not know.
     case unknownMetric(String, String)
 
     public var description: String {

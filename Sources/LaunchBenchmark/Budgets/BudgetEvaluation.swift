@@ -53,8 +53,10 @@ public struct BudgetEvaluation: Sendable, Equatable, Codable {
 
 /// Checks budgets against measured results.
 public struct BudgetEvaluator: Sendable {
+    /// The budgets to check.
     public var budgets: [Budget]
 
+    /// An evaluator of `budgets`.
     public init(budgets: [Budget]) { self.budgets = budgets }
 
     /// One evaluation per budget and per mode it applies to, in budget order.

@@ -4,9 +4,12 @@ import Foundation
 /// `1.5s`, `250us`, `30MiB`, `2GB`, `12` (a count), converted to the base
 /// unit of ``Metric/Unit`` (nanoseconds, bytes, or a count).
 public struct Quantity: Sendable, Equatable, CustomStringConvertible {
+    /// The number, in `unit`.
     public var value: Double
+    /// Its unit.
     public var unit: Metric.Unit
 
+    /// A quantity of `value` `unit`s.
     public init(value: Double, unit: Metric.Unit) {
         self.value = value
         self.unit = unit
@@ -51,9 +54,13 @@ public struct Quantity: Sendable, Equatable, CustomStringConvertible {
 
 /// Why a quantity could not be read.
 public enum QuantityError: Error, Equatable, CustomStringConvertible {
+    /// The text is not a number with a unit.
     case notANumber(String)
+    /// The number is negative.
     case negative(String)
+    /// The number is too large to hold.
     case tooLarge(String)
+    /// The unit is not one launchprof knows.
     case unknownUnit(String, unit: String)
 
     public var description: String {

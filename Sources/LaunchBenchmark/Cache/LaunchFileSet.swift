@@ -17,6 +17,7 @@ public struct LaunchFileSet: Sendable, Equatable {
     /// The program is a `#!` script.
     public var isScript: Bool
 
+    /// A file set with these contents; ``SharedLibraryResolver`` makes them.
     public init(
         program: String, files: [String], symlinks: [String] = [], interpreter: String? = nil,
         isStaticallyLinked: Bool = false, isScript: Bool = false

@@ -12,6 +12,7 @@ public struct SharedLibraryResolver: Sendable {
     /// How deep `#!` interpreters may nest (the kernel's limit is 4).
     static let maximumScriptDepth = 4
 
+    /// A resolver.
     public init() {}
 
     /// The file set of `target`: argv[0] (or /bin/sh with `useShell`), with

@@ -75,7 +75,9 @@ public enum InputNumber {
 public struct InputNumberError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The flag (`--timeout`), config place (`launchprof.yml: defaults.timeout`) or variable.
     public var input: String
+    /// The value as given.
     public var value: String
+    /// What is wrong with it ("must be a positive number of seconds").
     public var problem: String
 
     public var description: String { "\(input) \(problem), got '\(value)'" }

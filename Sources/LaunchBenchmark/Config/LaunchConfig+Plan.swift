@@ -29,8 +29,11 @@ public struct RunOverrides: Sendable, Equatable {
 
 /// The targets `--target` named, when one is not in the config.
 public struct TargetSelectionError: Error, Equatable, CustomStringConvertible {
+    /// The config file.
     public var file: String
+    /// The names asked for that are not targets.
     public var unknown: [String]
+    /// The targets there are.
     public var known: [String]
 
     public var description: String {

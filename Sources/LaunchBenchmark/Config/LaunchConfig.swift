@@ -3,18 +3,22 @@
 public struct LaunchConfig: Sendable, Equatable {
     /// The file it was read from, as given.
     public var path: String
+    /// The targets, in file order.
     public var targets: [LaunchTarget]
     /// Per target name: its own modes, runs, warm-ups and timeout.
     public var schedules: [String: TargetSchedule]
     /// Settings for every target that does not give its own.
     public var defaults: TargetSchedule
+    /// Every target's budgets, in file order.
     public var budgets: [Budget]
     /// The target others are reported relative to, and the default reference of ratio budgets.
     public var reference: String?
     /// Regression threshold (0.05 = 5%) and significance level, when set.
     public var threshold: Double?
+    /// The significance level of the U test, when set.
     public var significance: Double?
 
+    /// A config with these contents; ``ConfigReader`` reads one from a file.
     public init(
         path: String, targets: [LaunchTarget], schedules: [String: TargetSchedule] = [:],
         defaults: TargetSchedule = TargetSchedule(), budgets: [Budget] = [], reference: String? = nil,

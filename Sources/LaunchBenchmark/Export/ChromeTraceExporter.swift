@@ -14,6 +14,7 @@
 ///
 /// Key order is fixed and there is one event per line, so exports diff well.
 public struct ChromeTraceExporter: TraceExporter {
+    /// An exporter.
     public init() {}
 
     public func export(_ trace: Trace) -> String {

@@ -7,6 +7,7 @@
 ///      +1.204 ms     +0.000 ms   4711 lp-sample-app    entry       process entry
 ///      +3.880 ms     +2.676 ms   4711 lp-sample-app    slice       read config           0.412 ms
 public struct TextTimelineExporter: TraceExporter {
+    /// An exporter.
     public init() {}
 
     public func export(_ trace: Trace) -> String {

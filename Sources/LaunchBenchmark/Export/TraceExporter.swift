@@ -11,6 +11,7 @@ public enum TraceExportFormat: String, Sendable, CaseIterable, CustomStringConve
     /// A readable timeline, one line per event or interval.
     case text
 
+    /// The exporter for this format.
     public var exporter: any TraceExporter {
         switch self {
         case .chrome: ChromeTraceExporter()

@@ -2,8 +2,11 @@ import Foundation
 
 /// Why a report's chart files could not be written.
 public enum ReportOutputError: Error, Sendable, CustomStringConvertible {
+    /// The directory for the chart files could not be created.
     case directory(path: String, reason: String)
+    /// A file could not be written.
     case file(AtomicWriteError)
+    /// The summary could not be exported.
     case export(String)
 
     public var description: String {

@@ -8,7 +8,9 @@
 /// links outside itself, readable offline and attachable to a CI run. It is
 /// written as XHTML-compatible markup, so an XML parser can check it.
 public struct HTMLReport: Sendable {
+    /// The results the report shows.
     public var document: ResultsDocument
+    /// The earlier results drawn beside them, if any.
     public var baseline: ResultsDocument?
     /// Traces by target name; each adds per-thread lanes to that target's timeline.
     public var traces: [String: Trace]

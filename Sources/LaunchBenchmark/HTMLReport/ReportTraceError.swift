@@ -1,9 +1,14 @@
 /// Why a `--trace` given to a report cannot be used.
 public enum ReportTraceError: Error, Sendable, CustomStringConvertible {
+    /// The trace cannot be read.
     case unreadable(TraceReadError)
+    /// `NAME=PATH` names no target of the results.
     case unknownTarget(argument: String, name: String, targets: [String])
+    /// No target runs the program that wrote the trace.
     case noMatch(path: String, process: String?, targets: [String])
+    /// Several targets run the program that wrote the trace; name one with `NAME=PATH`.
     case ambiguous(path: String, candidates: [String])
+    /// Two traces were given for one target.
     case twice(target: String, first: String, second: String)
 
     public var description: String {

@@ -9,6 +9,7 @@ import Glibc
 /// writes `<program>.lptrace`), or else whose program the trace's process
 /// name is (Linux keeps the first 15 bytes of it).
 public enum ReportTraces {
+    /// Matches each `--trace` argument to a target of `document`: by `NAME=PATH`, or by the program that wrote it.
     public static func assign(_ arguments: [String], to document: ResultsDocument) throws(ReportTraceError) -> [String: Trace] {
         var targets: [String: LaunchTarget] = [:]
         var names: [String] = []

@@ -11,13 +11,18 @@ import Glibc
 /// with `elapsed` the wall time since the measured runs began (all targets
 /// together, since they interleave).
 public struct BenchmarkRunner {
+    /// The targets, modes and run counts.
     public var plan: BenchmarkPlan
+    /// What runs one launch and measures it.
     public var executor: any RunExecutor
     /// Needed for cold mode; prepares the page cache before each cold run.
     public var coldCache: (any ColdCachePreparer)?
+    /// Stops the benchmark when it fires; nil: only a failed run does.
     public var interrupt: InterruptMonitor?
+    /// Called before each run and after each measured one.
     public var progress: ((BenchmarkProgress) -> Void)?
 
+    /// A runner of `plan` through `executor`.
     public init(
         plan: BenchmarkPlan, executor: any RunExecutor, coldCache: (any ColdCachePreparer)? = nil,
         interrupt: InterruptMonitor? = nil, progress: ((BenchmarkProgress) -> Void)? = nil

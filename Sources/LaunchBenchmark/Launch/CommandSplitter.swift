@@ -67,7 +67,9 @@ public enum CommandSplitter {
 
 /// A command string that cannot be split into words.
 public enum CommandSplitError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A quote opened and never closed.
     case unterminatedQuote(Character, String)
+    /// A backslash at the end of the command, escaping nothing.
     case trailingBackslash(String)
 
     public var description: String {

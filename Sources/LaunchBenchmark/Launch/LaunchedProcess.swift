@@ -15,14 +15,22 @@ package struct ProcessEnd: Sendable, Equatable {
 
 /// The rusage fields a launch is measured by, in the harness's units.
 public struct ResourceUsage: Sendable, Equatable, Codable {
+    /// CPU time in user mode, in nanoseconds.
     public var userCPU: UInt64
+    /// CPU time in the kernel, in nanoseconds.
     public var systemCPU: UInt64
+    /// The peak resident set size, in bytes.
     public var maxRSSBytes: UInt64
+    /// Page faults that read from disk.
     public var majorFaults: UInt64
+    /// Page faults served from memory.
     public var minorFaults: UInt64
+    /// Times the CPU was given up (waiting).
     public var voluntaryContextSwitches: UInt64
+    /// Times the process was preempted.
     public var involuntaryContextSwitches: UInt64
 
+    /// Usage with these values.
     public init(
         userCPU: UInt64 = 0, systemCPU: UInt64 = 0, maxRSSBytes: UInt64 = 0, majorFaults: UInt64 = 0,
         minorFaults: UInt64 = 0, voluntaryContextSwitches: UInt64 = 0, involuntaryContextSwitches: UInt64 = 0
@@ -63,6 +71,7 @@ public struct TreeUsage: Sendable, Equatable, Codable {
     /// Processes that could not be killed and reaped within five seconds.
     public var unreaped: Int
 
+    /// Usage of a process tree.
     public init(usage: ResourceUsage = ResourceUsage(), processes: Int = 0, largest: LargestProcess? = nil, unreaped: Int = 0) {
         self.usage = usage
         self.processes = processes
@@ -73,11 +82,14 @@ public struct TreeUsage: Sendable, Equatable, Codable {
 
 /// Which process of a tree had the largest memory peak.
 public struct LargestProcess: Sendable, Equatable, Codable {
+    /// Its process id.
     public var pid: Int32
     /// Its command name (/proc/PID/comm, at most 15 bytes).
     public var name: String
+    /// Its peak resident set size, in bytes.
     public var maxRSSBytes: UInt64
 
+    /// The process `pid`, named `name`, which peaked at `maxRSSBytes`.
     public init(pid: Int32, name: String, maxRSSBytes: UInt64) {
         self.pid = pid
         self.name = name

@@ -1,5 +1,6 @@
 /// Settings of the run loop for one launch.
 public struct RunSettings: Sendable, Equatable {
+    /// When the launch counts as done.
     public var probe: ReadyProbe
     /// The run is killed (with its process group) if it is neither ready nor
     /// exited by then.
@@ -10,6 +11,7 @@ public struct RunSettings: Sendable, Equatable {
     /// Lifecycle phases to measure after ready (`--measure`).
     public var measure: [LifecycleMeasure]
 
+    /// Settings for one observed run.
     public init(
         probe: ReadyProbe = .exit, timeout: Duration = RunDefaults.timeout, grace: Duration = RunDefaults.grace,
         measure: [LifecycleMeasure] = []
@@ -23,13 +25,17 @@ public struct RunSettings: Sendable, Equatable {
 
 /// Everything the run loop saw of one launch. Times are nanoseconds since t0.
 public struct ObservedRun: Sendable, Equatable {
+    /// The launched process's id.
     public var pid: Int32
     /// Time to ready as the probe decided it; nil if it never became ready.
     public var wallToReady: UInt64?
     /// Time to exit; nil when the harness stopped or killed the process.
     public var wallToExit: UInt64?
+    /// From the spawn to LaunchProf's process-entry record, in nanoseconds.
     public var processEntry: UInt64?
+    /// From the spawn to `main`'s record, in nanoseconds.
     public var main: UInt64?
+    /// Each milestone recorded, in order, from the spawn.
     public var milestones: [MilestoneTime] = []
     /// How the run ended, with the harness's own stops and timeouts named.
     public var exit: ExitStatus
@@ -47,7 +53,9 @@ public struct ObservedRun: Sendable, Equatable {
     public var protocolError: String?
     /// `--measure`: durations after ready (see ``RunMeasurement``).
     public var timeToSuspend: UInt64?
+    /// With `--measure resume`: SIGCONT to the resumed record, in nanoseconds.
     public var timeToResume: UInt64?
+    /// With `--measure shutdown`: SIGTERM to the exit, in nanoseconds.
     public var timeToShutdown: UInt64?
     /// `--measure` could not measure what it was asked to; the run was killed.
     public var measureError: String?

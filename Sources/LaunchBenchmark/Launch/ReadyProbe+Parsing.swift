@@ -28,8 +28,11 @@ extension ReadyProbe {
 
 /// A `--ready` value that is not a probe.
 public enum ReadyProbeParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Not a probe launchprof knows.
     case unknown(String)
+    /// `port:N` with N not in 1…65535.
     case badPort(String)
+    /// `output:REGEX` with a regular expression that does not compile.
     case badPattern(String, reason: String)
 
     public var description: String {

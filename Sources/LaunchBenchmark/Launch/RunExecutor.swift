@@ -1,13 +1,17 @@
 /// Which run of the benchmark is about to happen.
 public struct RunContext: Sendable, Equatable {
+    /// The target launched.
     public var target: LaunchTarget
+    /// Its page-cache mode.
     public var mode: LaunchMode
     /// 0-based among the warm-ups or among the measured runs.
     public var index: Int
+    /// Whether the run is a warm-up (not measured).
     public var isWarmup: Bool
     /// This target's own timeout; nil: the executor's.
     public var timeout: Duration?
 
+    /// The context of run `index` of `target` in `mode`.
     public init(target: LaunchTarget, mode: LaunchMode, index: Int, isWarmup: Bool, timeout: Duration? = nil) {
         self.target = target
         self.mode = mode
@@ -31,14 +35,20 @@ public protocol RunExecutor {
 
 /// The real executor: posix_spawn and the run loop.
 public struct ProcessExecutor: RunExecutor {
+    /// Starts the processes.
     public var spawner = Spawner()
+    /// A run neither ready nor exited by then is killed and fails.
     public var timeout: Duration
+    /// How long a program stopped after ready may take to exit.
     public var grace: Duration
+    /// Where the programs' output goes.
     public var output: OutputPlan
+    /// Stops the run in progress when it fires.
     public var interrupt: InterruptMonitor?
     /// Lifecycle phases to time after ready (`--measure`).
     public var measure: [LifecycleMeasure]
 
+    /// An executor with these settings.
     public init(
         timeout: Duration = RunDefaults.timeout, grace: Duration = RunDefaults.grace, output: OutputPlan = .discard,
         interrupt: InterruptMonitor? = nil, measure: [LifecycleMeasure] = []
@@ -63,7 +73,9 @@ public struct ProcessExecutor: RunExecutor {
 
 /// Where the output of all runs goes.
 public enum OutputPlan: Sendable, Equatable {
+    /// The programs' output goes to /dev/null.
     case discard
+    /// The programs' output goes to launchprof's own.
     case inherit
     /// One file per run in this directory: `<name>-<mode>-run-<n>.log`.
     case directory(String)

@@ -36,6 +36,7 @@ public struct RunObserver {
     private var unattributed: [(sender: pid_t, bytes: [UInt8])] = []
     private var refusedNotify: pid_t?
 
+    /// An observer of `process` under `settings`.
     public init(process: LaunchedProcess, settings: RunSettings, interrupt: InterruptMonitor? = nil) {
         self.process = process
         self.settings = settings

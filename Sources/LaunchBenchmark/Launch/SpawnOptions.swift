@@ -13,6 +13,7 @@ public enum OutputDisposition: Sendable, Equatable {
 
 /// How to start one measured process, beyond the target itself.
 public struct SpawnOptions: Sendable, Equatable {
+    /// Where the program's output goes.
     public var output: OutputDisposition
     /// Read stdout and stderr through pipes (the `output:REGEX` probe). What
     /// is read is still sent where `output` says.
@@ -27,6 +28,7 @@ public struct SpawnOptions: Sendable, Equatable {
     /// ``LaunchedProcess/pid`` is 0 until then.
     public var quiet = false
 
+    /// Options for one spawn.
     public init(output: OutputDisposition = .discard, captureOutput: Bool = false, notifySocket: Bool = false) {
         self.output = output
         self.captureOutput = captureOutput

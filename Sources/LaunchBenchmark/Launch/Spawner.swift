@@ -29,6 +29,7 @@ public struct Spawner: Sendable {
 
     private let connection = SpawnConnection()
 
+    /// A spawner.
     public init() {}
 
     /// Spawns `target`. t0 is read by the spawner just before posix_spawn,

@@ -6,8 +6,10 @@ public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertib
     public var call: String
     /// What it was applied to, when that helps the reader (a path, a pid).
     public var subject: String?
+    /// The error number.
     public var errno: Int32
 
+    /// A failure of `call` on `subject` with `errno`.
     public init(call: String, subject: String? = nil, errno: Int32) {
         self.call = call
         self.subject = subject

@@ -10,10 +10,14 @@ public struct TargetBuilder: Sendable {
     public var argv: [String] = []
     /// `--command-name`, in command order; fewer names than commands is fine.
     public var names: [String] = []
+    /// Run each command through `/bin/sh -c`.
     public var useShell = false
+    /// The ready probe of every target.
     public var ready: ReadyProbe = .exit
+    /// Files evicted before each cold run of every target.
     public var evictPaths: [String] = []
 
+    /// A builder with no commands.
     public init() {}
 
     /// The targets, in command order.
@@ -63,11 +67,17 @@ public struct TargetBuilder: Sendable {
 
 /// What is wrong with the commands given to `launchprof run`.
 public enum TargetBuildError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No command was given.
     case noCommand
+    /// Quoted commands and an argv after `--` were both given.
     case bothForms
+    /// A command is empty.
     case emptyCommand
+    /// A command cannot be split into words.
     case unsplittable(CommandSplitError)
+    /// More `--command-name`s than commands.
     case tooManyNames(names: Int, commands: Int)
+    /// Two targets have the same name.
     case duplicateName(String)
 
     public var description: String {

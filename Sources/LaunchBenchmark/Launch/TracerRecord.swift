@@ -50,7 +50,9 @@ public enum TracerRecord: Sendable, Equatable {
 
 /// A line on the harness pipe that this launchprof cannot read.
 public enum TracerRecordError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A record of a protocol version launchprof does not know.
     case unsupportedVersion(String, line: String)
+    /// A record that is not `LP1 KIND NANOSECONDS …`.
     case malformed(String)
 
     public var description: String {

@@ -4,7 +4,9 @@
 public struct ProfileRecord: Sendable, Equatable, Codable {
     /// A function and how much of the sampled CPU time it was the leaf of.
     public struct HotFrame: Sendable, Equatable, Codable {
+        /// The function, demangled.
         public var name: String
+        /// The file it is in.
         public var module: String
         /// Timer periods in which it was the leaf (a sample weighs 1 + the
         /// periods the kernel folded into its signal).
@@ -12,6 +14,7 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
         /// Of the profile's whole weight, 0…1.
         public var share: Double
 
+        /// A function `name` of `module` with `weight` self samples, `share` of all.
         public init(name: String, module: String, weight: UInt64, share: Double) {
             self.name = name
             self.module = module
@@ -20,19 +23,28 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
         }
     }
 
+    /// The profiled target.
     public var target: String
+    /// How many launches were sampled.
     public var launches: Int
+    /// How many samples they gave.
     public var samples: Int
     /// Timer periods sampled, in all (each ≈ 1/rateHz s of one thread's CPU).
     public var weight: UInt64
+    /// The sampling rate asked for, per CPU-second of each thread.
     public var rateHz: Int
     /// The hottest functions by self samples, hottest first (at most ten).
     public var hottest: [HotFrame]
+    /// The flame graph SVG's path.
     public var flameGraph: String
+    /// The speedscope JSON's path.
     public var speedscope: String
+    /// The folded stacks' path.
     public var folded: String
+    /// What the sampler warned about (main thread only, loader unguarded, …).
     public var warnings: [String]
 
+    /// A record with these contents.
     public init(
         target: String, launches: Int, samples: Int, weight: UInt64, rateHz: Int, hottest: [HotFrame], flameGraph: String,
         speedscope: String, folded: String, warnings: [String] = []

@@ -92,10 +92,13 @@ public struct MilestoneTime: Sendable, Equatable, Codable {
 
 /// Page-cache residency of the cold-run file set just before a run.
 public struct ResidencyReport: Sendable, Equatable, Codable {
+    /// One file of the set, before (and after) the run.
     public struct File: Sendable, Equatable, Codable {
+        /// The file.
         public var path: String
         /// Resident pages just before the run (after eviction).
         public var residentPages: Int
+        /// Its size in pages.
         public var totalPages: Int
         /// Why the file could not be evicted, when it stayed resident.
         public var note: String?
@@ -108,6 +111,7 @@ public struct ResidencyReport: Sendable, Equatable, Codable {
         /// system, and does not make a run "not cold".
         public var expected: Bool?
 
+        /// A file's residency, as the cold-cache preparer measures it.
         public init(
             path: String, residentPages: Int, totalPages: Int, note: String? = nil, residentPagesAfter: Int? = nil,
             expected: Bool? = nil
@@ -124,16 +128,20 @@ public struct ResidencyReport: Sendable, Equatable, Codable {
         public var pagesRead: Int? { residentPagesAfter.map { max(0, $0 - residentPages) } }
     }
 
+    /// Each file checked, in launch order.
     public var files: [File]
     /// The page size the counts are in (bytes); nil in older files (4096).
     public var pageSize: Int?
 
+    /// A report of `files`, whose pages are `pageSize` bytes.
     public init(files: [File], pageSize: Int? = nil) {
         self.files = files
         self.pageSize = pageSize
     }
 
+    /// Pages resident before the run, over all files.
     public var residentPages: Int { files.reduce(0) { $0 + $1.residentPages } }
+    /// Pages of all the files.
     public var totalPages: Int { files.reduce(0) { $0 + $1.totalPages } }
     /// Resident share of the file set, 0...1.
     public var residentFraction: Double {

@@ -37,6 +37,7 @@ public enum FlameGraphSVG {
         return root
     }
 
+    /// The flame graph of `profile` as a self-contained SVG document titled `title`.
     public static func svg(of profile: SymbolizedProfile, title: String) -> String {
         let root = tree(of: profile)
         let rows = root.depth

@@ -15,6 +15,7 @@ public enum FoldedStacks {
             .sorted { $0.frames.lexicographicallyPrecedes($1.frames) }
     }
 
+    /// `profile` as folded stacks: one line per distinct stack, frames joined by `;`, then its weight.
     public static func text(of profile: SymbolizedProfile) -> String {
         stacks(of: profile).map { "\($0.frames.joined(separator: ";")) \($0.weight)\n" }.joined()
     }

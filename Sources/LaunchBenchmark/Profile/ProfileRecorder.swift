@@ -10,8 +10,11 @@ import Glibc
 /// that do (they sample themselves) while still loading libunwind at
 /// start-up, so every thread of theirs can be sampled too.
 public struct ProfileRecorder: Sendable {
+    /// Samples per CPU-second of each thread.
     public var rate: UInt32
+    /// A launch neither ready nor exited by then is killed.
     public var timeout: Duration
+    /// Where the program's output goes.
     public var output: OutputDisposition
     /// liblaunchprof-preload.so, or nil to run without it.
     public var preloadLibrary: String?
@@ -20,9 +23,12 @@ public struct ProfileRecorder: Sendable {
     /// When the launch is over: `exit`, or a probe after which the program
     /// is stopped (SIGTERM, then SIGKILL after `grace`).
     public var probe: ReadyProbe
+    /// How long a program stopped after ready may take to exit.
     public var grace: Duration
+    /// Stops profiling when it fires.
     public var interrupt: InterruptMonitor?
 
+    /// A recorder of `runs` launches sampled at `rate`.
     public init(
         rate: UInt32 = RunDefaults.profileRate, timeout: Duration = RunDefaults.timeout, output: OutputDisposition = .inherit,
         preloadLibrary: String?, runs: Int = 1, probe: ReadyProbe = .exit, grace: Duration = RunDefaults.grace,
@@ -42,15 +48,21 @@ public struct ProfileRecorder: Sendable {
     public struct Outputs: Sendable {
         /// One trace per launch.
         public var traces: [String]
+        /// The folded stacks' path.
         public var folded: String
+        /// The speedscope JSON's path.
         public var speedscope: String
+        /// The flame graph SVG's path.
         public var flameGraph: String
     }
 
     /// What profiling gave: each launch, the merged profile, the files.
     public struct Profiled: Sendable {
+        /// Each launch recorded.
         public var launches: [RecordedLaunch]
+        /// The merged, symbolized profile.
         public var profile: SymbolizedProfile
+        /// The files written.
         public var outputs: Outputs
     }
 
@@ -71,6 +83,7 @@ public struct ProfileRecorder: Sendable {
     /// The preload library's file name, and the folder SwiftPM copies the
     /// launchprof target's resources to (beside the executable).
     public static let preloadLibraryName = "liblaunchprof-preload.so"
+    /// The folder SwiftPM copies the launchprof target's resources to, beside the executable.
     public static let resourcesFolder = "launchprof_launchprof.resources"
 
     /// The output files for `base` in `directory`: `<base>.lptrace` (or
@@ -127,9 +140,13 @@ public struct ProfileRecorder: Sendable {
 
 /// Why `launchprof profile` produced no profile.
 public enum ProfileError: Error, Sendable, CustomStringConvertible {
+    /// The preload library cannot be read.
     case missingPreload(path: String)
+    /// A launch could not be recorded.
     case record(RecordError)
+    /// The samples could not be symbolized.
     case symbolize(Symbolizer.Failure)
+    /// An output file could not be written.
     case write(AtomicWriteError)
 
     public var description: String {

@@ -4,6 +4,7 @@ import Foundation
 /// lost, what the handler cost, the hottest functions and, when the debug
 /// info tells them, the hottest source lines.
 public struct ProfileSummary: Sendable {
+    /// The summary, one line each, ending with a newline.
     public var text: String
 
     /// Median handler (unwinding) time over the samples whose stack was
@@ -38,6 +39,7 @@ public struct ProfileSummary: Sendable {
         }.prefix(limit).map { ($0.key.location, profile.frames[$0.key.frame], $0.value) }
     }
 
+    /// The summary of `profile`, with its `limit` hottest functions.
     public init(_ profile: SymbolizedProfile, limit: Int = 10) {
         let sampling = profile.sampling
         let total = profile.totalWeight

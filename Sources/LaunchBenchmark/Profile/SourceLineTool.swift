@@ -5,6 +5,7 @@ import Glibc
 /// lines and inlined calls, or why there is none. It is optional: without
 /// it frames keep their ELF symbol names.
 public enum SourceLineTool: Sendable, Equatable {
+    /// llvm-symbolizer (or a compatible tool) at `path`.
     case tool(path: String)
     /// Turned off with LAUNCHPROF_SYMBOLIZER=none.
     case off

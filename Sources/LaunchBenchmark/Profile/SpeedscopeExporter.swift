@@ -5,6 +5,7 @@ import Foundation
 /// profiled), weights in nanoseconds of CPU time, so speedscope's
 /// time-ordered view shows the launch as it ran.
 public enum SpeedscopeExporter {
+    /// `profile` as a speedscope file (https://www.speedscope.app).
     public static func json(of profile: SymbolizedProfile) -> String {
         // speedscope shows `file` beside the name and groups by it: the
         // source file when the debug info gave one, else the module.

@@ -6,12 +6,14 @@ public struct SymbolizedProfile: Sendable {
     /// function, not per line: where in the function a sample was is the
     /// stack's ``Stack/location``.
     public struct Frame: Hashable, Sendable {
+        /// The function, demangled.
         public var name: String
         /// The module's file name ("" when the address is in no module).
         public var module: String
         /// The source file the function is in and the line it starts on,
         /// from the module's debug info (nil without it, or without llvm-symbolizer).
         public var file: String? = nil
+        /// The source file and line, when llvm-symbolizer found them.
         public var line: Int? = nil
         /// A call the compiler inlined into its caller (the frame below it):
         /// it has no machine frame of its own, the debug info tells of it.
@@ -22,16 +24,23 @@ public struct SymbolizedProfile: Sendable {
     public struct Stack: Sendable {
         /// Which launch (index into ``runStarts``) it was taken in.
         public var run: Int = 0
+        /// The sampled thread.
         public var threadID: UInt32
+        /// When the sample was taken (`CLOCK_MONOTONIC`, nanoseconds).
         public var timestamp: UInt64
+        /// The CPU time the sample stands for, in units of the profile's weight (see SymbolizedProfile/totalWeight).
         public var weight: UInt32
+        /// Indexes into ``SymbolizedProfile/frames``, outermost first.
         public var frames: [Int]
         /// The source line the leaf was executing, when the debug info says.
         public var location: SourceLocation? = nil
     }
 
+    /// Every distinct frame, indexed by the stacks.
     public var frames: [Frame]
+    /// Every sample's stack, in time order.
     public var stacks: [Stack]
+    /// The sampled threads' names by thread id.
     public var threadNames: [UInt32: String]
     /// The launches' sampling, merged: samples of all, lost and failed
     /// counts summed, flags of any (``TraceSampling/merged(_:)``).
@@ -65,6 +74,8 @@ public struct SymbolizedProfile: Sendable {
 
 /// A line of a source file.
 public struct SourceLocation: Hashable, Sendable {
+    /// The source file.
     public var file: String
+    /// The line in it.
     public var line: Int
 }

@@ -16,6 +16,7 @@ public struct Symbolizer: Sendable {
     /// How long llvm-symbolizer may take over one module before it is stopped.
     public var lineTimeout: Duration
 
+    /// A symbolizer that finds source lines with `lineTool`, each call within `lineTimeout`.
     public init(lineTool: SourceLineTool = .locate(), lineTimeout: Duration = RunDefaults.timeout) {
         self.lineTool = lineTool
         self.lineTimeout = lineTimeout
@@ -23,7 +24,9 @@ public struct Symbolizer: Sendable {
 
     /// Why a trace cannot be profiled.
     public enum Failure: Error, CustomStringConvertible, Sendable {
+        /// The trace has no samples section.
         case noSamples(path: String)
+        /// No trace was given.
         case noTraces
 
         public var description: String {
@@ -36,6 +39,7 @@ public struct Symbolizer: Sendable {
         }
     }
 
+    /// One launch's profile: `trace`'s samples symbolized through its module map; `name` titles it.
     public func symbolize(_ trace: Trace, name: String) throws(Failure) -> SymbolizedProfile {
         try symbolize([trace], name: name)
     }

@@ -3,15 +3,21 @@ import Glibc
 
 /// Why `launchprof record` produced no trace.
 public enum RecordError: Error, Sendable, CustomStringConvertible {
+    /// The program could not be started.
     case launch(LaunchError)
+    /// A system call failed while watching it.
     case system(SystemCallError)
+    /// The program crashed or exited with a failure status.
     case failed(program: String, exit: ExitStatus)
+    /// The program exited without writing its trace.
     case noTrace(program: String, path: String, exit: ExitStatus)
     /// Stopped with SIGTERM after its ready probe fired, and wrote no trace.
     case noTraceAfterReady(program: String, path: String, probe: ReadyProbe, exit: ExitStatus)
+    /// The program never became ready.
     case notReady(program: String, probe: ReadyProbe, failure: String)
     /// Ctrl-C (or SIGTERM, SIGHUP) reached launchprof; the program was stopped.
     case interrupted
+    /// The trace it wrote cannot be read.
     case unreadable(TraceReadError)
     /// The trace at the path was written by another process (a program the
     /// target ran, or a stale file put there meanwhile).
@@ -44,7 +50,9 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
 
 /// What one recorded launch gave.
 public struct RecordedLaunch: Sendable {
+    /// The trace it wrote.
     public var trace: Trace
+    /// The launch as observed: times, exit, resources.
     public var run: ObservedRun
 }
 
@@ -57,13 +65,18 @@ public struct RecordedLaunch: Sendable {
 /// makes a LaunchProf program write its trace at launch complete, before it
 /// says it is ready.
 public struct TraceRecorder: Sendable {
+    /// A launch neither ready nor exited by then is killed.
     public var timeout: Duration
+    /// Where the program's output goes.
     public var output: OutputDisposition
+    /// When the launch counts as done.
     public var probe: ReadyProbe
+    /// How long a program stopped after ready may take to exit.
     public var grace: Duration
     /// Ctrl-C stops the program (its own process group never sees it).
     public var interrupt: InterruptMonitor?
 
+    /// A recorder with these settings.
     public init(
         timeout: Duration = RunDefaults.timeout, output: OutputDisposition = .inherit, probe: ReadyProbe = .exit,
         grace: Duration = RunDefaults.grace, interrupt: InterruptMonitor? = nil

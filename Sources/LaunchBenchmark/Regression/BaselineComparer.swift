@@ -20,6 +20,7 @@ public struct BaselineComparer: Sendable {
     public var threshold: Double
     /// Significance level of the U test (0.01).
     public var significance: Double
+    /// The confidence level of each change's interval (0.95).
     public var confidence: Double
     /// Checks for every target and mode; budgets add theirs (see `checks(for:)`).
     public var defaultChecks: [RegressionCheck]
@@ -29,6 +30,7 @@ public struct BaselineComparer: Sendable {
     /// both sides measured it; false: always as measured.
     public var relativeToReference: Bool
 
+    /// A comparer with these settings; the defaults are launchprof's (5%, 0.01, relative to the reference).
     public init(
         threshold: Double = 0.05, significance: Double = 0.01, confidence: Double = 0.95,
         defaultChecks: [RegressionCheck] = [RegressionCheck(metric: .wallToReady)], budgets: [Budget] = [],
@@ -44,10 +46,14 @@ public struct BaselineComparer: Sendable {
 
     /// A reference target's runs on both sides, in one mode.
     public struct ReferencePair: Sendable {
+        /// The reference target's name.
         public var name: String
+        /// The reference's runs in the baseline.
         public var baseline: BenchmarkResult
+        /// The reference's runs now.
         public var current: BenchmarkResult
 
+        /// A pair of the reference `name`'s results.
         public init(name: String, baseline: BenchmarkResult, current: BenchmarkResult) {
             self.name = name
             self.baseline = baseline

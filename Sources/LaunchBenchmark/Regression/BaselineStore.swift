@@ -60,9 +60,13 @@ public struct BaselineStore: Sendable {
 
 /// Why a baseline could not be saved or read.
 public enum BaselineError: Error, Equatable, CustomStringConvertible {
+    /// The name is not a valid baseline name (letters, digits, `.`, `_`, `-`).
     case badName(String)
+    /// No baseline of that name; `saved` lists those there are.
     case notFound(name: String, path: String, saved: [String])
+    /// The baseline file is not a results document launchprof can read.
     case unreadable(ResultsFileError)
+    /// The baseline could not be saved.
     case write(path: String, reason: String)
 
     public var description: String {

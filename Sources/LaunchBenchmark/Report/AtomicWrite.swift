@@ -5,8 +5,11 @@ import Foundation
 
 /// Why a file could not be written.
 public enum AtomicWriteError: Error, Equatable, CustomStringConvertible {
+    /// The temporary file beside `path` could not be created.
     case create(path: String, errno: Int32)
+    /// Writing or syncing the temporary file failed.
     case write(path: String, errno: Int32)
+    /// The temporary file could not be renamed to `path`.
     case rename(path: String, errno: Int32)
 
     public var description: String {
@@ -26,6 +29,7 @@ public enum AtomicWriteError: Error, Equatable, CustomStringConvertible {
 /// and replace the destination in one rename. A reader, or a crash, never
 /// sees half a file; on failure the temporary file is removed.
 public enum AtomicWrite {
+    /// Writes `bytes` to `path` whole or not at all: a unique temporary file beside it, synced, then renamed into place, with `permissions`.
     public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(AtomicWriteError) {
         var template = Array("\(path).tmp-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }

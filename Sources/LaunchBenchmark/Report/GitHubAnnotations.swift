@@ -4,6 +4,7 @@ import Foundation
 /// exceeded, regressions, failed launches and warnings, so they show on the
 /// pull request. Printed by the CLI when `GITHUB_ACTIONS=true`.
 public enum GitHubAnnotations {
+    /// `::error` and `::notice` workflow commands for `document`'s failed budgets, regressions and failed launches.
     public static func lines(_ document: ResultsDocument) -> [String] {
         var lines: [String] = []
         for result in document.results {
@@ -45,6 +46,7 @@ public enum GitHubAnnotations {
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
+    /// `text` escaped for a workflow command's property.
     public static func property(_ text: String) -> String {
         data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }

@@ -5,12 +5,18 @@ import Foundation
 public enum HumanUnits {
     /// A unit of time and its size in nanoseconds.
     public struct TimeUnit: Sendable, Equatable {
+        /// The unit's symbol, as reports print it.
         public var symbol: String
+        /// Nanoseconds in one of the unit.
         public var nanoseconds: Double
 
+        /// Nanoseconds.
         public static let ns = TimeUnit(symbol: "ns", nanoseconds: 1)
+        /// Microseconds.
         public static let µs = TimeUnit(symbol: "µs", nanoseconds: 1e3)
+        /// Milliseconds.
         public static let ms = TimeUnit(symbol: "ms", nanoseconds: 1e6)
+        /// Seconds.
         public static let s = TimeUnit(symbol: "s", nanoseconds: 1e9)
         static let all: [TimeUnit] = [.ns, .µs, .ms, .s]
     }

@@ -4,6 +4,7 @@ import Foundation
 /// baselines): pretty printed with sorted keys, so files diff well; every
 /// run's raw numbers, the summaries and the warnings.
 public struct JSONExporter: ResultsExporter {
+    /// An exporter.
     public init() {}
 
     public func export(_ document: ResultsDocument) throws -> String {

@@ -5,6 +5,7 @@
 /// the numbers. The element and attribute names are those of the JUnit
 /// schema that Jenkins, GitLab and GitHub test reporters read.
 public struct JUnitExporter: ResultsExporter {
+    /// An exporter.
     public init() {}
 
     public func export(_ document: ResultsDocument) throws -> String {

@@ -6,13 +6,16 @@
 public struct LaunchFacts: Sendable, Equatable {
     /// Median bytes a cold launch read, per file, largest first.
     public struct FileRead: Sendable, Equatable {
+        /// The file.
         public var path: String
+        /// The median bytes read from it per launch.
         public var bytes: UInt64
     }
 
     /// Median over the measured runs of all bytes read (cold runs that
     /// measured it), and the median per file.
     public var bytesRead: UInt64?
+    /// The files the launch read from disk, most bytes first.
     public var filesRead: [FileRead] = []
     /// Files that stayed cached because launchprof itself maps them.
     public var expectedResident: [String] = []
@@ -22,6 +25,7 @@ public struct LaunchFacts: Sendable, Equatable {
     /// peak, when it is not the launched program itself.
     public var largest: LargestProcess?
 
+    /// The facts of `result`'s runs.
     public init(_ result: BenchmarkResult) {
         let runs = result.runs.filter(\.exit.isSuccess)
         let reports = runs.compactMap(\.residency).filter { $0.totalBytesRead != nil }

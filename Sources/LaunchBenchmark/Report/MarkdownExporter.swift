@@ -4,6 +4,7 @@ import Foundation
 /// but with the median's confidence interval, resources, milestones, the
 /// comparison with the reference target, warnings and the machine.
 public struct MarkdownExporter: ResultsExporter {
+    /// An exporter.
     public init() {}
 
     public func export(_ document: ResultsDocument) throws -> String {

@@ -9,6 +9,7 @@ import Glibc
 public struct ProgressLine: Sendable {
     /// What one update shows.
     public struct Status: Sendable, Equatable {
+        /// The target and mode.
         public var label: String
         /// 1-based number of the run just finished.
         public var run: Int
@@ -16,8 +17,10 @@ public struct ProgressLine: Sendable {
         public var total: Int?
         /// Median time to ready so far, ns.
         public var median: Double?
+        /// The estimated time left, when known.
         public var remaining: Duration?
 
+        /// A status of run `run` of `total`.
         public init(label: String, run: Int, total: Int? = nil, median: Double? = nil, remaining: Duration? = nil) {
             self.label = label
             self.run = run
@@ -27,6 +30,7 @@ public struct ProgressLine: Sendable {
         }
     }
 
+    /// Whether standard error is a terminal (nothing is drawn otherwise).
     public let isEnabled: Bool
     private let descriptor: Int32
     private let width: @Sendable () -> Int

@@ -2,17 +2,21 @@
 /// launch time, resources, milestone sub-rows and the comparison with the
 /// reference target. Terminal and Markdown reports format the same rows.
 public struct ReportRow: Sendable {
+    /// The result the row shows.
     public var result: BenchmarkResult
     /// Time to ready, or time to exit when no run reported ready.
     public var primary: Metric
+    /// The primary metric's summary.
     public var summary: MetricSummary?
     /// Pre-main, main and each milestone, in report order, when traced.
     public var details: [(metric: Metric, summary: MetricSummary)]
     /// Against the reference target in the same mode; nil for the reference
     /// itself, or without one.
     public var comparison: RelativeComparison?
+    /// Whether this is the reference target's row.
     public var isReference: Bool
 
+    /// How many runs succeeded.
     public var successfulRuns: Int { result.runs.filter(\.exit.isSuccess).count }
 
     /// "28/30" when runs failed, "30" otherwise.
@@ -35,6 +39,7 @@ public struct ReportRow: Sendable {
         }
     }
 
+    /// A row for `result`, compared with `reference` when given.
     public init(result: BenchmarkResult, reference: BenchmarkResult?) {
         self.result = result
         let hasReady = result.summaries[Metric.wallToReady.key] != nil

@@ -2,10 +2,15 @@ import Foundation
 
 /// Why a results file (or baseline) could not be read.
 public enum ResultsFileError: Error, Equatable, CustomStringConvertible {
+    /// The file cannot be read.
     case unreadable(path: String, reason: String)
+    /// The file is not JSON.
     case notJSON(path: String, reason: String)
+    /// The JSON has no `version`: not a launchprof results file.
     case missingVersion(path: String)
+    /// A results schema this launchprof does not read.
     case unsupportedVersion(path: String, version: Int)
+    /// The JSON does not have the results' shape.
     case malformed(path: String, reason: String)
 
     public var description: String {

@@ -4,8 +4,10 @@
 /// target when one is set; warnings below; then budgets, the comparison with
 /// a baseline and the verdict, when there are any. Colour only when asked for.
 public struct TerminalReport: ResultsExporter {
+    /// The colours used.
     public var style: ANSIStyle
 
+    /// A report, coloured when `colour`.
     public init(colour: Bool) { style = ANSIStyle(enabled: colour) }
 
     public func export(_ document: ResultsDocument) throws -> String {

@@ -7,10 +7,14 @@
 public struct BootstrapRatio: Sendable, Equatable {
     /// statistic(a) / statistic(b) of the samples themselves.
     public var ratio: Double
+    /// The lower end of the ratio's confidence interval.
     public var low: Double
+    /// The upper end of the ratio's confidence interval.
     public var high: Double
+    /// The interval's confidence level.
     public var confidence: Double
 
+    /// The seed that makes the resampling repeatable by default.
     public static let defaultSeed: UInt64 = 0x6C61_756E_6368  // "launch"
 
     /// nil when a sample is empty or statistic(b) is 0 (no ratio exists).

@@ -14,10 +14,14 @@ public enum LaunchWarning: Sendable, CustomStringConvertible {
 
     /// A file that stayed resident in the page cache before cold runs.
     public struct ResidentFile: Sendable, Equatable {
+        /// The file.
         public var path: String
+        /// The share of its pages resident before the cold run.
         public var fraction: Double
+        /// Why it stayed resident, when known.
         public var note: String?
 
+        /// A file `path` with `fraction` of its pages resident.
         public init(path: String, fraction: Double, note: String?) {
             self.path = path
             self.fraction = fraction

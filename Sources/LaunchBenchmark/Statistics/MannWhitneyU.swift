@@ -20,8 +20,12 @@ public struct MannWhitneyU: Sendable, Equatable {
     /// Which method gave the p-value.
     public var method: Method
 
+    /// How the p-value was computed.
     public enum Method: String, Sendable, Equatable {
-        case exact, asymptotic
+        /// From the exact distribution of U (small samples without ties).
+        case exact
+        /// From the normal approximation, with tie and continuity corrections.
+        case asymptotic
     }
 
     /// Tests `x` against `y`; nil when either sample is empty.

@@ -30,6 +30,7 @@ public struct MedianConfidenceInterval: Sendable, Equatable {
     /// confidence, except for the tiny samples described above).
     public var coverage: Double
 
+    /// An interval between the values of ranks `lowerRank` and `upperRank`.
     public init(lowerRank: Int, upperRank: Int, coverage: Double) {
         self.lowerRank = lowerRank
         self.upperRank = upperRank

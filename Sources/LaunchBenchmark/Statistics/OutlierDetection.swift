@@ -10,8 +10,10 @@
 /// sample or a coarse clock) leaves no scale to measure distance with: no value
 /// is called an outlier then, rather than every value that differs at all.
 public struct OutlierDetection: Sendable, Equatable {
+    /// How many median absolute deviations from the median make a run an outlier.
     public var madMultiple: Double
 
+    /// A detector at `madMultiple` MADs.
     public init(madMultiple: Double = 5) {
         self.madMultiple = madMultiple
     }

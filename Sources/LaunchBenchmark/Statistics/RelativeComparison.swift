@@ -9,10 +9,14 @@
 public struct RelativeComparison: Sendable, Equatable {
     /// median(target) / median(reference); above 1 means slower (or larger).
     public var ratio: Double
+    /// The lower end of the ratio's confidence interval.
     public var low: Double
+    /// The upper end of the ratio's confidence interval.
     public var high: Double
+    /// The interval's confidence level.
     public var confidence: Double
 
+    /// A comparison with these values.
     public init(ratio: Double, low: Double, high: Double, confidence: Double = 0.95) {
         self.ratio = ratio
         self.low = low

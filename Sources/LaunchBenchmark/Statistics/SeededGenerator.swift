@@ -4,8 +4,10 @@
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// A generator that repeats its sequence for the same `seed`.
     public init(seed: UInt64) { state = seed }
 
+    /// The next number of the sequence.
     public mutating func next() -> UInt64 {
         // Wrapping arithmetic is the algorithm, not an accident.
         state &+= 0x9E37_79B9_7F4A_7C15

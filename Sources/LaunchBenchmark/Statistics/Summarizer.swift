@@ -11,8 +11,10 @@ public struct Summarizer: Sendable {
     public var minimumRuns = 5
     /// A cold run whose file set was more resident than this (0...1) was not cold.
     public var residencyThreshold = 0.10
+    /// The confidence level of the median's interval.
     public var confidence = 0.95
 
+    /// A summarizer with 95% confidence.
     public init() {}
 
     /// `result` with its summaries and warnings computed from its runs.

@@ -6,6 +6,7 @@
 public struct Trace: Sendable, Equatable {
     /// Where the trace came from (a path, or a label for in-memory bytes).
     public var path: String
+    /// The trace's header.
     public var header: TraceHeader
     /// The string table, in file order.
     public var strings: [String]
@@ -18,6 +19,7 @@ public struct Trace: Sendable, Equatable {
     /// The launch sampler's stacks and modules (LAUNCHPROF_SAMPLE_HZ), if sampled.
     public var sampling: TraceSampling? = nil
 
+    /// A trace with these contents; ``TraceReader`` reads one from a file.
     public init(
         path: String, header: TraceHeader, strings: [String], categories: [TraceCategory],
         threadNames: [UInt32: String], events: [TraceEvent]
@@ -46,8 +48,11 @@ public struct Trace: Sendable, Equatable {
 
 /// The fixed header of a trace file (docs/trace-format.md).
 public struct TraceHeader: Sendable, Equatable {
+    /// The trace format's version.
     public var formatVersion: UInt32
+    /// The process that wrote the trace.
     public var pid: UInt32
+    /// The ring's overflow policy.
     public var policy: TraceOverflowPolicy
     /// LAUNCHPROF_SPAWN_NS from the harness; `nil` when not spawned by it.
     public var spawnNanoseconds: UInt64?
@@ -66,6 +71,7 @@ public struct TraceHeader: Sendable, Equatable {
     /// Events dropped when the ring was full, or overwritten.
     public var lostEvents: UInt64
 
+    /// A header with these values.
     public init(
         formatVersion: UInt32, pid: UInt32, policy: TraceOverflowPolicy, spawnNanoseconds: UInt64?,
         processEntryNanoseconds: UInt64?, mainNanoseconds: UInt64?, launchCompleteNanoseconds: UInt64?,
@@ -87,7 +93,9 @@ public struct TraceHeader: Sendable, Equatable {
 
 /// What the ring did when it was full.
 public enum TraceOverflowPolicy: UInt32, Sendable, Equatable, CustomStringConvertible {
+    /// Events that do not fit are dropped.
     case dropNewest = 0
+    /// The oldest events are overwritten.
     case overwriteOldest = 1
 
     /// The spelling LAUNCHPROF_BUFFER_POLICY uses.
@@ -101,9 +109,12 @@ public enum TraceOverflowPolicy: UInt32, Sendable, Equatable, CustomStringConver
 
 /// A (subsystem, category) pair, as a `Signposter` names it.
 public struct TraceCategory: Sendable, Hashable, CustomStringConvertible {
+    /// The signposter's subsystem.
     public var subsystem: String
+    /// The signposter's category.
     public var category: String
 
+    /// A category.
     public init(subsystem: String, category: String) {
         self.subsystem = subsystem
         self.category = category
@@ -115,10 +126,15 @@ public struct TraceCategory: Sendable, Hashable, CustomStringConvertible {
 
 /// What an event record marks.
 public enum TraceEventKind: UInt8, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+    /// The beginning of a signpost interval.
     case intervalBegin = 1
+    /// The end of a signpost interval.
     case intervalEnd = 2
+    /// A single signpost event.
     case event = 3
+    /// A launch milestone.
     case milestone = 4
+    /// Launch complete.
     case launchComplete = 5
 
     public var description: String {
@@ -134,18 +150,24 @@ public enum TraceEventKind: UInt8, Sendable, Equatable, CaseIterable, CustomStri
 
 /// One event record, with its name and category resolved.
 public struct TraceEvent: Sendable, Equatable {
+    /// When the event was recorded (`CLOCK_MONOTONIC`, nanoseconds).
     public var timestamp: UInt64
+    /// What the event is.
     public var kind: TraceEventKind
+    /// Its name.
     public var name: String
     /// Signpost id; 0 means none.
     public var id: UInt64
+    /// Its value argument (`value:` of a signpost call), 0 when none.
     public var argument: Int64?
     /// Linux tid of the recording thread.
     public var threadID: UInt32
     /// Index into ``Trace/categories``.
     public var categoryIndex: Int
+    /// The signposter's category.
     public var category: TraceCategory
 
+    /// An event with these values.
     public init(
         timestamp: UInt64, kind: TraceEventKind, name: String, id: UInt64, argument: Int64?,
         threadID: UInt32, categoryIndex: Int, category: TraceCategory

@@ -1,25 +1,32 @@
 /// A begin paired with its end (same category, name and id), or a begin whose
 /// end the trace never saw.
 public struct TraceInterval: Sendable, Equatable {
+    /// The begin event.
     public var begin: TraceEvent
     /// `nil` when the interval is unfinished.
     public var end: TraceEvent?
     /// When an unfinished interval is taken to end: the trace's last timestamp.
     public var endTimestamp: UInt64
 
+    /// An interval from `begin` to `end`, or to `endTimestamp` when unfinished.
     public init(begin: TraceEvent, end: TraceEvent?, endTimestamp: UInt64) {
         self.begin = begin
         self.end = end
         self.endTimestamp = endTimestamp
     }
 
+    /// The interval's name.
     public var name: String { begin.name }
+    /// Its signposter's category.
     public var category: TraceCategory { begin.category }
     public var id: UInt64 { begin.id }
+    /// When it began (`CLOCK_MONOTONIC`, nanoseconds).
     public var startTimestamp: UInt64 { begin.timestamp }
     /// The interval ran to the end of the trace without an end event.
     public var isUnfinished: Bool { end == nil }
+    /// How long it lasted, in nanoseconds.
     public var duration: UInt64 { endTimestamp - startTimestamp }
+    /// The thread it began on.
     public var beginThreadID: UInt32 { begin.threadID }
     /// The end's thread; the begin's for an unfinished interval.
     public var endThreadID: UInt32 { end?.threadID ?? begin.threadID }
@@ -37,6 +44,7 @@ public struct TraceIntervals: Sendable, Equatable {
     /// ended an interval it never began).
     public var unmatchedEnds: [TraceEvent]
 
+    /// Intervals paired from a trace.
     public init(slices: [TraceInterval], asyncIntervals: [TraceInterval], unmatchedEnds: [TraceEvent]) {
         self.slices = slices
         self.asyncIntervals = asyncIntervals

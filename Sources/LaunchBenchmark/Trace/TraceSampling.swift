@@ -5,6 +5,7 @@ public struct TraceSampling: Sendable, Equatable {
     public var rate: UInt32
     /// The deepest stack a sample keeps.
     public var maxDepth: UInt32
+    /// How samples were triggered.
     public var timerMode: TimerMode
     /// Only the main thread was sampled (libunwind was not preloaded).
     public var mainThreadOnly: Bool
@@ -17,6 +18,7 @@ public struct TraceSampling: Sendable, Equatable {
     public var threadsHooked: Bool
     /// CLOCK_MONOTONIC ns when sampling started and stopped (0: not stopped).
     public var startNanoseconds: UInt64
+    /// When sampling stopped (`CLOCK_MONOTONIC`, nanoseconds); 0: not stopped.
     public var stopNanoseconds: UInt64
     /// Samples the buffer had no room for.
     public var lost: UInt64
@@ -31,8 +33,11 @@ public struct TraceSampling: Sendable, Equatable {
 
     /// How samples were triggered.
     public enum TimerMode: UInt32, Sendable, Equatable, CustomStringConvertible {
+        /// No timer was armed.
         case none = 0
+        /// A CPU-time timer per thread.
         case threadCPUTime = 1
+        /// One process-wide profiling timer (`ITIMER_PROF`).
         case processProfilingTimer = 2
 
         public var description: String {
@@ -79,7 +84,9 @@ public struct TraceSampling: Sendable, Equatable {
 
 /// One sampled call stack.
 public struct TraceSample: Sendable, Equatable {
+    /// When the sample was taken (`CLOCK_MONOTONIC`, nanoseconds).
     public var timestamp: UInt64
+    /// The sampled thread.
     public var threadID: UInt32
     /// Timer periods this sample stands for (1 + the timer's overrun: CPU
     /// timers fire at the scheduler tick, so above CONFIG_HZ one signal
@@ -101,11 +108,13 @@ public struct TraceSample: Sendable, Equatable {
 
 /// A loaded ELF object, as the loader listed it.
 public struct TraceModule: Sendable, Equatable {
+    /// The module's file.
     public var path: String
     /// Load bias: runtime address = bias + ELF virtual address.
     public var bias: UInt64
     /// The runtime range of its PT_LOAD segments.
     public var start: UInt64
+    /// The end of its runtime range.
     public var end: UInt64
     /// The GNU build id (empty if it has none).
     public var buildID: [UInt8]
