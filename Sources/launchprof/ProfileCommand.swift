@@ -81,29 +81,16 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
         let base = name ?? URL(fileURLWithPath: command[0]).lastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
-        } catch {
-            FileHandle.standardError.write(Data("launchprof profile: cannot create the output directory '\(outputDir)': \(error.localizedDescription)\n".utf8))
-            throw ExitCode(LaunchExitStatus.usage.rawValue)
-        }
-        let preload = noPreload ? nil : (preloadLibrary ?? ProfileRecorder.defaultPreloadLibrary())
-        if !noPreload, preload == nil {
-            FileHandle.standardError.write(Data("launchprof profile: liblaunchprof-preload.so is not beside launchprof; only programs that link LaunchProf will be sampled (set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library)\n".utf8))
-        }
+        let preload = ProfileRecorder.preloadLibrary(explicit: preloadLibrary, disabled: noPreload)
+        if let note = preload.note { FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8)) }
         let recorder = ProfileRecorder(
             rate: hz, timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit,
-            preloadLibrary: preload, runs: runs, probe: try probe(), grace: try RunOptions.seconds(grace, flag: "--grace", allowZero: true),
+            preloadLibrary: preload.path, runs: runs, probe: try probe(), grace: try RunOptions.seconds(grace, flag: "--grace", allowZero: true),
             interrupt: try InterruptMonitor())
         defer { recorder.interrupt?.stop() }
         do {
             let profiled = try recorder.profile(LaunchTarget(name: base, arguments: command), directory: outputDir, base: base)
-            let exits = Set(profiled.launches.map { "\($0.run.exit)" }).sorted().joined(separator: ", ")
-            var text = "launchprof profile: \(base) \(exits)\n" + ProfileSummary(profiled.profile).text
-            let outputs = profiled.outputs
-            let traces = outputs.traces.count == 1 ? outputs.traces[0] : "\(outputs.traces[0]) … \(outputs.traces.last!)"
-            text += "wrote \(traces)\n      \(outputs.folded)\n      \(outputs.speedscope)  (https://www.speedscope.app)\n      \(outputs.flameGraph)\n"
-            FileHandle.standardError.write(Data(text.utf8))
+            FileHandle.standardError.write(Data(profiled.summary(base: base).utf8))
         } catch {
             FileHandle.standardError.write(Data("launchprof profile: \(error)\n".utf8))
             throw ExitCode(error.status.rawValue)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import LaunchBenchmark
 
 /// The flags of `launchprof run`. Names follow hyperfine where the meaning is
@@ -118,9 +117,6 @@ struct RunOptions: ParsableArguments {
         }
         if let profileRuns { _ = try Self.count(profileRuns, flag: "--profile-runs", in: 1...1000) }
         if let profileHz { _ = try Self.count(Int(profileHz), flag: "--profile-hz", in: 1...100_000) }
-        for path in evict where access(path, F_OK) != 0 {
-            throw ValidationError("--evict '\(path)' does not exist")
-        }
     }
 
     /// `--mode` without repeats; nil when not given.

@@ -118,19 +118,37 @@ struct BenchmarkSessionTests {
 
     @Test("cancelling the task stops the benchmark like Ctrl-C: the run in progress is killed and what was measured is kept")
     func cancellation() async throws {
-        let start = ContinuousClock.now
-        let task = Task {
-            try await BenchmarkSession(
-                targets: [LaunchTarget(name: "sleeper", arguments: ["/bin/sleep", "30"])], warmup: 0, stopping: .fixed(3)
-            ).run()
-        }
-        try await Task.sleep(for: .milliseconds(500))
+        var settings = BenchmarkSettings()
+        settings.timeout = .seconds(600)
+        let session = BenchmarkSession(
+            targets: [LaunchTarget(name: "sleeper", arguments: ["/bin/sleep", "1000"])], warmup: 0, stopping: .fixed(3),
+            settings: settings)
+        let task = Task { try await session.run() }
+        // Cancelled once the first run's process is up (however long a busy
+        // machine takes to start it).
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !Self.sleeperAlive(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(Self.sleeperAlive())
+        let cancelled = ContinuousClock.now
         task.cancel()
         let outcome = try await task.value
         #expect(outcome.interrupted)
         #expect(outcome.status == .interrupted)
-        #expect(ContinuousClock.now - start < .seconds(15))
+        #expect(ContinuousClock.now - cancelled < .seconds(15))
+        #expect(outcome.document.results.first?.runs.isEmpty == true, "the run in progress is not counted")
         #expect(throws: LaunchGateFailure.self) { try outcome.requirePassing() }
+        #expect(!Self.sleeperAlive(), "the sleeper was killed with its tree")
+    }
+
+    /// Whether a `/bin/sleep 1000` is still running.
+    static func sleeperAlive() -> Bool {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.contains { pid in
+            guard pid.allSatisfy(\.isNumber),
+                let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+            else { return false }
+            return cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) } == ["/bin/sleep", "1000"]
+        }
     }
 
     @Test("a reference that names no target is refused before anything runs, with the CLI's status and message")

@@ -98,9 +98,9 @@ public struct MeasuredRuns: Sendable {
 
 /// One finished run, for a progress display.
 public struct BenchmarkProgress: Sendable {
-    /// The run about to start or just measured: target, mode, index, warm-up or not.
+    /// The run just measured: target, mode, index, warm-up or not.
     public var context: RunContext
-    /// The run just measured; nil before it starts.
+    /// The run just measured, as observed.
     public var observed: ObservedRun
     /// Measured runs of this target and mode so far (0 during warm-ups).
     public var measuredRuns: Int

@@ -19,7 +19,7 @@ public struct BenchmarkRunner {
     public var coldCache: (any ColdCachePreparer)?
     /// Stops the benchmark when it fires; nil: only a failed run does.
     public var interrupt: InterruptMonitor?
-    /// Called before each run and after each measured one.
+    /// Called after each run (warm-ups too), with the runs measured so far.
     public var progress: ((BenchmarkProgress) -> Void)?
 
     /// A runner of `plan` through `executor`.

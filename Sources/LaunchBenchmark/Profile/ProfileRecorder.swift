@@ -66,6 +66,15 @@ public struct ProfileRecorder: Sendable {
         public var outputs: Outputs
     }
 
+    /// The preload library `launchprof profile` uses: `explicit` when given,
+    /// none when `disabled`, else ``defaultPreloadLibrary()``; with the note
+    /// to show when none was found.
+    public static func preloadLibrary(explicit: String?, disabled: Bool) -> (path: String?, note: String?) {
+        if disabled { return (nil, nil) }
+        if let path = explicit ?? defaultPreloadLibrary() { return (path, nil) }
+        return (nil, "liblaunchprof-preload.so is not beside launchprof; only programs that link LaunchProf will be sampled (set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library)")
+    }
+
     /// Where liblaunchprof-preload.so is: $LAUNCHPROF_PRELOAD_LIBRARY, or
     /// in launchprof's resources beside the running executable (where
     /// `swift build` puts it: `launchprof_launchprof.resources/`), or beside
@@ -97,10 +106,16 @@ public struct ProfileRecorder: Sendable {
     }
 
     /// Profiles `runs` launches of `target` and writes the files of
-    /// ``outputs(directory:base:)``. `progress` hears of each launch before it starts.
+    /// ``outputs(directory:base:)``, creating `directory` when it is missing.
+    /// `progress` hears of each launch before it starts.
     public func profile(
         _ target: LaunchTarget, directory: String, base: String, progress: (Int) -> Void = { _ in }
     ) throws(ProfileError) -> Profiled {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .directory(path: directory, reason: error.localizedDescription)
+        }
         var target = target
         target.environment["LAUNCHPROF_SAMPLE_HZ"] = String(rate)
         if let preloadLibrary {
@@ -148,6 +163,8 @@ public enum ProfileError: Error, Sendable, CustomStringConvertible {
     case symbolize(Symbolizer.Failure)
     /// An output file could not be written.
     case write(AtomicWriteError)
+    /// The output directory cannot be created.
+    case directory(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -156,6 +173,7 @@ public enum ProfileError: Error, Sendable, CustomStringConvertible {
         case .record(let error): error.description
         case .symbolize(let error): error.description
         case .write(let error): error.description
+        case .directory(let path, let reason): "cannot create the output directory '\(path)': \(reason)"
         }
     }
 }

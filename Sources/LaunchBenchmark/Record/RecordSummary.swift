@@ -1,5 +1,17 @@
 import Foundation
 
+extension ProfileRecorder.Profiled {
+    /// What `launchprof profile` prints about the profile it wrote: how the
+    /// launches ended, the hottest functions, and the files.
+    public func summary(base: String) -> String {
+        let exits = Set(launches.map { "\($0.run.exit)" }).sorted().joined(separator: ", ")
+        var text = "launchprof profile: \(base) \(exits)\n" + ProfileSummary(profile).text
+        let traces = outputs.traces.count == 1 ? outputs.traces[0] : "\(outputs.traces[0]) … \(outputs.traces[outputs.traces.count - 1])"
+        text += "wrote \(traces)\n      \(outputs.folded)\n      \(outputs.speedscope)  (https://www.speedscope.app)\n      \(outputs.flameGraph)\n"
+        return text
+    }
+}
+
 /// The few lines `record` prints about the trace it wrote.
 public struct RecordSummary: Sendable {
     /// The lines, each ending with a newline.

@@ -2,7 +2,7 @@
 /// run, the measured results (before any profiling starts), then each
 /// target's profile.
 public enum BenchmarkEvent: Sendable {
-    /// A run (or warm-up run) is about to start or has been measured.
+    /// A run (or a warm-up run) has been measured.
     case progress(BenchmarkProgress)
     /// Measuring is over: the results with budgets checked and the baseline
     /// compared, before profiling (the CLI prints its report here).

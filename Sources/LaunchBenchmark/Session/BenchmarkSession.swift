@@ -80,6 +80,11 @@ public struct BenchmarkSession: Sendable {
         if !cold, settings.dropCaches || plan.targets.contains(where: { !$0.evictPaths.isEmpty }) {
             throw .usage("--evict and --drop-caches only apply to cold runs; add --mode cold")
         }
+        for target in plan.targets {
+            for path in target.evictPaths where access(path, F_OK) != 0 {
+                throw .usage("--evict '\(path)' does not exist (target '\(target.name)')")
+            }
+        }
         if settings.dropCaches {
             do {
                 _ = try ColdCache(dropAllCaches: true)

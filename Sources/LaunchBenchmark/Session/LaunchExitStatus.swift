@@ -42,7 +42,7 @@ extension ProfileError {
     public var status: LaunchExitStatus {
         switch self {
         case .record(let error): error.status
-        case .missingPreload: .usage
+        case .missingPreload, .directory: .usage
         case .symbolize, .write: .launchFailed
         }
     }
