@@ -39,6 +39,13 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let config = try readConfig()
         let session = try self.session(config: config)
+        let metrics: MetricsExport?
+        do {
+            metrics = try MetricsExport.resolve(
+                gatewayFlag: options.pushGateway, labelFlags: options.label, file: options.exportOpenmetrics, config: config?.push)
+        } catch {
+            throw Output.fail(error.description, status: .usage)
+        }
         let line = ProgressLine()
         let outcome: BenchmarkOutcome
         do {
@@ -69,8 +76,12 @@ struct RunCommand: ParsableCommand {
             throw Output.fail(error.message, status: error.status)
         }
         do {
-            try outcome.write(ResultsFiles(
-                json: options.exportJson, markdown: options.exportMarkdown, junit: gate.exportJunit, html: options.report))
+            let pushed = try outcome.write(ResultsFiles(
+                json: options.exportJson, markdown: options.exportMarkdown, junit: gate.exportJunit, html: options.report,
+                metrics: metrics))
+            if let gateway = metrics?.gateway, !pushed.isEmpty {
+                Output.note("pushed \(pushed.count) group\(pushed.count == 1 ? "" : "s") to \(gateway.url) (job \(gateway.job))")
+            }
         } catch {
             throw Output.fail(error.description, status: .usage)
         }

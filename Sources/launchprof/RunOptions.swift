@@ -60,6 +60,21 @@ struct RunOptions: ParsableArguments {
     var exportMarkdown: String?
 
     @Option(help: ArgumentHelp(
+        "Write the results as Prometheus metrics (text exposition format) to this file, e.g. for node_exporter's textfile collector.",
+        valueName: "file"))
+    var exportOpenmetrics: String?
+
+    @Option(help: ArgumentHelp(
+        "Push the results to this Prometheus Pushgateway (one group per target, mode and machine; after the files are written).",
+        valueName: "url"))
+    var pushGateway: String?
+
+    @Option(help: ArgumentHelp(
+        "A label for every pushed or exported series (repeatable); commit, branch and runner are read from CI variables.",
+        valueName: "name=value"))
+    var label: [String] = []
+
+    @Option(help: ArgumentHelp(
         "Read targets and budgets from this YAML file (default: ./launchprof.yml when no command is given).",
         valueName: "file"))
     var config: String?

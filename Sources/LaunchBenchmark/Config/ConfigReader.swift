@@ -8,7 +8,8 @@ import Yams
 /// '/', `evict`) are relative to the config file's directory, so the file
 /// works from any current directory.
 public enum ConfigReader {
-    static let topKeys = ["version", "reference", "threshold", "significance", "defaults", "targets", "budgets"]
+    static let topKeys = ["version", "reference", "threshold", "significance", "defaults", "targets", "budgets", "push"]
+    static let pushKeys = ["gateway", "job", "labels"]
     static let scheduleKeys = ["runs", "min_runs", "max_runs", "warmup", "modes", "timeout"]
     static let targetKeys = ["name", "command", "working_directory", "environment", "ready", "evict", "budgets"] + scheduleKeys
     static let budgetKeys = ["target", "mode", "metric", "statistic", "limit", "threshold"]
@@ -72,8 +73,37 @@ public enum ConfigReader {
                 config.budgets.append(try budget(item, target: nil, reference: reference))
             }
         }
+        if let push = top["push"] { config.push = try self.push(push) }
         try check(config, top: top)
         return config
+    }
+
+    /// `push: {gateway: URL, job: NAME, labels: {k: v}}`, each checked as
+    /// the flags are (`--push-gateway`, `--label`).
+    private static func push(_ node: ConfigNode) throws(ConfigError) -> LaunchConfig.PushConfig {
+        let keys = try node.mapping(allowed: pushKeys)
+        var push = LaunchConfig.PushConfig()
+        if let gateway = keys["gateway"] {
+            let url = try gateway.string()
+            do {
+                _ = try PushGateway(url: url)
+            } catch {
+                throw gateway.error("'\(url)' is not an http:// or https:// URL with a host")
+            }
+            push.gateway = url
+        }
+        push.job = try keys["job"]?.string()
+        if let labels = keys["labels"] {
+            push.labels = try labels.stringMap()
+            for (name, value) in push.labels.sorted(by: { $0.key < $1.key }) {
+                do {
+                    _ = try MetricLabels.parse("\(name)=\(value)")
+                } catch {
+                    throw labels.error("'\(name)' cannot be a label: \(error)")
+                }
+            }
+        }
+        return push
     }
 
     private static func target(

@@ -17,6 +17,8 @@ public struct LaunchConfig: Sendable, Equatable {
     public var threshold: Double?
     /// The significance level of the U test, when set.
     public var significance: Double?
+    /// The `push:` section: where results go besides the files.
+    public var push: PushConfig?
 
     /// A config with these contents; ``ConfigReader`` reads one from a file.
     public init(
@@ -32,6 +34,24 @@ public struct LaunchConfig: Sendable, Equatable {
         self.reference = reference
         self.threshold = threshold
         self.significance = significance
+    }
+
+    /// The `push:` section of a config file: a Pushgateway, its job, and
+    /// labels added to every series.
+    public struct PushConfig: Sendable, Equatable {
+        /// The gateway's URL; nil: push only when `--push-gateway` is given.
+        public var gateway: String?
+        /// The job name; nil: `launchprof`.
+        public var job: String?
+        /// Labels for every series (`--label` wins over them), by name.
+        public var labels: [String: String]
+
+        /// A section with these values.
+        public init(gateway: String? = nil, job: String? = nil, labels: [String: String] = [:]) {
+            self.gateway = gateway
+            self.job = job
+            self.labels = labels
+        }
     }
 
     /// The file `launchprof run` reads when no `--config` is given.

@@ -69,10 +69,12 @@ public struct BenchmarkOutcome: Sendable {
 
     /// Writes each file `files` asks for: JSON, Markdown, JUnit XML and the
     /// HTML report (with the baseline's runs and the flame graphs), each
-    /// whole or not at all. Stops at the first that cannot be written;
-    /// the error names it.
-    public func write(_ files: ResultsFiles) throws(ResultsWriteError) {
-        try files.write(document)
+    /// whole or not at all; then the metrics (exposition file, Pushgateway),
+    /// so that a push that fails loses nothing. Stops at the first that
+    /// cannot be written; the error names it. Returns the URLs pushed to.
+    @discardableResult
+    public func write(_ files: ResultsFiles) throws(ResultsWriteError) -> [String] {
+        try files.writeDocuments(document)
         if let path = files.html {
             do {
                 try HTMLReport(
@@ -83,6 +85,7 @@ public struct BenchmarkOutcome: Sendable {
                 throw ResultsWriteError(path: path, reason: "\(error)")
             }
         }
+        return try files.metrics?.export(document) ?? []
     }
 
     /// Throws unless every target launched, every budget was met and nothing
@@ -106,18 +109,31 @@ public struct ResultsFiles: Sendable, Equatable {
     /// The self-contained HTML report (only a ``BenchmarkOutcome`` has the
     /// profiles and baseline runs it draws; ``write(_:)`` skips it).
     public var html: String?
+    /// The Prometheus exposition file and Pushgateway, written after the files.
+    public var metrics: MetricsExport?
 
     /// The files to write; nil: not written.
-    public init(json: String? = nil, markdown: String? = nil, junit: String? = nil, html: String? = nil) {
+    public init(
+        json: String? = nil, markdown: String? = nil, junit: String? = nil, html: String? = nil, metrics: MetricsExport? = nil
+    ) {
         self.json = json
         self.markdown = markdown
         self.junit = junit
         self.html = html
+        self.metrics = metrics
     }
 
-    /// Writes the JSON, Markdown and JUnit files asked for, each whole or
-    /// not at all; stops at the first that cannot be written.
-    public func write(_ document: ResultsDocument) throws(ResultsWriteError) {
+    /// Writes the JSON, Markdown and JUnit files asked for, then the
+    /// metrics; returns the URLs pushed to. Stops at the first that cannot
+    /// be written.
+    @discardableResult
+    public func write(_ document: ResultsDocument) throws(ResultsWriteError) -> [String] {
+        try writeDocuments(document)
+        return try metrics?.export(document) ?? []
+    }
+
+    /// The JSON, Markdown and JUnit files, each whole or not at all.
+    func writeDocuments(_ document: ResultsDocument) throws(ResultsWriteError) {
         let exports: [(String?, any ResultsExporter)] = [(json, JSONExporter()), (markdown, MarkdownExporter()), (junit, JUnitExporter())]
         for case let (path?, exporter) in exports {
             do {

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# End to end with the real Prometheus server and Pushgateway (Debian's
+# prometheus and prometheus-pushgateway packages), both on loopback ports
+# of their own and stopped when this script ends, whatever happens:
+#
+#   1. `launchprof run --export-openmetrics` on the bundled samples, and
+#      `promtool check metrics` on the file;
+#   2. two `launchprof run --push-gateway` runs with different commit labels,
+#      each scraped by Prometheus before the next (a push replaces its group);
+#   3. a PromQL query over Prometheus's HTTP API for each commit's median time
+#      to ready, which must equal the JSON results' median of that run;
+#   4. a push to a gateway that is not there fails with exit status 2, a
+#      message naming the URL, and the JSON written anyway.
+#
+# Skips (exit 0, with a message) only where the packages cannot be installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v prometheus >/dev/null || ! command -v prometheus-pushgateway >/dev/null || ! command -v promtool >/dev/null; then
+    if command -v apt-get >/dev/null; then
+        sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+        "${sudo[@]}" apt-get install -y -qq prometheus prometheus-pushgateway >/dev/null 2>&1 \
+            || { "${sudo[@]}" apt-get update -qq >/dev/null 2>&1 && "${sudo[@]}" apt-get install -y -qq prometheus prometheus-pushgateway >/dev/null 2>&1; } || true
+    fi
+    if ! command -v prometheus >/dev/null || ! command -v prometheus-pushgateway >/dev/null; then
+        echo "check-prometheus: SKIPPED: the prometheus and prometheus-pushgateway packages cannot be installed here" >&2
+        exit 0
+    fi
+fi
+
+swift build >/dev/null
+bin="$(swift build --show-bin-path)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/launchprof-prometheus-XXXXXX")"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+gateway_port="$(free_port)"
+prometheus_port="$(free_port)"
+gateway="http://127.0.0.1:$gateway_port"
+server="http://127.0.0.1:$prometheus_port"
+
+prometheus-pushgateway --web.listen-address="127.0.0.1:$gateway_port" --persistence.file="" \
+    >"$work/pushgateway.log" 2>&1 &
+pids+=($!)
+cat >"$work/prometheus.yml" <<YAML
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: pushgateway
+    honor_labels: true
+    static_configs:
+      - targets: ['127.0.0.1:$gateway_port']
+YAML
+prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
+    --web.listen-address="127.0.0.1:$prometheus_port" >"$work/prometheus.log" 2>&1 &
+pids+=($!)
+
+wait_for() {  # URL, what
+    for _ in $(seq 1 200); do
+        curl -sf "$1" >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    echo "check-prometheus: $2 did not come up; its log:" >&2
+    cat "$work"/*.log >&2
+    exit 1
+}
+wait_for "$gateway/-/ready" "the Pushgateway"
+wait_for "$server/-/ready" "Prometheus"
+
+config="$work/launchprof.yml"
+cat >"$config" <<YAML
+version: 1
+reference: hello-c
+defaults: {runs: 10, warmup: 1, modes: [warm]}
+targets:
+  - name: hello-c
+    command: [$bin/lp-hello-c]
+  - name: sample-app
+    command: [$bin/lp-sample-app]
+    ready: tracer
+    budgets:
+      - {metric: wall_to_ready, statistic: p50, limit: 1000x hello-c}
+push:
+  job: launchprof-check
+  labels: {suite: check-prometheus}
+YAML
+
+echo "== exposition file, checked by promtool" >&2
+"$bin/launchprof" run --config "$config" --export-openmetrics "$work/launch.prom" --label commit=file >/dev/null
+promtool check metrics <"$work/launch.prom"
+
+for commit in aaaaaaa bbbbbbb; do
+    echo "== run $commit, pushed to $gateway" >&2
+    "$bin/launchprof" run --config "$config" --push-gateway "$gateway" --label "commit=$commit" \
+        --export-json "$work/$commit.json" >/dev/null
+    # Wait until Prometheus has scraped this run, before the next push replaces it.
+    query="launchprof_runs{commit=\"$commit\",target=\"sample-app\"}"
+    for i in $(seq 1 100); do
+        count="$(curl -sf --get "$server/api/v1/query" --data-urlencode "query=$query" \
+            | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["data"]["result"]))')"
+        [ "$count" -gt 0 ] && break
+        [ "$i" -eq 100 ] && { echo "check-prometheus: Prometheus never scraped commit $commit" >&2; exit 1; }
+        sleep 0.2
+    done
+done
+
+echo "== PromQL: each commit's median time to ready equals the JSON's" >&2
+for commit in aaaaaaa bbbbbbb; do
+    for target in hello-c sample-app; do
+        query="last_over_time(launchprof_time_to_ready_seconds{commit=\"$commit\",target=\"$target\",mode=\"warm\",quantile=\"0.5\",job=\"launchprof-check\",suite=\"check-prometheus\"}[10m])"
+        curl -sf --get "$server/api/v1/query" --data-urlencode "query=$query" >"$work/answer.json"
+        python3 - "$work/answer.json" "$work/$commit.json" "$target" "$commit" <<'PY'
+import json, sys
+answer, results, target, commit = sys.argv[1:]
+series = json.load(open(answer))["data"]["result"]
+if len(series) != 1:
+    sys.exit(f"check-prometheus: expected one series for {target} at {commit}, got {len(series)}: {series}")
+promql = float(series[0]["value"][1])
+document = json.load(open(results))
+median = next(r for r in document["results"] if r["target"]["name"] == target)["summaries"]["wall_to_ready"]["median"] / 1e9
+if abs(promql - median) > 1e-12 * max(1.0, median):
+    sys.exit(f"check-prometheus: {target} at {commit}: PromQL says {promql!r}, the JSON {median!r}")
+print(f"  {commit} {target}: median time to ready {median * 1e3:.3f} ms in both", file=sys.stderr)
+PY
+    done
+done
+
+echo "== a gateway that is not there: exit 2, the URL named, the results written first" >&2
+dead="http://127.0.0.1:$(free_port)"
+set +e
+"$bin/launchprof" run -r 2 -w 0 "$bin/lp-hello-c" --push-gateway "$dead" --export-json "$work/dead.json" >/dev/null 2>"$work/dead.err"
+status=$?
+set -e
+[ "$status" -eq 2 ] || { echo "check-prometheus: expected exit 2, got $status" >&2; cat "$work/dead.err" >&2; exit 1; }
+grep -q "cannot push to $dead/metrics/job@base64/" "$work/dead.err" || { cat "$work/dead.err" >&2; exit 1; }
+[ -s "$work/dead.json" ] || { echo "check-prometheus: the JSON was not written before the push" >&2; exit 1; }
+echo "check-prometheus: passed" >&2
