@@ -103,6 +103,10 @@ struct ConfigReaderTests {
         ("targets:\n  - {name: a, command: [x]}\n  - {name: a, command: [y]}", "launchprof.yml:3:5: targets[1]: a second target named 'a'"),
         ("threshold: 150%\ntargets: [{name: a, command: [x]}]", "launchprof.yml:1:12: threshold: the regression threshold must be a percentage or fraction between 0 and 1 (e.g. 5% or 0.05), got '150%'"),
         ("significance: often\ntargets: [{name: a, command: [x]}]", "significance: the significance level must be a percentage or fraction between 0 and 1"),
+        ("targets: [{name: a, command: [x]}]\npush: {gateway: 'ftp://gw'}", "launchprof.yml:2:17: push.gateway: 'ftp://gw' is not an http:// or https:// URL with a host"),
+        ("targets: [{name: a, command: [x]}]\npush: {gatway: 'http://gw'}", "push.gatway: unknown key"),
+        ("targets: [{name: a, command: [x]}]\npush: {labels: {target: x}}", "push.labels: 'target' cannot be a label"),
+        ("targets: [{name: a, command: [x]}]\npush: {labels: {9lives: x}}", "push.labels: '9lives' cannot be a label"),
         ("targets: [{name: a, command: [x], modes: [hot]}]", "targets[0].modes[0]: unknown mode 'hot' (cold or warm)"),
         ("targets: [{name: a, command: [x], ready: soon}]", "targets[0].ready: unknown ready probe 'soon'"),
         ("targets: [{name: a, command: [x], timeout: forever}]", "targets[0].timeout: expected a duration like 10s or 500ms"),
@@ -165,5 +169,19 @@ struct ConfigReaderTests {
         let resolved = URL(fileURLWithPath: directory).standardizedFileURL.path
         #expect(config.targets[0].workingDirectory == "\(resolved)/bin")
         #expect(config.targets[0].arguments == ["\(resolved)/bin/bin/a", "./relative-argument"])
+    }
+
+    @Test("push: a gateway, a job and labels for every series")
+    func pushSection() throws {
+        let config = try parse("""
+            targets: [{name: a, command: [x]}]
+            push:
+              gateway: https://gateway.example:9091
+              job: nightly
+              labels: {team: perf, site: eu}
+            """)
+        #expect(config.push == LaunchConfig.PushConfig(
+            gateway: "https://gateway.example:9091", job: "nightly", labels: ["team": "perf", "site": "eu"]))
+        #expect(try parse("targets: [{name: a, command: [x]}]").push == nil)
     }
 }
