@@ -131,6 +131,29 @@ PY
     done
 done
 
+echo "== docs/prometheus-alerts.yml (promtool) and every query of docs/grafana-dashboard.json (Prometheus)" >&2
+promtool check rules docs/prometheus-alerts.yml >/dev/null
+python3 - "$server" <<'PY'
+import json, sys, urllib.parse, urllib.request
+server = sys.argv[1]
+dashboard = json.load(open("docs/grafana-dashboard.json"))
+queries = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+for variable in dashboard["templating"]["list"]:
+    if variable["type"] == "query":  # label_values(METRIC, LABEL) as the query Grafana makes of it
+        metric, label = variable["query"][len("label_values("):-1].split(", ")
+        queries.append(f"count by ({label}) ({metric})")
+for query in queries:
+    text = query.replace("$target", ".*").replace("$mode", ".*").replace("$machine", ".*")
+    url = server + "/api/v1/query?" + urllib.parse.urlencode({"query": text})
+    try:
+        answer = json.load(urllib.request.urlopen(url))
+    except Exception as error:
+        sys.exit(f"check-prometheus: the dashboard query {query!r} failed: {error}")
+    if answer.get("status") != "success":
+        sys.exit(f"check-prometheus: the dashboard query {query!r} failed: {answer}")
+print(f"  {len(queries)} dashboard queries accepted", file=sys.stderr)
+PY
+
 echo "== a gateway that is not there: exit 2, the URL named, the results written first" >&2
 dead="http://127.0.0.1:$(free_port)"
 set +e

@@ -5,6 +5,7 @@
 #   hyperfine      Scripts/compare-hyperfine.sh measures against it
 #   systemd        provides systemd-notify, a real sd_notify client for tests
 #   time           GNU time: tests compare max RSS with `/usr/bin/time -f %M`
+#   curl           launchprof run --push-gateway sends with it; scripts query Prometheus with it
 # and, from PyPI, junitparser: the tests read launchprof's JUnit XML with it.
 # Does nothing when everything is there; never upgrades what is installed.
 set -euo pipefail
@@ -14,7 +15,7 @@ if ! python3 -c 'import junitparser' 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check junitparser >&2
 fi
 
-packages=(libunwind-dev pkg-config hyperfine systemd time)
+packages=(libunwind-dev pkg-config hyperfine systemd time curl)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
