@@ -7,9 +7,11 @@ import LaunchBenchmark
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Convert a trace file to Chrome/Perfetto JSON or a text timeline.",
+        abstract: "Convert a trace file to Chrome/Perfetto JSON, OTLP/JSON or a text timeline.",
         discussion: """
-            Open the Chrome format in https://ui.perfetto.dev or chrome://tracing. \
+            Open the Chrome format in https://ui.perfetto.dev or chrome://tracing. The otlp format is an \
+            OpenTelemetry ExportTraceServiceRequest in JSON (a launch span, a span per interval, milestones \
+            as events), which an OTLP/HTTP collector takes at /v1/traces. \
             Exits with status 2 when the trace cannot be read or is invalid.
             """
     )
@@ -17,11 +19,18 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "The trace file written by a program using LaunchProf (LAUNCHPROF_TRACE).")
     var trace: String
 
-    @Option(help: "The output format: chrome (Trace Event JSON for Perfetto) or text (a readable timeline).")
+    @Option(help: "The output format: chrome (Trace Event JSON for Perfetto), otlp (OpenTelemetry OTLP/JSON) or text (a readable timeline).")
     var format: TraceExportFormat = .chrome
+
+    @Option(help: "With --format otlp: the service.name of the resource (default: the program's name).")
+    var serviceName: String?
 
     @Option(name: .shortAndLong, help: "Write to this file (whole or not at all) instead of standard output.")
     var output: String?
+
+    func validate() throws {
+        if serviceName != nil, format != .otlp { throw ValidationError("--service-name applies with --format otlp") }
+    }
 
     func run() throws {
         let parsed: Trace
@@ -30,7 +39,8 @@ struct ExportCommand: ParsableCommand {
         } catch {
             throw fail(error.description)
         }
-        let text = format.exporter.export(parsed)
+        let exporter: any TraceExporter = format == .otlp ? OTLPTraceExporter(serviceName: serviceName) : format.exporter
+        let text = exporter.export(parsed)
         guard let output else {
             FileHandle.standardOutput.write(Data(text.utf8))
             return

@@ -50,6 +50,20 @@ import Testing
             let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
             let events = try #require(json?["traceEvents"] as? [[String: Any]])
             #expect(events.filter { $0["ph"] as? String == "X" }.count == Self.depth)
+        case .otlp:
+            let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+            let resource = try #require((json?["resourceSpans"] as? [[String: Any]])?.first)
+            let spans = try #require((resource["scopeSpans"] as? [[String: Any]])?.first?["spans"] as? [[String: Any]])
+            #expect(spans.count == Self.depth + 1, "the launch span and one per interval")
+            // Each level nests in the one before it: a chain of parents 50,000 deep.
+            let parents = Dictionary(uniqueKeysWithValues: spans.compactMap { span in
+                (span["name"] as? String).map { ($0, span["parentSpanId"] as? String) }
+            })
+            let ids = Dictionary(uniqueKeysWithValues: spans.compactMap { span in
+                (span["name"] as? String).map { ($0, span["spanId"] as? String) }
+            })
+            #expect(parents["level 1"] == ids["level 0"])
+            #expect(parents["level \(Self.depth - 1)"] == ids["level \(Self.depth - 2)"])
         }
         #expect(elapsed < .seconds(20), "exporting 50,000 nested intervals as \(format) took \(elapsed)")
     }

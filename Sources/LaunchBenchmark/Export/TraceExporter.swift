@@ -10,12 +10,15 @@ public enum TraceExportFormat: String, Sendable, CaseIterable, CustomStringConve
     case chrome
     /// A readable timeline, one line per event or interval.
     case text
+    /// OTLP/JSON (an ExportTraceServiceRequest) for OpenTelemetry collectors.
+    case otlp
 
     /// The exporter for this format.
     public var exporter: any TraceExporter {
         switch self {
         case .chrome: ChromeTraceExporter()
         case .text: TextTimelineExporter()
+        case .otlp: OTLPTraceExporter()
         }
     }
 
