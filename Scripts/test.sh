@@ -2,6 +2,9 @@
 # The test command: installs what a fresh machine lacks, then runs every test
 # (unit tests and end-to-end tests that run the built samples for real).
 #
+# Then the Integrations package's tests (LaunchProfTracing, LaunchProfMetrics:
+# a package of its own, so its dependencies are resolved only here).
+#
 # The regression-gate tests compare a saved baseline of real launches with a
 # later run, so load from other tests running in parallel must not fall on
 # one side only: they run alone, after the rest. Arguments are passed to a
@@ -15,3 +18,4 @@ if [ $# -gt 0 ]; then
 fi
 swift test --skip RegressionGateTests
 swift test --filter RegressionGateTests
+(cd Integrations && swift build --build-tests && swift test)

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LaunchBenchmark
 
-/// `launchprof export TRACE --format chrome|text [--output FILE]`: converts a
+/// `launchprof export TRACE --format chrome|otlp|text [--output FILE]`: converts a
 /// trace file written by the embedded library for a viewer or a person.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
