@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import LaunchBenchmark
 
-/// `launchprof report RESULTS.json [--baseline BASE.json] [--trace [NAME=]TRACE …] -o report.html [--svg-dir DIR]`.
+/// `launchprof report RESULTS.json [--baseline BASE.json] [--trace [NAME=]TRACE …] -o report.html [--svg-dir DIR]`,
+/// or over many results (files or directories of them) a fleet report.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
@@ -11,11 +12,14 @@ struct ReportCommand: ParsableCommand {
             RESULTS is a file written by 'launchprof run --export-json'. The report is one HTML file \
             with inline SVG charts and CSS, nothing loaded from elsewhere. A trace from 'launchprof record' \
             adds the program's threads, intervals, deferred and prewarm tasks to its target's timeline. \
+            Given several results files, or a directory of them (CI artifacts from many commits and runners, \
+            searched recursively; other JSON there is skipped and listed), it writes a fleet report instead: \
+            each target's median time to ready over runs, per machine, with failed budgets and regressions marked. \
             Exits with status 2 when an input cannot be read or an output cannot be written.
             """)
 
-    @Argument(help: "The results JSON written by 'launchprof run --export-json'.")
-    var results: String
+    @Argument(help: "The results JSON written by 'launchprof run --export-json'; several, or directories, for a fleet report.")
+    var results: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the HTML report to this file.", valueName: "file"))
     var output: String?
@@ -36,9 +40,21 @@ struct ReportCommand: ParsableCommand {
         guard output != nil || svgDir != nil else {
             throw ValidationError("give the report's file with -o FILE (and/or --svg-dir DIR)")
         }
+        guard !results.isEmpty else { throw ValidationError("give a results file (or several, or a directory, for a fleet report)") }
+        if isFleet, baseline != nil || !trace.isEmpty {
+            throw ValidationError("--baseline and --trace apply to a report of one results file, not to a fleet report")
+        }
+    }
+
+    /// Several results, or a directory of them.
+    private var isFleet: Bool {
+        var isDirectory: ObjCBool = false
+        return results.count > 1 || (FileManager.default.fileExists(atPath: results[0], isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
     func run() throws {
+        if isFleet { return try runFleet() }
+        let results = results[0]
         let report: HTMLReport
         do {
             let document = try ResultsDocument.load(from: results)
@@ -53,6 +69,32 @@ struct ReportCommand: ParsableCommand {
             if let output {
                 try report.write(to: output)
                 FileHandle.standardError.write(Data("launchprof report: wrote \(output)\n".utf8))
+            }
+            if let svgDir {
+                let files = try report.writeCharts(to: svgDir)
+                FileHandle.standardError.write(Data("launchprof report: wrote \(files.count) files to \(svgDir)\n".utf8))
+            }
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+
+    /// A fleet report over every results file given or found.
+    private func runFleet() throws {
+        let report: FleetReport
+        do {
+            report = FleetReport(history: try FleetHistory.load(results))
+        } catch {
+            throw fail(error.description)
+        }
+        for skipped in report.history.skipped {
+            FileHandle.standardError.write(Data("launchprof report: skipped \(skipped.path): \(skipped.reason)\n".utf8))
+        }
+        do {
+            if let output {
+                try report.write(to: output)
+                FileHandle.standardError.write(Data(
+                    "launchprof report: wrote \(output) (\(report.history.entries.count) results files)\n".utf8))
             }
             if let svgDir {
                 let files = try report.writeCharts(to: svgDir)

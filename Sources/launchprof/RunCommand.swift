@@ -38,14 +38,18 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let config = try readConfig()
-        let session = try self.session(config: config)
+        let labels: MetricLabels
         let metrics: MetricsExport?
         do {
+            labels = try MetricLabels.resolve(flags: options.label, configured: config?.push?.labels)
             metrics = try MetricsExport.resolve(
-                gatewayFlag: options.pushGateway, labelFlags: options.label, file: options.exportOpenmetrics, config: config?.push)
-        } catch {
+                gatewayFlag: options.pushGateway, file: options.exportOpenmetrics, config: config?.push, labels: labels)
+        } catch let error as MetricLabelError {
             throw Output.fail(error.description, status: .usage)
+        } catch {
+            throw Output.fail("\(error)", status: .usage)
         }
+        let session = try self.session(config: config, labels: labels)
         let line = ProgressLine()
         let outcome: BenchmarkOutcome
         do {
@@ -93,8 +97,9 @@ struct RunCommand: ParsableCommand {
     }
 
     /// The benchmark the flags and the config file describe.
-    private func session(config: LaunchConfig?) throws -> BenchmarkSession {
+    private func session(config: LaunchConfig?, labels: MetricLabels) throws -> BenchmarkSession {
         var settings = try options.settings()
+        settings.labels = labels
         gate.apply(to: &settings)
         do {
             guard let config else {

@@ -70,7 +70,7 @@ struct RunOptions: ParsableArguments {
     var pushGateway: String?
 
     @Option(help: ArgumentHelp(
-        "A label for every pushed or exported series (repeatable); commit, branch and runner are read from CI variables.",
+        "A label recorded in the results and on every pushed or exported series (repeatable); commit, branch and runner are read from CI variables.",
         valueName: "name=value"))
     var label: [String] = []
 

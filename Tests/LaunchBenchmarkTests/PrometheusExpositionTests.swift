@@ -122,16 +122,18 @@ struct PrometheusExpositionTests {
         #expect(throws: MetricLabelError.badName("1x=a", "1x")) { try MetricLabels.parse("1x=a") }
         #expect(throws: MetricLabelError.badName("__x=a", "__x")) { try MetricLabels.parse("__x=a") }
         #expect(throws: MetricLabelError.reserved("target=a", "target")) { try MetricLabels.parse("target=a") }
-        let export = try #require(try MetricsExport.resolve(
-            gatewayFlag: nil, labelFlags: ["team=perf", "commit=override"], file: "/tmp/x.prom",
-            config: LaunchConfig.PushConfig(labels: ["team": "config", "site": "eu"]), machine: "m"))
-        #expect(export.labels["team"] == "perf")
-        #expect(export.labels["site"] == "eu")
-        #expect(export.labels["commit"] == "override")
+        let labels = try MetricLabels.resolve(
+            flags: ["team=perf", "commit=override"], configured: ["team": "config", "site": "eu"], machine: "m",
+            environment: ["GITHUB_SHA": "abc", "GITHUB_REF_NAME": "main"])
+        #expect(labels["team"] == "perf")
+        #expect(labels["site"] == "eu")
+        #expect(labels["commit"] == "override")
+        #expect(labels.documentLabels == ["team": "perf", "site": "eu", "commit": "override", "branch": "main"])
+        #expect(MetricLabels.standard(machine: "m", environment: [:]).documentLabels == nil, "machine and version are the document's own")
+        let export = try #require(try MetricsExport.resolve(gatewayFlag: nil, file: "/tmp/x.prom", config: nil, labels: labels))
+        #expect(export.labels == labels)
         #expect(export.gateway == nil)
-        #expect(throws: MetricsExportError.labelsUnused) {
-            try MetricsExport.resolve(gatewayFlag: nil, labelFlags: ["a=b"], file: nil, config: nil, machine: "m")
-        }
+        #expect(try MetricsExport.resolve(gatewayFlag: nil, file: nil, config: nil, labels: labels) == nil)
     }
 
     @Test("a gateway URL: http or https with a host; each group's path keys job, target, mode and machine in base64url")

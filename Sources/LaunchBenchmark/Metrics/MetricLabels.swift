@@ -52,6 +52,29 @@ public struct MetricLabels: Sendable, Equatable {
         return labels
     }
 
+    /// The labels of one run: the standard ones, then `configured` (a
+    /// config's `push: labels:`), then `flags` (`--label k=v`, which win).
+    public static func resolve(
+        flags: [String], configured: [String: String]? = nil, machine: String = MachineDescription.current().hostname,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(MetricLabelError) -> MetricLabels {
+        var labels = standard(machine: machine, environment: environment)
+        for (name, value) in (configured ?? [:]).sorted(by: { $0.key < $1.key }) { labels[name] = value }
+        for text in flags {
+            let (name, value) = try parse(text)
+            labels[name] = value
+        }
+        return labels
+    }
+
+    /// What the labels add to a results document: every label but
+    /// `machine` and `version`, which the document holds already; nil when
+    /// that is none.
+    public var documentLabels: [String: String]? {
+        let extra = pairs.filter { $0.name != "machine" && $0.name != "version" }
+        return extra.isEmpty ? nil : Dictionary(extra, uniquingKeysWith: { _, last in last })
+    }
+
     /// Labels that launchprof sets on each series itself, which `--label`
     /// cannot name.
     public static let reserved: Set<String> = [

@@ -17,32 +17,17 @@ public struct MetricsExport: Sendable, Equatable {
     }
 
     /// The export that flags and a config file ask for, checked before
-    /// anything runs: labels are the standard ones (machine, version, CI's
-    /// commit, branch and runner), then the config's, then `labelFlags`
-    /// (`k=v`, which win); the gateway is `gatewayFlag`, else the config's.
+    /// anything runs, with `labels` (``MetricLabels/resolve(flags:configured:machine:environment:)``)
+    /// on every series; the gateway is `gatewayFlag`, else the config's.
     /// Nil when neither a file nor a gateway is asked for.
     public static func resolve(
-        gatewayFlag: String?, labelFlags: [String], file: String?, config: LaunchConfig.PushConfig?,
-        machine: String = MachineDescription.current().hostname
+        gatewayFlag: String?, file: String?, config: LaunchConfig.PushConfig?, labels: MetricLabels
     ) throws(MetricsExportError) -> MetricsExport? {
-        var labels = MetricLabels.standard(machine: machine)
-        for (name, value) in (config?.labels ?? [:]).sorted(by: { $0.key < $1.key }) { labels[name] = value }
-        for text in labelFlags {
-            do {
-                let (name, value) = try MetricLabels.parse(text)
-                labels[name] = value
-            } catch {
-                throw .label(error)
-            }
-        }
-        let url = gatewayFlag ?? config?.gateway
-        guard url != nil || file != nil else {
-            if !labelFlags.isEmpty { throw .labelsUnused }
-            return nil
+        guard let url = gatewayFlag ?? config?.gateway else {
+            return file.map { MetricsExport(labels: labels, file: $0) }
         }
         do {
-            let gateway = try url.map { url throws(PushError) in try PushGateway(url: url, job: config?.job ?? "launchprof") }
-            return MetricsExport(labels: labels, gateway: gateway, file: file)
+            return MetricsExport(labels: labels, gateway: try PushGateway(url: url, job: config?.job ?? "launchprof"), file: file)
         } catch {
             throw .push(error)
         }
@@ -72,18 +57,12 @@ public struct MetricsExport: Sendable, Equatable {
 
 /// Metric export flags or config that cannot be used.
 public enum MetricsExportError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A `--label` that is not a usable label.
-    case label(MetricLabelError)
     /// A gateway URL or job that cannot be used.
     case push(PushError)
-    /// `--label` given with nowhere to send the labels.
-    case labelsUnused
 
     public var description: String {
         switch self {
-        case .label(let error): error.description
         case .push(let error): error.description
-        case .labelsUnused: "--label applies with --push-gateway or --export-openmetrics (or a config's push: gateway)"
         }
     }
 }

@@ -123,12 +123,17 @@ public struct ResultsDocument: Sendable, Equatable, Codable {
     public var comparison: BaselineComparison?
     /// The launch profiles taken after measuring (`run --profile`), if any.
     public var profiles: [ProfileRecord]?
+    /// What the run's environment said about it besides the machine: CI's
+    /// commit, branch and runner, and `--label`s (``MetricLabels``). What a
+    /// fleet report orders and groups results by; nil when there was none.
+    public var labels: [String: String]?
 
     /// A document with these contents; ``ResultsDocument/measuredNow(commandLine:reference:results:date:)`` fills in the date, machine and version.
     public init(
         version: Int = ResultsDocument.currentVersion, toolVersion: String, date: String, commandLine: [String],
         machine: MachineDescription, reference: String?, results: [BenchmarkResult],
-        budgets: [BudgetEvaluation]? = nil, comparison: BaselineComparison? = nil, profiles: [ProfileRecord]? = nil
+        budgets: [BudgetEvaluation]? = nil, comparison: BaselineComparison? = nil, profiles: [ProfileRecord]? = nil,
+        labels: [String: String]? = nil
     ) {
         self.version = version
         self.toolVersion = toolVersion
@@ -140,6 +145,7 @@ public struct ResultsDocument: Sendable, Equatable, Codable {
         self.budgets = budgets
         self.comparison = comparison
         self.profiles = profiles
+        self.labels = labels
     }
 }
 

@@ -176,6 +176,7 @@ public struct BenchmarkSession: Sendable {
         let measured = try measure(interrupt: interrupt, events: events)
         var document = ResultsDocument.measuredNow(
             commandLine: settings.commandLine, reference: settings.reference, results: measured.results)
+        document.labels = (settings.labels ?? MetricLabels.standard(machine: document.machine.hostname)).documentLabels
         if !settings.budgets.isEmpty {
             document.budgets = BudgetEvaluator(budgets: settings.budgets).evaluate(measured.results)
         }

@@ -40,6 +40,10 @@ public struct BenchmarkSettings: Sendable {
     public var catchesSignals = false
     /// Recorded in the results document.
     public var commandLine: [String] = CommandLine.arguments
+    /// Recorded in the results document (``ResultsDocument/labels``): CI's
+    /// commit, branch and runner, and any others; nil: the standard ones
+    /// read from this process's environment.
+    public var labels: MetricLabels?
 
     /// Settings with launchprof's defaults, and the reference, budgets and baseline given.
     public init(
