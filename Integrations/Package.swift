@@ -58,7 +58,9 @@ let package = Package(
             name: "LaunchProfIntegrationTests",
             dependencies: [
                 "LaunchProfTracing", "LaunchProfMetrics", "LaunchTracingSample",
-                .product(name: "LaunchBenchmark", package: launchprofIdentity),
+                .product(name: "LaunchProf", package: launchprofIdentity),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
     ]
