@@ -2,7 +2,7 @@ import Foundation
 
 /// A self-contained HTML page of many runs (`launchprof report DIR…`): per
 /// target and mode, its median time to ready over runs on each machine
-/// (``FleetChart``) and a table of the runs with their budget and
+/// (a chart each) and a table of the runs with their budget and
 /// regression verdicts; the offline counterpart of a Prometheus dashboard
 /// over pushed results. Like ``HTMLReport``: one file, inline SVG and CSS,
 /// no scripts.
