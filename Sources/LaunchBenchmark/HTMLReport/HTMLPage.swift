@@ -21,15 +21,20 @@ struct HTMLPage {
         body.append(footer())
         let names = report.targetNames
         let title = "launchprof report" + (names.isEmpty ? "" : ": " + names.prefix(4).joined(separator: ", "))
-        return """
+        return Self.page(title: title, body: body)
+    }
+
+    /// A whole page: `body`'s parts inside the report's head and style sheet.
+    static func page(title: String, body: [String]) -> String {
+        """
             <!DOCTYPE html>
             <html lang="en">
             <head>
             <meta charset="utf-8"/>
             <meta name="viewport" content="width=device-width, initial-scale=1"/>
-            <title>\(escape(title))</title>
+            <title>\(MarkupText.escape(title))</title>
             <style>
-            \(HTMLPage.styleSheet)
+            \(styleSheet)
             </style>
             </head>
             <body>

@@ -18,19 +18,15 @@ public enum ReportOutputError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension HTMLReport {
-    /// Writes every chart as a standalone SVG file in `directory` (created
-    /// when missing) and `summary.md`: the Markdown tables with the charts
-    /// linked, for a README or a pull-request comment. Each file is written
-    /// whole or not at all. Returns the paths written, summary last.
-    @discardableResult
-    public func writeCharts(to directory: String) throws(ReportOutputError) -> [String] {
+extension ReportChart {
+    /// Writes `charts` as standalone SVG files in `directory` (created when
+    /// missing), each whole or not at all; returns the paths written.
+    static func write(_ charts: [ReportChart], to directory: String) throws(ReportOutputError) -> [String] {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw .directory(path: directory, reason: (error as NSError).localizedDescription)
         }
-        let charts = charts
         var written: [String] = []
         for chart in charts {
             let path = (directory as NSString).appendingPathComponent(chart.fileName)
@@ -41,6 +37,19 @@ extension HTMLReport {
             }
             written.append(path)
         }
+        return written
+    }
+}
+
+extension HTMLReport {
+    /// Writes every chart as a standalone SVG file in `directory` (created
+    /// when missing) and `summary.md`: the Markdown tables with the charts
+    /// linked, for a README or a pull-request comment. Each file is written
+    /// whole or not at all. Returns the paths written, summary last.
+    @discardableResult
+    public func writeCharts(to directory: String) throws(ReportOutputError) -> [String] {
+        let charts = charts
+        let written = try ReportChart.write(charts, to: directory)
         let summary = (directory as NSString).appendingPathComponent("summary.md")
         do {
             try AtomicWrite.write(try markdownSummary(charts), to: summary)

@@ -43,23 +43,7 @@ public struct FleetReport: Sendable {
         }
         body.append("<footer>Written by launchprof \(escape(launchprofVersion)) from \(history.entries.count) results files. "
             + "Self-contained: no scripts, fonts or links outside this file.</footer>")
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8"/>
-            <meta name="viewport" content="width=device-width, initial-scale=1"/>
-            <title>launchprof fleet report</title>
-            <style>
-            \(HTMLPage.styleSheet)
-            </style>
-            </head>
-            <body>
-            \(body.joined(separator: "\n"))
-            </body>
-            </html>
-
-            """
+        return HTMLPage.page(title: "launchprof fleet report", body: body)
     }
 
     /// Writes the page to `path`, whole or not at all.
@@ -70,22 +54,7 @@ public struct FleetReport: Sendable {
     /// Writes each chart as an SVG file to `directory` (created if need
     /// be); returns the paths written.
     public func writeCharts(to directory: String) throws(ReportOutputError) -> [String] {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .directory(path: directory, reason: (error as NSError).localizedDescription)
-        }
-        var written: [String] = []
-        for chart in charts {
-            let path = (directory as NSString).appendingPathComponent(chart.fileName)
-            do {
-                try AtomicWrite.write(chart.markup(standalone: true) + "\n", to: path)
-            } catch {
-                throw .file(error)
-            }
-            written.append(path)
-        }
-        return written
+        try ReportChart.write(charts, to: directory)
     }
 
     // MARK: - Parts
