@@ -346,6 +346,60 @@ static void signal_run(int signal, uint32_t scope) {
     }
 }
 
+/// Starts `path` the way systemd starts a socket-activated service:
+/// LISTEN_PID must name the child, which only the child knows before exec,
+/// and posix_spawn cannot write it, so these spawns fork. The child writes
+/// its pid into `pid_digits` (the LISTEN_PID slot of its copy of `envp`),
+/// moves the descriptors, joins a process group of its own, clears its
+/// signal mask and execs; an exec failure comes back as errno over a
+/// close-on-exec pipe, as posix_spawn reports it. Returns 0 or an errno.
+static int fork_exec(const char *path, char **argv, char **envp, const int *sources, const int32_t *targets,
+                     uint32_t count, const char *directory, char *pid_digits, pid_t *pid_out) {
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) return errno;
+    pid_t pid = fork();
+    if (pid < 0) {
+        int error = errno;
+        close(report[0]);
+        close(report[1]);
+        return error;
+    }
+    if (pid == 0) {
+        char digits[21];
+        int length = snprintf(digits, sizeof digits, "%d", (int)getpid());
+        memcpy(pid_digits, digits, (size_t)length + 1);
+        int error = 0;
+        for (uint32_t i = 0; i < count && error == 0; i++) {
+            if (targets[i] < 0 || targets[i] >= HIGH_FD) continue;
+            if (dup2(sources[i], targets[i]) < 0) error = errno;
+        }
+        if (error == 0 && directory[0] != 0 && chdir(directory) != 0) error = errno;
+        if (error == 0) {
+            setpgid(0, 0);
+            sigset_t empty;
+            sigemptyset(&empty);
+            sigprocmask(SIG_SETMASK, &empty, NULL);
+            execve(path, argv, envp);
+            error = errno;
+        }
+        ssize_t ignored = write(report[1], &error, sizeof error);
+        (void)ignored;
+        _exit(127);
+    }
+    close(report[1]);
+    int error = 0;
+    ssize_t count_read;
+    do count_read = read(report[0], &error, sizeof error);
+    while (count_read < 0 && errno == EINTR);
+    close(report[0]);
+    if (count_read == (ssize_t)sizeof error) {
+        waitpid(pid, NULL, 0);
+        return error;
+    }
+    *pid_out = pid;
+    return 0;
+}
+
 /// Reads the payload memfd and starts the process.
 static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t fd_count) {
     if (run.active) {
@@ -423,6 +477,21 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         if (strncmp(entry, prefix, sizeof prefix - 1) == 0 && strlen(entry) >= sizeof prefix - 1 + 20)
             spawn_digits = entry + sizeof prefix - 1;
     }
+    char *listen_pid_digits = NULL;
+    static const char listen_prefix[] = "LISTEN_PID=";
+    if (request->listen_pid_entry > 0 && request->listen_pid_entry <= request->envc) {
+        char *entry = envp[request->listen_pid_entry - 1];
+        if (strncmp(entry, listen_prefix, sizeof listen_prefix - 1) == 0 && strlen(entry) >= sizeof listen_prefix - 1 + 20)
+            listen_pid_digits = entry + sizeof listen_prefix - 1;
+    }
+    if (request->listen_pid_entry > 0 && (!listen_pid_digits || (request->flags & LP_SPAWN_FLAG_QUIET))) {
+        free(argv);
+        free(envp);
+        free(pointers);
+        free(payload);
+        protocol_error("spawn request: the LISTEN_PID slot is not 'LISTEN_PID=' and 20 characters, or the spawn is quiet");
+        return;
+    }
 
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
@@ -453,7 +522,9 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         memcpy(spawn_digits, digits, (size_t)length + 1);
     }
     pid_t pid = -1;
-    int result = posix_spawn(&pid, path, &actions, &attributes, argv, envp);
+    int result = listen_pid_digits
+        ? fork_exec(path, argv, envp, fds + 1, request->fd_targets, request->fd_count, directory, listen_pid_digits, &pid)
+        : posix_spawn(&pid, path, &actions, &attributes, argv, envp);
 
     if (result == 0 && (request->flags & LP_SPAWN_FLAG_QUIET)) {
         // Nothing is sent and nothing freed until the run ends.

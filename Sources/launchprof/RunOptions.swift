@@ -26,6 +26,19 @@ struct RunOptions: ParsableArguments {
         "When a launch counts as done: exit (default), tracer, notify, port:N or output:REGEX.", valueName: "probe"))
     var ready: String?
 
+    @Option(help: ArgumentHelp(
+        "Launch on demand: listen here (tcp:PORT on 127.0.0.1, tcp:0 for a free port, or unix:PATH), start the program with the socket as systemd's socket activation does, and time the request that waited for the launch; ready is its whole response.",
+        valueName: "endpoint"))
+    var activate: String?
+
+    @Option(help: ArgumentHelp(
+        "With --activate: the bytes to send (\\r, \\n, \\t, \\\\ and \\xHH escapes); the response ends when the program closes the connection.",
+        valueName: "bytes"))
+    var request: String?
+
+    @Option(help: ArgumentHelp("With --activate: send an HTTP GET of this path (the default, '/').", valueName: "path"))
+    var httpGet: String?
+
     @Option(help: "Seconds before a run that is neither ready nor exited is killed with its process group (default 60).")
     var timeout: Double?
 
@@ -127,6 +140,9 @@ struct RunOptions: ParsableArguments {
         _ = try Self.seconds(grace, flag: "--grace", allowZero: true)
         if showOutput, outputDir != nil { throw ValidationError("--show-output and --output-dir exclude each other") }
         _ = try readyProbe()
+        if try activation() != nil, let ready, ready != "response" {
+            throw ValidationError("--activate decides readiness itself (the first request's whole response); drop --ready \(ready)")
+        }
         if !profile, profileRuns != nil || profileHz != nil || profileDir != nil {
             throw ValidationError("--profile-runs, --profile-hz and --profile-dir apply with --profile")
         }
@@ -150,11 +166,32 @@ struct RunOptions: ParsableArguments {
         }
     }
 
+    /// `--activate` with `--request` or `--http-get`, parsed; nil when not given.
+    func activation() throws -> SocketActivation? {
+        guard let activate else {
+            if request != nil || httpGet != nil { throw ValidationError("--request and --http-get apply with --activate") }
+            return nil
+        }
+        if request != nil, httpGet != nil { throw ValidationError("give --request or --http-get, not both") }
+        do {
+            let endpoint = try SocketActivation.endpoint(parsing: activate)
+            if let request { return SocketActivation(endpoint: endpoint, request: try SocketActivation.request(parsing: request)) }
+            let path = httpGet ?? "/"
+            guard path.hasPrefix("/"), !path.contains(where: { $0 == " " || $0.isNewline }) else {
+                throw ValidationError("--http-get '\(path)': a path starts with / and has no spaces or line breaks")
+            }
+            return SocketActivation(endpoint: endpoint, request: .httpGet(path: path))
+        } catch let error as SocketActivationError {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// What the flags set, to replace a config file's settings.
     func overrides() throws -> RunOverrides {
         RunOverrides(
             modes: modes, warmup: warmup, stopping: try stopping(),
-            timeout: try timeout.map { try Self.seconds($0, flag: "--timeout") }, ready: try readyProbe(), evictPaths: evict)
+            timeout: try timeout.map { try Self.seconds($0, flag: "--timeout") }, ready: try readyProbe(), evictPaths: evict,
+            activation: try activation())
     }
 
     /// The engine's settings these flags ask for (the gate's flags add theirs).

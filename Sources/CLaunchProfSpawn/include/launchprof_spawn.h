@@ -78,6 +78,12 @@ struct lp_spawn_request {
     uint32_t scope;
     /// SPAWN: LP_SPAWN_FLAG_* bits.
     uint32_t flags;
+    /// SPAWN, socket activation: 1 + the index of the environment entry
+    /// that is "LISTEN_PID=" followed by 20 characters of room, which the
+    /// child fills with its own pid before exec, as systemd does; 0 (as a
+    /// zeroed request has it): none. Such a spawn forks (posix_spawn cannot
+    /// write the child's pid into its environment) and cannot be quiet.
+    uint32_t listen_pid_entry;
 };
 
 /// SPAWN: answer SPAWNED only when the process exits (just before EXITED),

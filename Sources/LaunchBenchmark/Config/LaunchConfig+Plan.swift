@@ -12,11 +12,14 @@ public struct RunOverrides: Sendable, Equatable {
     public var ready: ReadyProbe?
     /// Added to every target's own.
     public var evictPaths: [String]
+    /// A launch on demand for every target (`--activate`); their ready
+    /// probe becomes `response`.
+    public var activation: SocketActivation?
 
     /// Overrides; nil leaves the config file's setting.
     public init(
         modes: [LaunchMode]? = nil, warmup: Int? = nil, stopping: StoppingRule? = nil, timeout: Duration? = nil,
-        ready: ReadyProbe? = nil, evictPaths: [String] = []
+        ready: ReadyProbe? = nil, evictPaths: [String] = [], activation: SocketActivation? = nil
     ) {
         self.modes = modes
         self.warmup = warmup
@@ -24,6 +27,17 @@ public struct RunOverrides: Sendable, Equatable {
         self.timeout = timeout
         self.ready = ready
         self.evictPaths = evictPaths
+        self.activation = activation
+    }
+
+    /// `target` with these overrides' ready probe and activation.
+    func apply(to target: inout LaunchTarget) {
+        if let ready { target.ready = ready }
+        if let activation {
+            target.activation = activation
+            target.ready = .response
+        }
+        target.evictPaths += evictPaths
     }
 }
 
@@ -58,10 +72,7 @@ extension LaunchConfig {
             if case .ratio(_, let reference, _) = budget.limit { wanted.insert(reference) }
         }
         var chosen = targets.filter { wanted.contains($0.name) }
-        for index in chosen.indices {
-            if let ready = overrides.ready { chosen[index].ready = ready }
-            chosen[index].evictPaths += overrides.evictPaths
-        }
+        for index in chosen.indices { overrides.apply(to: &chosen[index]) }
         var schedules: [String: TargetSchedule] = [:]
         for target in chosen {
             let own = self.schedules[target.name] ?? TargetSchedule()

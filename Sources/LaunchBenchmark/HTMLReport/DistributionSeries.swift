@@ -43,7 +43,8 @@ package struct DistributionSeries: Sendable {
             let measured = Summarizer.metrics(measuredBy: result.successfulRuns).filter { metric in
                 switch metric {
                 // Lifecycle durations (`--measure`) are per-run times too.
-                case .processEntry, .main, .milestone, .timeToSuspend, .timeToResume, .timeToShutdown: true
+                case .processEntry, .main, .milestone, .timeToSuspend, .timeToResume, .timeToShutdown, .firstResponseByte,
+                    .warmRequest: true
                 case .wallToReady, .wallToExit: metric == headline
                 default: false
                 }

@@ -21,7 +21,13 @@ struct ChildChannels {
     /// A separate file for standard error (`.files`).
     var errorFile: Int32 = -1
     var notify: NotifySocket?
+    /// The listening socket of a launch on demand, passed as descriptor 3.
+    var activation: ActivationListener?
     let options: SpawnOptions
+
+    /// The record socket's number in the child (LAUNCHPROF_READY_FD): 3,
+    /// or 4 when 3 is an activated socket (systemd's protocol starts there).
+    var recordDescriptor: Int32 { activation == nil ? 3 : 4 }
 
     init(options: SpawnOptions, program: String) throws(LaunchError) {
         self.options = options
@@ -46,6 +52,14 @@ struct ChildChannels {
         } catch {
             closeAll()
             throw .system(error, program: program)
+        }
+        if let endpoint = options.activation?.endpoint {
+            do throws(LaunchError) {
+                activation = try ActivationListener(endpoint, program: program)
+            } catch {
+                closeAll()
+                throw error
+            }
         }
     }
 
@@ -75,7 +89,8 @@ struct ChildChannels {
             case .files: output = (outputFile, errorFile)
             }
         }
-        return [(stdinRead, 0), (output.0, 1), (output.1, 2), (readyWrite, Spawner.recordDescriptor)]
+        let listening = activation.map { [($0.fd, Int32(3))] } ?? []
+        return [(stdinRead, 0), (output.0, 1), (output.1, 2)] + listening + [(readyWrite, recordDescriptor)]
     }
 
     /// After a successful spawn: closes the child's ends and hands the
@@ -89,7 +104,7 @@ struct ChildChannels {
     func parentChannels() -> ParentChannels {
         ParentChannels(
             readyRead: readyRead, stdoutRead: stdoutRead, stderrRead: stderrRead,
-            echo: echo, ownedOutputFile: ownsOutputFile ? outputFile : -1, notify: notify)
+            echo: echo, ownedOutputFile: ownsOutputFile ? outputFile : -1, notify: notify, activation: activation)
     }
 
     /// The descriptors only the child needs: closed here once the spawner
@@ -119,6 +134,7 @@ struct ChildChannels {
         for fd in [readyRead, readyWrite, stdinRead, stdoutRead, stdoutWrite, stderrRead, stderrWrite, nullWrite, outputFile, errorFile] {
             Syscall.closeQuietly(fd)
         }
+        activation?.close()
     }
 }
 
@@ -135,4 +151,7 @@ struct ParentChannels {
     /// The per-run file the harness writes captured output to, if any.
     var ownedOutputFile: Int32
     var notify: NotifySocket?
+    /// The listening socket of a launch on demand: launchprof's copy, kept
+    /// until the run ends (a Unix socket's path is removed then).
+    var activation: ActivationListener?
 }

@@ -18,6 +18,8 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
     case spawnerMissing(String, reason: String)
     /// The spawner stopped answering, or could not read a request.
     case spawnerFailed(String)
+    /// The socket of a launch on demand (`--activate`) cannot be made.
+    case activation(String)
 
     public var description: String {
         switch self {
@@ -36,7 +38,7 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "would not show that this program is ready; stop it or choose another port"
         case .spawnerMissing(let path, let reason):
             "launchprof's spawner '\(path)' is missing: \(reason)"
-        case .spawnerFailed(let message):
+        case .spawnerFailed(let message), .activation(let message):
             message
         }
     }

@@ -150,6 +150,7 @@ public final class LaunchedProcess {
         for fd in [channels.readyRead, channels.stdoutRead, channels.stderrRead, channels.ownedOutputFile] {
             Syscall.closeQuietly(fd)
         }
+        channels.activation?.close()
     }
 
     /// Sends a quiet spawn's request, if it was held back: the last thing

@@ -10,6 +10,9 @@ public struct RunSettings: Sendable, Equatable {
     public var grace: Duration
     /// Lifecycle phases to measure after ready (`--measure`).
     public var measure: [LifecycleMeasure]
+    /// A launch on demand: the request to send through the activated
+    /// socket (ready is its whole response), then once more, warm.
+    public var activation: SocketActivation?
 
     /// Settings for one observed run.
     public init(
@@ -57,6 +60,10 @@ public struct ObservedRun: Sendable, Equatable {
     public var timeToResume: UInt64?
     /// With `--measure shutdown`: SIGTERM to the exit, in nanoseconds.
     public var timeToShutdown: UInt64?
+    /// With `--activate`: spawn to the first byte of the response.
+    public var firstResponseByte: UInt64?
+    /// With `--activate`: the warm request, connect to the whole response.
+    public var warmRequest: UInt64?
     /// `--measure` could not measure what it was asked to; the run was killed.
     public var measureError: String?
 
@@ -71,7 +78,8 @@ public struct ObservedRun: Sendable, Equatable {
             maxRSSBytes: total.maxRSSBytes, majorFaults: total.majorFaults, minorFaults: total.minorFaults,
             voluntaryContextSwitches: total.voluntaryContextSwitches,
             involuntaryContextSwitches: total.involuntaryContextSwitches, exit: exit, residency: residency,
-            timeToSuspend: timeToSuspend, timeToResume: timeToResume, timeToShutdown: timeToShutdown)
+            timeToSuspend: timeToSuspend, timeToResume: timeToResume, timeToShutdown: timeToShutdown,
+            firstResponseByte: firstResponseByte, warmRequest: warmRequest)
         if tree.processes > 0 {
             measurement.process = usage
             measurement.processCount = tree.processes

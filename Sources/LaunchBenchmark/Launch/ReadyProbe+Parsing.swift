@@ -1,10 +1,12 @@
 extension ReadyProbe {
-    /// Parses `--ready`: `exit`, `tracer`, `notify`, `port:N` or `output:REGEX`.
+    /// Parses `--ready`: `exit`, `tracer`, `notify`, `port:N`, `output:REGEX`,
+    /// or `response` (with `--activate`, where it is the only probe).
     public init(parsing text: String) throws(ReadyProbeParseError) {
         switch text {
         case "exit": self = .exit
         case "tracer": self = .tracer
         case "notify": self = .notify
+        case "response": self = .response
         default:
             if text.hasPrefix("port:") {
                 let value = text.dropFirst("port:".count)
@@ -38,7 +40,7 @@ public enum ReadyProbeParseError: Error, Sendable, Equatable, CustomStringConver
     public var description: String {
         switch self {
         case .unknown(let text):
-            "unknown ready probe '\(text)': use exit, tracer, notify, port:N or output:REGEX"
+            "unknown ready probe '\(text)': use exit, tracer, notify, port:N, output:REGEX or (with --activate) response"
         case .badPort(let text):
             "ready probe port '\(text)' is not a TCP port (1-65535)"
         case .badPattern(let pattern, let reason):

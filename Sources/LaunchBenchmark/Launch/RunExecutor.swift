@@ -65,8 +65,10 @@ public struct ProcessExecutor: RunExecutor {
         // Nothing is needed from the program before it exits: do not wake
         // launchprof while it starts.
         options.quiet = context.target.ready == .exit && measure.isEmpty
+        options.activation = context.target.activation
         let process = try spawner.spawn(context.target, options: options)
-        let settings = RunSettings(probe: context.target.ready, timeout: context.timeout ?? timeout, grace: grace, measure: measure)
+        var settings = RunSettings(probe: context.target.ready, timeout: context.timeout ?? timeout, grace: grace, measure: measure)
+        settings.activation = context.target.activation
         return try RunObserver(process: process, settings: settings, interrupt: interrupt).observe()
     }
 }

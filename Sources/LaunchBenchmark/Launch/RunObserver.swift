@@ -35,6 +35,8 @@ public struct RunObserver {
     /// Records that arrived before a quiet spawn's pid was known.
     private var unattributed: [(sender: pid_t, bytes: [UInt8])] = []
     private var refusedNotify: pid_t?
+    /// The client of a launch on demand: connects once the spawn is sent.
+    private var client: ActivationClient?
 
     /// An observer of `process` under `settings`.
     public init(process: LaunchedProcess, settings: RunSettings, interrupt: InterruptMonitor? = nil) {
@@ -49,7 +51,7 @@ public struct RunObserver {
         switch settings.probe {
         case .output(let text): pattern = try? Regex(text)
         case .port(let number): port = PortProbe(port: number)
-        case .exit, .tracer, .notify: break
+        case .exit, .tracer, .notify, .response: break
         }
     }
 
@@ -87,6 +89,7 @@ public struct RunObserver {
             if try waitOnce(now: now, until: stopDeadline ?? cycleDeadline ?? timeoutDeadline) { break }
         }
         drainAll()
+        client?.close()
         let end = try process.reap()
         if !unattributed.isEmpty { attributeHeldRecords() }
         run.pid = process.pid
@@ -120,7 +123,19 @@ public struct RunObserver {
         // request and the poll, launchprof does nothing that would compete
         // with the starting program for a CPU.
         try process.start()
+        // A launch on demand: the client connects at once; its connection
+        // waits in the backlog while the program launches.
+        if client == nil, let activation = settings.activation, let listener = channels.activation {
+            client = ActivationClient(address: listener.address, request: activation.request)
+        }
+        let clientIndex = fds.count
+        if let client, !client.isFinished { fds.append(pollfd(fd: client.fd, events: client.events, revents: 0)) }
         let result = poll(&fds, nfds_t(fds.count), pollTimeout(now: now, deadline: deadline))
+        if result > 0, clientIndex < fds.count, var active = client {
+            active.step(revents: fds[clientIndex].revents)
+            client = active
+            handleClient()
+        }
         if result > 0 {
             // Records first: a program that writes `ready` and exits at once
             // must be seen as ready before it is seen as gone.
@@ -329,6 +344,35 @@ public struct RunObserver {
         if (try? pattern.firstMatch(in: line)) != nil { markReady(at: monotonicNanoseconds()) }
     }
 
+    // MARK: - Launch on demand
+
+    /// The first request's progress: its first byte, its end (ready), or why
+    /// it failed (the run fails, and its process tree is stopped).
+    private mutating func handleClient() {
+        guard let client, run.wallToReady == nil else { return }
+        if let first = client.firstByteAt, run.firstResponseByte == nil {
+            run.firstResponseByte = Self.since(process.startNanoseconds, first)
+        }
+        switch client.state {
+        case .done:
+            markReady(at: client.completedAt ?? monotonicNanoseconds())
+        case .failed(let message):
+            run.measureError = "--activate: the first request got no whole response: \(message)"
+        default:
+            break
+        }
+    }
+
+    /// The same request once the program is up: connect to whole response.
+    private mutating func measureWarmRequest() {
+        guard let activation = settings.activation, let listener = process.channels.activation else { return }
+        let deadline = monotonicNanoseconds() &+ Self.nanoseconds(settings.timeout)
+        switch ActivationClient.exchange(address: listener.address, request: activation.request, deadline: deadline) {
+        case .success(let nanoseconds): run.warmRequest = nanoseconds
+        case .failure(let failure): note("--activate: the warm request (the same request once up) failed: \(failure.message)")
+        }
+    }
+
     // MARK: - Ready and stop
 
     /// Records ready at `ns` (CLOCK_MONOTONIC) and, if the process is still
@@ -337,6 +381,7 @@ public struct RunObserver {
         guard run.wallToReady == nil else { return }
         run.wallToReady = Self.since(process.startNanoseconds, ns)
         guard settings.probe != .exit, !process.hasExited() else { return }
+        if settings.activation != nil { measureWarmRequest() }
         if settings.measure.contains(.resume) {
             cycle.start(process)
             cycleDeadline = monotonicNanoseconds() &+ Self.nanoseconds(settings.timeout)

@@ -27,6 +27,9 @@ public struct SpawnOptions: Sendable, Equatable {
     /// the `exit` probe without captured output only; the benchmark sets it.
     /// ``LaunchedProcess/pid`` is 0 until then.
     public var quiet = false
+    /// A launch on demand: a listening socket passed as descriptor 3 with
+    /// systemd's LISTEN_* variables (the record socket moves to 4).
+    public var activation: SocketActivation?
 
     /// Options for one spawn.
     public init(output: OutputDisposition = .discard, captureOutput: Bool = false, notifySocket: Bool = false) {
@@ -46,7 +49,7 @@ public struct SpawnOptions: Sendable, Equatable {
         switch probe {
         case .output: options.captureOutput = true
         case .notify: options.notifySocket = true
-        case .exit, .tracer, .port: break
+        case .exit, .tracer, .port, .response: break
         }
         return options
     }

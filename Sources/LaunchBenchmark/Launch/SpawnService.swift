@@ -93,6 +93,7 @@ package final class SpawnService {
         request.argc = UInt32(arguments.count)
         request.envc = UInt32(environment.count)
         request.spawn_time_slot = Int32(spawn.spawnTimeSlot ?? -1)
+        request.listen_pid_entry = spawn.listenPIDSlot.map { UInt32($0 + 1) } ?? 0
         request.fd_count = UInt32(descriptors.count)
         request.flags = quiet ? UInt32(LP_SPAWN_FLAG_QUIET) : 0
         withUnsafeMutableBytes(of: &request.fd_targets) { raw in

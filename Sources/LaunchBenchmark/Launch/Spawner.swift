@@ -24,8 +24,6 @@ public struct Spawner: Sendable {
     /// Variables that configure launchprof itself, not the programs it runs:
     /// kept from the child without a note.
     static let harnessVariables: Set<String> = ["LAUNCHPROF_SPAWNER", "LAUNCHPROF_PRELOAD_LIBRARY"]
-    /// The record socket's number in the child (LAUNCHPROF_READY_FD).
-    static let recordDescriptor: Int32 = 3
 
     private let connection = SpawnConnection()
 
@@ -49,11 +47,11 @@ public struct Spawner: Sendable {
         let environment = SpawnEnvironment(base: target.environment, channels: channels)
         // A run that needs nothing until the exit does not wake launchprof
         // while the program starts (LP_SPAWN_FLAG_QUIET).
-        let quiet = options.quiet && !options.captureOutput && !options.notifySocket
+        let quiet = options.quiet && !options.captureOutput && !options.notifySocket && options.activation == nil
         let request = SpawnRequest(
             program: program, workingDirectory: target.workingDirectory, arguments: arguments,
             environment: environment.entries, spawnTimeSlot: environment.spawnSlot,
-            descriptors: channels.childDescriptors())
+            listenPIDSlot: environment.listenPIDSlot, descriptors: channels.childDescriptors())
         if quiet {
             // Sent by the run loop just before its first poll, so nothing
             // launchprof does after the request competes with the start.
@@ -113,6 +111,8 @@ struct SpawnRequest {
     var arguments: [String]
     var environment: [String]
     var spawnTimeSlot: Int?
+    /// Index of the LISTEN_PID entry the child fills with its pid (socket activation).
+    var listenPIDSlot: Int?
     /// Descriptors here and their numbers in the child. Closed by whoever
     /// holds the request once it was sent (the spawner has its own copies).
     var descriptors: [(fd: Int32, target: Int32)]
@@ -159,6 +159,8 @@ struct SpawnEnvironment {
     private(set) var entries: [String] = []
     /// Index of the LAUNCHPROF_SPAWN_NS entry, filled in by the spawner.
     private(set) var spawnSlot = 0
+    /// Index of the LISTEN_PID entry, filled in by the child (socket activation).
+    private(set) var listenPIDSlot: Int?
     /// What was removed from launchprof's own environment, said once per run.
     private(set) var notes: [String] = []
 
@@ -180,8 +182,16 @@ struct SpawnEnvironment {
         where name != "LAUNCHPROF_READY_FD" && name != "LAUNCHPROF_SPAWN_NS" {
             entries.append("\(name)=\(value)")
         }
-        entries.append("LAUNCHPROF_READY_FD=\(Spawner.recordDescriptor)")
+        entries.append("LAUNCHPROF_READY_FD=\(channels.recordDescriptor)")
         if let notify = channels.notify { entries.append("NOTIFY_SOCKET=\(notify.address)") }
+        if let activation = channels.options.activation {
+            // systemd's socket activation: one descriptor from 3, named; the
+            // child writes its own pid (it is not known before the fork).
+            entries.append("LISTEN_FDS=1")
+            entries.append("LISTEN_FDNAMES=\(activation.name)")
+            listenPIDSlot = entries.count
+            entries.append("LISTEN_PID=" + String(repeating: "0", count: 20))
+        }
         spawnSlot = entries.count
         // Room for 20 digits (UInt64.max); the spawner writes t0 and a NUL.
         entries.append("LAUNCHPROF_SPAWN_NS=" + String(repeating: "0", count: 20))

@@ -189,6 +189,10 @@ extension Metric {
         case .timeToSuspend: return ("launchprof_time_to_suspend_seconds", "From SIGTSTP to the process stopped (--measure resume).", [], seconds)
         case .timeToResume: return ("launchprof_time_to_resume_seconds", "From SIGCONT to LaunchProf's resumed record (--measure resume).", [], seconds)
         case .timeToShutdown: return ("launchprof_time_to_shutdown_seconds", "From SIGTERM to the exit (--measure shutdown).", [], seconds)
+        case .firstResponseByte:
+            return ("launchprof_first_response_byte_seconds", "From the spawn to the first byte of the response to the request that waited for the launch (--activate).", [], seconds)
+        case .warmRequest:
+            return ("launchprof_warm_request_seconds", "The same request once the program is up, connect to whole response (--activate).", [], seconds)
         }
     }
 }

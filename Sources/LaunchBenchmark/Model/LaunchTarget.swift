@@ -14,11 +14,15 @@ public struct LaunchTarget: Sendable, Equatable, Codable {
     public var ready: ReadyProbe
     /// Extra files or directories to evict before cold runs.
     public var evictPaths: [String]
+    /// A launch on demand (`--activate`): the program is started with a
+    /// listening socket, and ready is the first request's whole response.
+    public var activation: SocketActivation?
 
     /// A target named `name` that runs `arguments` (the program first).
     public init(
         name: String, arguments: [String], useShell: Bool = false, environment: [String: String] = [:],
-        workingDirectory: String? = nil, ready: ReadyProbe = .exit, evictPaths: [String] = []
+        workingDirectory: String? = nil, ready: ReadyProbe = .exit, evictPaths: [String] = [],
+        activation: SocketActivation? = nil
     ) {
         self.name = name
         self.arguments = arguments
@@ -27,6 +31,7 @@ public struct LaunchTarget: Sendable, Equatable, Codable {
         self.workingDirectory = workingDirectory
         self.ready = ready
         self.evictPaths = evictPaths
+        self.activation = activation
     }
 }
 
@@ -42,6 +47,9 @@ public enum ReadyProbe: Sendable, Equatable, CustomStringConvertible {
     case port(Int)
     /// A line of stdout or stderr matches the regular expression.
     case output(String)
+    /// The request sent through the activated socket (`--activate`) was
+    /// answered whole.
+    case response
 
     public var description: String {
         switch self {
@@ -50,6 +58,7 @@ public enum ReadyProbe: Sendable, Equatable, CustomStringConvertible {
         case .notify: "notify"
         case .port(let port): "port:\(port)"
         case .output(let pattern): "output:\(pattern)"
+        case .response: "response"
         }
     }
 }

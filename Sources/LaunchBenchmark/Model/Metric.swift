@@ -33,6 +33,12 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     case timeToResume
     /// `--measure shutdown`: SIGTERM sent to the process gone.
     case timeToShutdown
+    /// `--activate`: from the spawn to the first byte of the response to the
+    /// request that waited in the backlog while the program launched.
+    case firstResponseByte
+    /// `--activate`: the same request once the program is up, from connect
+    /// to the whole response: what the launch adds to the first is the rest.
+    case warmRequest
 
     /// The unit a metric is measured in.
     public enum Unit: String, Sendable, Codable {
@@ -48,7 +54,7 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     public var unit: Unit {
         switch self {
         case .wallToReady, .wallToExit, .processEntry, .main, .milestone, .userCPU, .systemCPU, .cpu: .nanoseconds
-        case .timeToSuspend, .timeToResume, .timeToShutdown: .nanoseconds
+        case .timeToSuspend, .timeToResume, .timeToShutdown, .firstResponseByte, .warmRequest: .nanoseconds
         case .maxRSS: .bytes
         case .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches: .count
         }
@@ -73,6 +79,8 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         case .timeToSuspend: "time_to_suspend"
         case .timeToResume: "time_to_resume"
         case .timeToShutdown: "time_to_shutdown"
+        case .firstResponseByte: "first_response_byte"
+        case .warmRequest: "warm_request"
         }
     }
 
@@ -85,7 +93,7 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         let all: [Metric] = [
             .wallToReady, .wallToExit, .processEntry, .main, .userCPU, .systemCPU, .cpu, .maxRSS,
             .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches,
-            .timeToSuspend, .timeToResume, .timeToShutdown,
+            .timeToSuspend, .timeToResume, .timeToShutdown, .firstResponseByte, .warmRequest,
         ]
         guard let found = all.first(where: { $0.key == key }) else { return nil }
         self = found
@@ -114,6 +122,8 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         case .timeToSuspend: run.timeToSuspend.map { Double($0) }
         case .timeToResume: run.timeToResume.map { Double($0) }
         case .timeToShutdown: run.timeToShutdown.map { Double($0) }
+        case .firstResponseByte: run.firstResponseByte.map { Double($0) }
+        case .warmRequest: run.warmRequest.map { Double($0) }
         }
     }
 }

@@ -226,6 +226,10 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     public var timeToResume: UInt64?
     /// With `--measure shutdown`: from SIGTERM to the exit, in nanoseconds.
     public var timeToShutdown: UInt64?
+    /// With `--activate`: from the spawn to the response's first byte, in nanoseconds.
+    public var firstResponseByte: UInt64?
+    /// With `--activate`: the same request once up, connect to whole response, in nanoseconds.
+    public var warmRequest: UInt64?
 
     /// A run's measurements, as the executor makes them.
     public init(
@@ -234,7 +238,8 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
         maxRSSBytes: UInt64 = 0, majorFaults: UInt64 = 0, minorFaults: UInt64 = 0,
         voluntaryContextSwitches: UInt64 = 0, involuntaryContextSwitches: UInt64 = 0,
         exit: ExitStatus, residency: ResidencyReport? = nil, timeToSuspend: UInt64? = nil,
-        timeToResume: UInt64? = nil, timeToShutdown: UInt64? = nil
+        timeToResume: UInt64? = nil, timeToShutdown: UInt64? = nil, firstResponseByte: UInt64? = nil,
+        warmRequest: UInt64? = nil
     ) {
         self.index = index
         self.wallToExit = wallToExit
@@ -254,5 +259,7 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
         self.timeToSuspend = timeToSuspend
         self.timeToResume = timeToResume
         self.timeToShutdown = timeToShutdown
+        self.firstResponseByte = firstResponseByte
+        self.warmRequest = warmRequest
     }
 }

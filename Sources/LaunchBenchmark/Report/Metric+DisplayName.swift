@@ -21,6 +21,8 @@ extension Metric {
         case .timeToSuspend: "time to suspend (SIGTSTP to stopped)"
         case .timeToResume: "time to resume (SIGCONT to resumed)"
         case .timeToShutdown: "time to shutdown (SIGTERM to exit)"
+        case .firstResponseByte: "first response byte"
+        case .warmRequest: "warm request (once up)"
         }
     }
 

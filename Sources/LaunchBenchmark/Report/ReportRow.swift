@@ -47,7 +47,8 @@ public struct ReportRow: Sendable {
         summary = result.summaries[primary.key]
         details = Summarizer.metrics(measuredBy: result.runs.filter(\.exit.isSuccess)).compactMap { metric in
             switch metric {
-            case .processEntry, .main, .milestone, .timeToSuspend, .timeToResume, .timeToShutdown:
+            case .processEntry, .main, .milestone, .firstResponseByte, .warmRequest, .timeToSuspend, .timeToResume,
+                .timeToShutdown:
                 result.summaries[metric.key].map { (metric, $0) }
             default: nil
             }

@@ -76,6 +76,14 @@ public struct BenchmarkSession: Sendable {
             throw .usage("--measure times a program that stays up after ready, but '\(target.name)' is ready at exit: "
                 + "add --ready tracer, notify, port:N or output:REGEX")
         }
+        for target in plan.targets {
+            if target.activation != nil, target.ready != .response {
+                throw .usage("target '\(target.name)': --activate decides readiness itself (the first request's whole response); drop --ready \(target.ready)")
+            }
+            if target.activation == nil, target.ready == .response {
+                throw .usage("target '\(target.name)': --ready response needs --activate tcp:PORT or unix:PATH")
+            }
+        }
         let cold = plan.allModes.contains(.cold)
         if !cold, settings.dropCaches || plan.targets.contains(where: { !$0.evictPaths.isEmpty }) {
             throw .usage("--evict and --drop-caches only apply to cold runs; add --mode cold")

@@ -105,6 +105,15 @@ extension BenchmarkPlan {
     /// Commands given on the command line (no config file): every target in
     /// the overrides' modes, warm-up and stopping rule, or launchprof's defaults.
     public init(targets: [LaunchTarget], overrides: RunOverrides) {
+        // Targets built from commands carry their ready probe and
+        // evictions already; an activation applies to every one.
+        var targets = targets
+        for index in targets.indices {
+            if let activation = overrides.activation {
+                targets[index].activation = activation
+                targets[index].ready = .response
+            }
+        }
         self.init(
             targets: targets, modes: overrides.modes ?? RunDefaults.modes, warmup: overrides.warmup ?? RunDefaults.warmup,
             stopping: overrides.stopping ?? StoppingRule())

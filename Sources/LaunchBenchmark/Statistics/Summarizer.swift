@@ -53,7 +53,7 @@ public struct Summarizer: Sendable {
             .userCPU, .systemCPU, .cpu, .maxRSS, .majorFaults, .minorFaults,
             .voluntaryContextSwitches, .involuntaryContextSwitches,
         ]
-        let lifecycle: [Metric] = [.timeToSuspend, .timeToResume, .timeToShutdown].filter { metric in
+        let lifecycle: [Metric] = [.firstResponseByte, .warmRequest, .timeToSuspend, .timeToResume, .timeToShutdown].filter { metric in
             runs.contains { metric.value(in: $0) != nil }
         }
         return timed + milestoneNames.map(Metric.milestone) + lifecycle + resources
