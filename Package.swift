@@ -36,6 +36,7 @@ let package = Package(
         .executable(name: "lp-hello-traced", targets: ["HelloTraced"]),
         .executable(name: "lp-hello-plain", targets: ["HelloPlain"]),
         .executable(name: "lp-sample-lifecycle", targets: ["SampleLifecycle"]),
+        .executable(name: "lp-sample-background", targets: ["SampleBackground"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -155,6 +156,11 @@ let package = Package(
             name: "SampleLifecycle",
             dependencies: ["LaunchProf", "LaunchProfLifecycle"],
             path: "Sources/Samples/SampleLifecycle"
+        ),
+        .executableTarget(
+            name: "SampleBackground",
+            dependencies: ["LaunchProf", "LaunchProfLifecycle"],
+            path: "Sources/Samples/SampleBackground"
         ),
         .testTarget(
             name: "LaunchProfTests",

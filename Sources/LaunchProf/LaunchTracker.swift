@@ -145,6 +145,18 @@ public enum LaunchTracker {
         return variables
     }
 
+    /// The background task this process was launched to run, when it was
+    /// launched for one (`LAUNCHPROF_BACKGROUND_TASK`, which the systemd
+    /// units `BackgroundTaskScheduler` generates set): a background launch,
+    /// as iOS launches an app just to run a task. Such a launch runs the
+    /// task and skips its foreground launch work; nil for a normal launch.
+    public static var backgroundTaskIdentifier: String? {
+        lp_env("LAUNCHPROF_BACKGROUND_TASK").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whether this is a background launch (``backgroundTaskIdentifier`` is set).
+    public static var isBackgroundLaunch: Bool { backgroundTaskIdentifier != nil }
+
     /// When main began (``recordLaunchStart()``), if recorded.
     public static var mainNanoseconds: UInt64? {
         let ns = lp_launch_time(0)

@@ -30,13 +30,15 @@ public struct DeferredStartReport: Sendable, Equatable {
 }
 
 /// Waits until the process is idle by the rule of an ``IdlePolicy``.
-struct IdleDetector {
-    let policy: IdlePolicy
+package struct IdleDetector {
+    package let policy: IdlePolicy
+
+    package init(policy: IdlePolicy) { self.policy = policy }
 
     /// Measures window after window until one is idle or the maximum wait
     /// has passed. `pause(nanoseconds)` sleeps and returns `true` when the
     /// wait is to be abandoned (``DeferredInitializer/runNow()``).
-    func waitForIdle(pause: (UInt64) -> Bool) -> DeferredStartReason {
+    package func waitForIdle(pause: (UInt64) -> Bool) -> DeferredStartReason {
         let maximumWait = RuntimeClock.nanoseconds(policy.maximumWait)
         guard maximumWait > 0 else { return .idleCheckSkipped }
         let window = max(RuntimeClock.nanoseconds(policy.window), 1_000_000)

@@ -30,7 +30,12 @@ extension LifecycleLoop {
         switch request {
         case .launchComplete:
             guard state == .launching else { return }
-            run([terminal == 2 ? .background : .active], cause: .launchComplete, then: .nothing)
+            if LaunchTracker.isBackgroundLaunch {
+                // Launched only to run a background task, as iOS does: never active.
+                run([.background], cause: .backgroundLaunch, then: .nothing)
+            } else {
+                run([terminal == 2 ? .background : .active], cause: .launchComplete, then: .nothing)
+            }
         case .signal(SIGTSTP):
             startSuspend(from: state, signalledAt: lp_lifecycle_signal_ns(SIGTSTP))
         case .signal(SIGCONT):

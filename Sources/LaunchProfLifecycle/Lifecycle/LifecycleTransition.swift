@@ -26,6 +26,9 @@ public struct LifecycleTransition: Sendable, Equatable, CustomStringConvertible 
 public enum LifecycleCause: Sendable, Equatable, CustomStringConvertible {
     /// `LaunchTracker.recordLaunchComplete()`.
     case launchComplete
+    /// Launch complete of a background launch (`LaunchTracker.isBackgroundLaunch`):
+    /// the process goes from launching straight to background.
+    case backgroundLaunch
     /// SIGTSTP: Ctrl-Z at a terminal, or `kill -TSTP`.
     case terminalStop
     /// SIGCONT: `fg`, `bg`, or `kill -CONT`.
@@ -40,6 +43,7 @@ public enum LifecycleCause: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .launchComplete: "launch complete"
+        case .backgroundLaunch: "launch complete (background launch)"
         case .terminalStop: "SIGTSTP"
         case .continued: "SIGCONT"
         case .terminalForegroundChanged: "terminal foreground changed"
