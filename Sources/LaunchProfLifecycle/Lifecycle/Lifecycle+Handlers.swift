@@ -4,7 +4,7 @@ import LaunchProf
 struct LifecycleRegistration: Sendable {
     enum Filter: Sendable, Equatable {
         case all, transitions, transitionTo(LifecycleState), transitionFrom(LifecycleState)
-        case reload, memoryPressure, timeChange, unobservedSuspension
+        case reload, memoryPressure, timeChange, unobservedSuspension, returnedAfterLongBackground
     }
 
     var filter: Filter
@@ -13,7 +13,8 @@ struct LifecycleRegistration: Sendable {
     func matches(_ event: LifecycleEvent) -> Bool {
         switch (filter, event) {
         case (.all, _), (.transitions, .transition), (.reload, .reload), (.memoryPressure, .memoryPressure),
-            (.timeChange, .significantTimeChange), (.unobservedSuspension, .unobservedSuspension):
+            (.timeChange, .significantTimeChange), (.unobservedSuspension, .unobservedSuspension),
+            (.returnedAfterLongBackground, .returnedAfterLongBackground):
             true
         case (.transitionTo(let state), .transition(let transition)): transition.to == state
         case (.transitionFrom(let state), .transition(let transition)): transition.from == state
@@ -82,6 +83,13 @@ extension Lifecycle {
     /// A stop the process could not see was found after the fact.
     public func onUnobservedSuspension(_ handler: @escaping @Sendable (UnobservedSuspension) -> Void) {
         register(.unobservedSuspension) { if case .unobservedSuspension(let suspension) = $0 { handler(suspension) } }
+    }
+
+    /// Active again after at least the configuration's
+    /// `longBackgroundThreshold` in background (5 minutes by default):
+    /// refresh what went stale. Runs after the transition to active.
+    public func onReturnAfterLongBackground(_ handler: @escaping @Sendable (Duration) -> Void) {
+        register(.returnedAfterLongBackground) { if case .returnedAfterLongBackground(let duration) = $0 { handler(duration) } }
     }
 
     /// Saves restoration state as the process leaves the foreground: `quick`

@@ -36,6 +36,8 @@ public final class Lifecycle: Sendable {
         var memoryPressure: MonitorStatus = .off
         var clockChanges: MonitorStatus = .off
         var preservation: StatePreservation?
+        /// Active sessions and background stints, for the transitions.
+        var sessions = LifecycleSessions()
     }
 
     let core = Locked(Core())
@@ -65,6 +67,7 @@ public final class Lifecycle: Sendable {
             return !core.started
         }
         guard first else { throw .alreadyStarted }
+        core.withLock { $0.sessions.longBackgroundThreshold = configuration.longBackgroundThreshold }
         let worker = HandlerWorker()
         do throws(LifecycleError) {
             try worker.start()
@@ -119,18 +122,20 @@ public final class Lifecycle: Sendable {
     /// runs handlers and saves state. Runs on the handler thread.
     func move(to next: LifecycleState, cause: LifecycleCause) {
         let now = lp_now_ns()
-        let moved = core.withLock { core -> (LifecycleTransition, StatePreservation?)? in
+        let moved = core.withLock { core -> (LifecycleTransition, StatePreservation?, Duration?)? in
             guard core.state.canMove(to: next) else { return nil }
-            let transition = LifecycleTransition(from: core.state, to: next, cause: cause, nanoseconds: now)
+            var transition = LifecycleTransition(from: core.state, to: next, cause: cause, nanoseconds: now)
+            let returned = core.sessions.record(&transition)
             core.state = next
-            return (transition, core.preservation)
+            return (transition, core.preservation, returned)
         }
-        guard let (transition, preservation) = moved else { return }
+        guard let (transition, preservation, returned) = moved else { return }
         LifecycleTrace.entered(next, at: now)
         if transition.from == .launching {
             LifecycleTrace.interval("launching", from: lp_process_entry_ns(), to: now)
         }
         deliver(.transition(transition))
+        if let returned { deliver(.returnedAfterLongBackground(returned)) }
         guard next != .terminating || claimTerminationSave() else { return }
         if let failure = preservation?.save(for: transition) { deliver(.stateSaveFailed(failure)) }
     }

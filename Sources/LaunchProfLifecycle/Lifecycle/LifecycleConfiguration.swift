@@ -21,6 +21,9 @@ public struct LifecycleConfiguration: Sendable, Equatable {
     public var watchesClockChanges = true
     /// How the process ends after SIGTERM or SIGINT.
     public var terminationExit: TerminationExit = .reraiseSignal
+    /// Back to active after at least this long in background:
+    /// ``LifecycleEvent/returnedAfterLongBackground(_:)`` (5 minutes, as in the seed).
+    public var longBackgroundThreshold: Duration = .seconds(300)
 
     /// The defaults: 1 s to suspend, 5 s to terminate, a 100 ms heartbeat, memory pressure and clock changes watched.
     public init() {}
@@ -28,6 +31,7 @@ public struct LifecycleConfiguration: Sendable, Equatable {
     /// Why this configuration cannot be used, or nil.
     func problem() -> String? {
         if suspendBudget < .zero { return "suspendBudget cannot be negative, got \(suspendBudget)" }
+        if longBackgroundThreshold < .zero { return "longBackgroundThreshold cannot be negative, got \(longBackgroundThreshold)" }
         if terminateBudget < .zero { return "terminateBudget cannot be negative, got \(terminateBudget)" }
         if let heartbeat, heartbeat < .milliseconds(1) {
             return "heartbeat must be at least 1 ms (or nil for none), got \(heartbeat)"

@@ -19,6 +19,10 @@ public enum LifecycleEvent: Sendable, Equatable, CustomStringConvertible {
     case budgetExceeded(phase: LifecycleState, budget: Duration)
     /// Saving restoration state failed (the message names file and reason).
     case stateSaveFailed(String)
+    /// The process became active again after at least
+    /// ``LifecycleConfiguration/longBackgroundThreshold`` in background
+    /// (the seed's 5 minutes): time to refresh what went stale.
+    case returnedAfterLongBackground(Duration)
     /// SIGTSTP arrived while the process group is orphaned (a service
     /// started with setsid, as systemd does): the kernel discards such a
     /// stop, so nothing was suspended — no transition, no handlers.
@@ -34,6 +38,7 @@ public enum LifecycleEvent: Sendable, Equatable, CustomStringConvertible {
         case .budgetExceeded(let phase, let budget): "\(phase) handlers exceeded their budget of \(budget)"
         case .stateSaveFailed(let message): "state not saved: \(message)"
         case .stopDiscarded: "stop discarded by the kernel: orphaned process group"
+        case .returnedAfterLongBackground(let duration): "returned after \(duration) in background"
         }
     }
 }
