@@ -202,6 +202,41 @@ struct ActivationTests {
                 "\(run.standardError)")
     }
 
+    @Test("activate: in launchprof.yml, with a bad one named by file and line")
+    func fromConfig() throws {
+        let directory = Products.temporaryPath("activate-config")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try Products.path("lp-sample-server")
+        try """
+            version: 1
+            defaults: {runs: 3, warmup: 1, modes: [warm]}
+            targets:
+              - name: server
+                command: [\(server)]
+                activate: tcp:0
+                http_get: /health
+            """.write(toFile: "\(directory)/launchprof.yml", atomically: true, encoding: .utf8)
+        let json = "\(directory)/out.json"
+        let run = try launchprof(["run", "--config", "\(directory)/launchprof.yml", "--export-json", json])
+        #expect(run.status == 0, "\(run.standardError)")
+        let target = try #require(try ResultsDocument.load(from: json).results.first?.target)
+        #expect(target.activation == SocketActivation(endpoint: .tcp(port: 0), request: .httpGet(path: "/health")))
+        #expect(target.ready == .response)
+
+        try """
+            version: 1
+            targets:
+              - name: server
+                command: [\(server)]
+                activate: tcp:99999
+            """.write(toFile: "\(directory)/bad.yml", atomically: true, encoding: .utf8)
+        let bad = try launchprof(["run", "--config", "\(directory)/bad.yml"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("bad.yml"), "\(bad.standardError)")
+        #expect(bad.standardError.contains("the port must be a number from 0"), "\(bad.standardError)")
+    }
+
     @Test("bad --activate and --request input is named, and a file in the socket's place is left alone")
     func badInput() throws {
         let server = try Products.path("lp-sample-server")

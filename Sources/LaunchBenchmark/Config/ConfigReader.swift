@@ -11,7 +11,7 @@ public enum ConfigReader {
     static let topKeys = ["version", "reference", "threshold", "significance", "defaults", "targets", "budgets", "push"]
     static let pushKeys = ["gateway", "job", "labels"]
     static let scheduleKeys = ["runs", "min_runs", "max_runs", "warmup", "modes", "timeout"]
-    static let targetKeys = ["name", "command", "working_directory", "environment", "ready", "evict", "budgets"] + scheduleKeys
+    static let targetKeys = ["name", "command", "working_directory", "environment", "ready", "evict", "budgets", "activate", "request", "http_get"] + scheduleKeys
     static let budgetKeys = ["target", "mode", "metric", "statistic", "limit", "threshold"]
 
     /// Reads the file at `path`.
@@ -132,14 +132,51 @@ public enum ConfigReader {
                 evict.append(resolved)
             }
         }
-        let target = LaunchTarget(
+        var target = LaunchTarget(
             name: name, arguments: command, environment: try keys["environment"]?.stringMap() ?? [:],
             workingDirectory: workingDirectory, ready: try keys["ready"].map(probe) ?? ready, evictPaths: evict)
+        if let activation = try activation(keys, target: name) {
+            if let node = keys["ready"], target.ready != .response {
+                throw node.error("target '\(name)': 'activate' decides readiness itself (the first request's whole response); drop 'ready'")
+            }
+            target.activation = activation
+            target.ready = .response
+        }
         var budgets: [Budget] = []
         if let list = keys["budgets"] {
             for budgetItem in try list.list() { budgets.append(try budget(budgetItem, target: name, reference: reference)) }
         }
         return (target, try schedule(keys), budgets)
+    }
+
+    /// `activate: tcp:PORT|unix:PATH` with `request: BYTES` or `http_get: PATH`.
+    private static func activation(_ keys: [String: ConfigNode], target: String) throws(ConfigError) -> SocketActivation? {
+        guard let node = keys["activate"] else {
+            for key in ["request", "http_get"] {
+                if let other = keys[key] { throw other.error("target '\(target)': '\(key)' applies with 'activate'") }
+            }
+            return nil
+        }
+        if let request = keys["request"], keys["http_get"] != nil {
+            throw request.error("target '\(target)': give 'request' or 'http_get', not both")
+        }
+        do {
+            let endpoint = try SocketActivation.endpoint(parsing: try node.string())
+            if let request = keys["request"] {
+                return SocketActivation(endpoint: endpoint, request: try SocketActivation.request(parsing: try request.string()))
+            }
+            let path = try keys["http_get"]?.string() ?? "/"
+            guard path.hasPrefix("/"), !path.contains(where: { $0 == " " || $0.isNewline }) else {
+                throw (keys["http_get"] ?? node).error("target '\(target)': http_get '\(path)' must start with / and have no spaces")
+            }
+            return SocketActivation(endpoint: endpoint, request: .httpGet(path: path))
+        } catch let error as SocketActivationError {
+            throw node.error("target '\(target)': \(error.description)")
+        } catch let error as ConfigError {
+            throw error
+        } catch {
+            throw node.error("\(error)")
+        }
     }
 
     private static func probe(_ node: ConfigNode) throws(ConfigError) -> ReadyProbe {
