@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchBenchmark
 import LaunchProfLifecycle
 import Testing
 
@@ -50,6 +51,32 @@ struct BackgroundTaskTests {
         #expect(ran == 1, "five launches within 2 s ran the refresh \(ran) times")
         Thread.sleep(forTimeInterval: 2.1 - elapsed)
         let later = try launch(["--state", state, "--interval-ms", "2000"])
+        #expect(runs(later, of: "dev.launchprof.refresh") == ["ran dev.launchprof.refresh: succeeded"])
+    }
+
+    @Test("each run is an interval in the trace, after the foreground launch work; a failure retries after the backoff")
+    func runsAreTraced() throws {
+        let state = try scratch("trace")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let trace = "\(state)/sample.lptrace"
+        let lines = try launch(["--state", state, "--work-ms", "30"], environment: ["LAUNCHPROF_TRACE": trace])
+        #expect(lines.contains("ran dev.launchprof.refresh: succeeded"))
+        let intervals = try TraceReader.read(path: trace).pairIntervals()
+        let all = intervals.slices + intervals.asyncIntervals
+        let traced = all.filter { $0.category.category == "background-task" }
+        #expect(Set(traced.map(\.name)) == ["dev.launchprof.refresh", "dev.launchprof.cleanup"])
+        #expect(traced.allSatisfy { $0.duration >= 30_000_000 }, "each run did 30 ms of work")
+        let foreground = try #require(all.first { $0.name == "foreground launch work" })
+        #expect(traced.allSatisfy { $0.startTimestamp >= foreground.endTimestamp }, "nothing ran before launch complete")
+
+        // An expired run is due again after the retry delay (500 ms in the sample), not at the next launch.
+        let expired = try scratch("retry")
+        defer { try? FileManager.default.removeItem(atPath: expired) }
+        _ = try launch(["--state", expired, "--work-ms", "2000", "--budget-ms", "100"])
+        let soon = try launch(["--state", expired])
+        #expect(runs(soon, of: "dev.launchprof.refresh").isEmpty, "retried before its backoff")
+        Thread.sleep(forTimeInterval: 0.6)
+        let later = try launch(["--state", expired])
         #expect(runs(later, of: "dev.launchprof.refresh") == ["ran dev.launchprof.refresh: succeeded"])
     }
 
