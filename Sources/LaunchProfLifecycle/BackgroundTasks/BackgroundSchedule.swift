@@ -97,8 +97,9 @@ struct BackgroundSchedule: Equatable {
 public struct BackgroundConditions: Sendable, Equatable {
     /// The power supplies (`/sys/class/power_supply`).
     public var powerSupplies: String
-    /// The IPv4 and IPv6 routing tables (`/proc/net/route`, `/proc/net/ipv6_route`).
+    /// The IPv4 routing table (`/proc/net/route`).
     public var routes: String
+    /// The IPv6 routing table (`/proc/net/ipv6_route`).
     public var ipv6Routes: String
 
     /// The real machine's.

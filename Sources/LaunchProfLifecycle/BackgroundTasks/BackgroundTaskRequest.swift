@@ -29,7 +29,7 @@ public struct BackgroundTaskRequest: Sendable, Equatable {
     public var requiresNetwork: Bool
     /// Run only on mains power (or on a machine without a battery).
     public var requiresExternalPower: Bool
-    /// Run only once the process is idle (``IdlePolicy``).
+    /// Run only once the process is idle (`IdlePolicy`).
     public var requiresIdle: Bool
     /// How long one run may take: then its expiration handler runs and its
     /// Swift task is cancelled.
@@ -116,8 +116,9 @@ public struct BackgroundTaskRun: Sendable, Equatable {
     public var outcome: BackgroundTaskOutcome
     /// Why it expired, when it did.
     public var expiry: BackgroundTaskExpiry?
-    /// When it started and ended, Unix milliseconds.
+    /// When it started, Unix milliseconds.
     public var started: Int64
+    /// When it ended (or was recorded as expired), Unix milliseconds.
     public var ended: Int64
     /// When it is due next, Unix milliseconds; nil when it is done for good.
     public var nextDue: Int64?

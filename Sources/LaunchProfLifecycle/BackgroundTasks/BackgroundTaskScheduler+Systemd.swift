@@ -13,7 +13,7 @@ extension BackgroundTaskScheduler {
     /// The systemd units that launch this program in the background for each
     /// scheduled task, as iOS launches an app to run one: a oneshot service
     /// that runs `executable arguments…` with `LAUNCHPROF_BACKGROUND_TASK`
-    /// set to the task (``LaunchTracker/backgroundTaskIdentifier``), and a
+    /// set to the task (`LaunchTracker.backgroundTaskIdentifier`), and a
     /// timer that starts it at the task's interval (a one-off processing
     /// task: once per boot). The program decides whether the task is really
     /// due, so a timer that fires early runs nothing.

@@ -211,7 +211,7 @@ public final class BackgroundTaskScheduler: Sendable {
         }
     }
 
-    /// For a background launch (``LaunchTracker/backgroundTaskIdentifier``):
+    /// For a background launch (`LaunchTracker.backgroundTaskIdentifier`):
     /// runs that task if it is due and its conditions hold (a launch never
     /// runs a task that is not due), and returns its run; nil for a
     /// foreground launch or a task not due. The caller then exits without
