@@ -61,7 +61,10 @@ struct BackgroundTaskTests {
         let trace = "\(state)/sample.lptrace"
         let lines = try launch(["--state", state, "--work-ms", "30"], environment: ["LAUNCHPROF_TRACE": trace])
         #expect(lines.contains("ran dev.launchprof.refresh: succeeded"))
-        let intervals = try TraceReader.read(path: trace).pairIntervals()
+        let read = try TraceReader.read(path: trace)
+        let intervals = read.pairIntervals()
+        let outcomes = Set(read.events.map(\.name).filter { $0.hasPrefix("dev.launchprof.") })
+        #expect(outcomes == ["dev.launchprof.refresh: succeeded", "dev.launchprof.cleanup: succeeded"], "\(outcomes)")
         let all = intervals.slices + intervals.asyncIntervals
         let traced = all.filter { $0.category.category == "background-task" }
         #expect(Set(traced.map(\.name)) == ["dev.launchprof.refresh", "dev.launchprof.cleanup"])
@@ -69,14 +72,16 @@ struct BackgroundTaskTests {
         let foreground = try #require(all.first { $0.name == "foreground launch work" })
         #expect(traced.allSatisfy { $0.startTimestamp >= foreground.endTimestamp }, "nothing ran before launch complete")
 
-        // An expired run is due again after the retry delay (500 ms in the sample), not at the next launch.
+        // An expired run is due again after the retry delay (3 s here), not at the next launch.
         let expired = try scratch("retry")
         defer { try? FileManager.default.removeItem(atPath: expired) }
-        _ = try launch(["--state", expired, "--work-ms", "2000", "--budget-ms", "100"])
-        let soon = try launch(["--state", expired])
+        _ = try launch(["--state", expired, "--work-ms", "2000", "--budget-ms", "100", "--retry-ms", "3000"])
+        let expiredAt = Date()
+        let soon = try launch(["--state", expired, "--retry-ms", "3000"])
+        try #require(Date().timeIntervalSince(expiredAt) < 3, "the next launch came after the backoff: the check means nothing")
         #expect(runs(soon, of: "dev.launchprof.refresh").isEmpty, "retried before its backoff")
-        Thread.sleep(forTimeInterval: 0.6)
-        let later = try launch(["--state", expired])
+        Thread.sleep(forTimeInterval: max(0, 3.2 - Date().timeIntervalSince(expiredAt)))
+        let later = try launch(["--state", expired, "--retry-ms", "3000"])
         #expect(runs(later, of: "dev.launchprof.refresh") == ["ran dev.launchprof.refresh: succeeded"])
     }
 

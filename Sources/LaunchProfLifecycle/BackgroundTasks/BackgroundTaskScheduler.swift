@@ -23,7 +23,7 @@ import LaunchProf
 ///
 /// One task runs at a time, on a Swift task of its own; each run is an
 /// interval in the trace (`launchprof` / `background-task`, named by the
-/// identifier) and is recorded in the schedule with its outcome. A failed or
+/// identifier), followed by an event `IDENTIFIER: OUTCOME`, and is recorded in the schedule with its outcome. A failed or
 /// expired run is retried after a backoff that doubles from
 /// ``retryDelay`` up to ``maximumRetryDelay``.
 public final class BackgroundTaskScheduler: Sendable {
@@ -55,6 +55,12 @@ public final class BackgroundTaskScheduler: Sendable {
     let core = Locked(Core())
     private let clock: @Sendable () -> Int64
     private static let signposter = Signposter(subsystem: "launchprof", category: "background-task")
+
+    /// A scheduler whose schedule is kept beside `store`'s state files
+    /// (`DIRECTORY/NAME.background-tasks`, NAME the store's).
+    public convenience init(beside store: StateStore, conditions: BackgroundConditions = BackgroundConditions()) throws(BackgroundTaskError) {
+        try self.init(directory: store.directory, name: store.name, conditions: conditions)
+    }
 
     /// A scheduler whose schedule is `directory/name.background-tasks`
     /// (beside a StateStore's files); the file is read now.
@@ -294,6 +300,8 @@ public final class BackgroundTaskScheduler: Sendable {
             return (core.schedule, run)
         }
         guard let (saved, run) = schedule else { return earlier }
+        // The outcome beside the run's interval in the trace.
+        Self.signposter.emitEvent(dynamicName: "\(task.identifier): \(outcome.rawValue)")
         do {
             try saved.save(path)
         } catch {

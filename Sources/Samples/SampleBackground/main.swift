@@ -10,11 +10,12 @@
 // skips the foreground work.
 //
 //   lp-sample-background --state DIR [--power DIR] [--interval-ms N] [--work-ms N]
-//                        [--budget-ms N] [--lifecycle] [--write-units DIR]
+//                        [--budget-ms N] [--retry-ms N] [--lifecycle] [--write-units DIR]
 //
 // --power names a directory standing in for /sys/class/power_supply;
 // --work-ms is each task's work (it checks for cancellation every 5 ms);
-// --budget-ms its time budget; --lifecycle starts Lifecycle, so SIGTERM and
+// --budget-ms its time budget; --retry-ms the first retry's delay after a
+// failure or expiry (default 500); --lifecycle starts Lifecycle, so SIGTERM and
 // SIGTSTP expire a run; --write-units writes the systemd units and exits.
 // Every line it prints is flushed at once, for the tests to read.
 import Glibc
@@ -40,6 +41,7 @@ struct Options {
     var intervalMilliseconds = 2000
     var workMilliseconds = 20
     var budgetMilliseconds = 30_000
+    var retryMilliseconds = 500
     var lifecycle = false
     var units: String?
 }
@@ -63,6 +65,7 @@ func parseOptions() -> Options {
         case "--interval-ms": options.intervalMilliseconds = number(argument)
         case "--work-ms": options.workMilliseconds = number(argument)
         case "--budget-ms": options.budgetMilliseconds = number(argument)
+        case "--retry-ms": options.retryMilliseconds = number(argument)
         case "--lifecycle": options.lifecycle = true
         case "--write-units": options.units = value(argument)
         default: fail("unknown argument '\(argument)'")
@@ -78,7 +81,7 @@ do {
     scheduler = try BackgroundTaskScheduler(
         directory: options.state!, name: "lp-sample-background",
         conditions: options.power.map { BackgroundConditions(powerSupplies: $0) } ?? BackgroundConditions(),
-        retryDelay: .milliseconds(500))
+        retryDelay: .milliseconds(options.retryMilliseconds))
 } catch {
     fail("\(error)")
 }
