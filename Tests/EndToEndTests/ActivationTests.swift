@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Testing
 
 /// `launchprof run --activate`: launches on demand, as systemd's socket
@@ -123,7 +124,7 @@ struct ActivationTests {
     /// SERVER`: it listens, starts the server on the first connection and
     /// execs into it. Nanoseconds from connect to the whole response.
     static func referenceRequest(server: String) throws -> Double {
-        let port = try freePort()
+        let port = try LocalPort.free()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
         process.arguments = ["-l", "127.0.0.1:\(port)", server]
@@ -169,19 +170,6 @@ struct ActivationTests {
         return Double(end - start)
     }
 
-    static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        try #require(bound)
-        return UInt16(bigEndian: address.sin_port)
-    }
 
     @Test("a program that never answers times out cleanly: exit 3, named, nothing left running")
     func requestWithoutAResponseTimesOut() throws {

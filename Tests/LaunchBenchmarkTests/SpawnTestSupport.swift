@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchBenchmark
@@ -140,21 +141,7 @@ func processGone(_ pid: pid_t, within seconds: Double = 5) -> Bool {
 }
 
 /// A TCP port on 127.0.0.1 that was free a moment ago.
-func freeLocalPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let ok = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-        }
-    }
-    try #require(ok, "cannot find a free port")
-    return Int(UInt16(bigEndian: address.sin_port))
-}
+func freeLocalPort() throws -> Int { Int(try LocalPort.free()) }
 
 /// Spawns `target` and runs the loop to the end.
 func launchOnce(

@@ -63,7 +63,7 @@ struct BackgroundTaskTests {
         #expect(lines.contains("ran dev.launchprof.refresh: succeeded"))
         let read = try TraceReader.read(path: trace)
         let intervals = read.pairIntervals()
-        let outcomes = Set(read.events.map(\.name).filter { $0.hasPrefix("dev.launchprof.") })
+        let outcomes = Set(read.events.map(\.name).filter { $0.hasPrefix("dev.launchprof.") && $0.contains(": ") })
         #expect(outcomes == ["dev.launchprof.refresh: succeeded", "dev.launchprof.cleanup: succeeded"], "\(outcomes)")
         let all = intervals.slices + intervals.asyncIntervals
         let traced = all.filter { $0.category.category == "background-task" }

@@ -53,6 +53,7 @@ public final class BackgroundTaskScheduler: Sendable {
     }
 
     let core = Locked(Core())
+    private let saving = Locked(())
     private let clock: @Sendable () -> Int64
     private static let signposter = Signposter(subsystem: "launchprof", category: "background-task")
 
@@ -106,26 +107,24 @@ public final class BackgroundTaskScheduler: Sendable {
     public func submit(_ request: BackgroundTaskRequest) throws(BackgroundTaskError) {
         if let problem = request.problem { throw .invalidRequest(problem) }
         let now = clock()
-        let schedule = try core.withLock { core throws(BackgroundTaskError) -> BackgroundSchedule in
+        try core.withLock { core throws(BackgroundTaskError) in
             guard core.handlers[request.identifier] != nil else { throw .notRegistered(request.identifier) }
             core.requests[request.identifier] = request
             var entry = core.schedule.entries[request.identifier]
                 ?? BackgroundSchedule.Entry(identifier: request.identifier, failures: 0)
             entry.nextDue = dueTime(of: request, entry: entry, now: now)
             core.schedule.entries[request.identifier] = entry
-            return core.schedule
         }
-        try schedule.save(path)
+        try persist()
     }
 
     /// Removes task `identifier`'s request and schedule.
     public func cancel(_ identifier: String) throws(BackgroundTaskError) {
-        let schedule = core.withLock { core -> BackgroundSchedule in
+        core.withLock { core in
             core.requests[identifier] = nil
             core.schedule.entries[identifier] = nil
-            return core.schedule
         }
-        try schedule.save(path)
+        try persist()
     }
 
     /// When task `identifier` is due next (Unix ms), nil when it is not scheduled.
@@ -270,12 +269,19 @@ public final class BackgroundTaskScheduler: Sendable {
     }
 
     /// Records a run's end in the schedule and saves it (once per run; a
-    /// second call returns the first record).
+    /// second call returns the first record, once it is on disk: the
+    /// expiry and the run's own end both record, on different threads, and
+    /// whichever returns second must not let the process exit before the
+    /// first has saved).
     @discardableResult
     private func record(_ task: BackgroundTask, outcome: BackgroundTaskOutcome, started: Int64) -> BackgroundTaskRun? {
+        saving.withLock { _ in recordAndSave(task, outcome: outcome, started: started) }
+    }
+
+    private func recordAndSave(_ task: BackgroundTask, outcome: BackgroundTaskOutcome, started: Int64) -> BackgroundTaskRun? {
         let now = clock()
         var earlier: BackgroundTaskRun?
-        let schedule = core.withLock { core -> (BackgroundSchedule, BackgroundTaskRun)? in
+        let recorded = core.withLock { core -> BackgroundTaskRun? in
             if let run = core.recorded[ObjectIdentifier(task)] {
                 earlier = run
                 return nil
@@ -297,17 +303,26 @@ public final class BackgroundTaskScheduler: Sendable {
                 identifier: task.identifier, outcome: outcome, expiry: task.state.withLock { $0.expired }, started: started,
                 ended: now, nextDue: entry.nextDue)
             core.recorded[ObjectIdentifier(task)] = run
-            return (core.schedule, run)
+            return run
         }
-        guard let (saved, run) = schedule else { return earlier }
+        guard let run = recorded else { return earlier }
         // The outcome beside the run's interval in the trace.
         Self.signposter.emitEvent(dynamicName: "\(task.identifier): \(outcome.rawValue)")
         do {
-            try saved.save(path)
+            try core.withLock { $0.schedule }.save(path)  // the saving lock is held
         } catch {
             StandardError.write("launchprof: \(error)\n")
         }
         return run
+    }
+
+    /// Writes the schedule as it is now. Saves are one at a time and each
+    /// takes the schedule when it starts writing, so a slow save never puts
+    /// an older schedule over a newer one.
+    private func persist() throws(BackgroundTaskError) {
+        try saving.withLock { _ throws(BackgroundTaskError) in
+            try core.withLock { $0.schedule }.save(path)
+        }
     }
 
     /// Expires the run under way, if it is `task` (or any, when nil):
