@@ -20,7 +20,7 @@ static uint64_t entry_ns;
 static uint64_t spawn_ns;
 static int ready_fd = -1;
 static const char *trace_path;
-static int trace_at_ready;  // LAUNCHPROF_TRACE_AT=ready
+static int trace_at_ready;  // LAUNCHPROF_TRACE_AT: 1 = ready (before telling the harness), 2 = after-ready
 static uint64_t next_generation = 1;
 
 // MARK: - Environment parsing (no allocation, no locale)
@@ -89,7 +89,7 @@ __attribute__((constructor(101))) static void launchprof_process_entry(void) {
         trace_path = path;
         atexit(at_exit);
         const char *when = lp_env("LAUNCHPROF_TRACE_AT");
-        trace_at_ready = when != NULL && strcmp(when, "ready") == 0;
+        trace_at_ready = when == NULL ? 0 : strcmp(when, "ready") == 0 ? 1 : strcmp(when, "after-ready") == 0 ? 2 : 0;
     }
 
     const char *enable = lp_env("LAUNCHPROF_ENABLE");

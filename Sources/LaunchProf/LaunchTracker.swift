@@ -88,7 +88,7 @@ public enum LaunchTracker {
         guard lp_launch_mark(1, now) != 0 else { return }
         lp_sampler_stop()  // the sampler (LAUNCHPROF_SAMPLE_HZ) covers the launch only
         lp_record_at(now, UInt8(LP_KIND_LAUNCH_COMPLETE), Names.encode("launch complete"), 0, 0, 0, 0)
-        if lp_trace_at_ready() != 0 {
+        if lp_trace_at_ready() == 1 {
             // Before telling the harness: once it sees ready, the file is whole.
             do {
                 try Tracer.flush()
@@ -98,6 +98,16 @@ public enum LaunchTracker {
         }
         lp_harness_record("ready", now, nil, 0)
         _ = lp_sd_notify("READY=1")
+        if lp_trace_at_ready() == 2 {
+            // After telling the harness (`launchprof run --trace-runs`): time
+            // to ready does not include writing the trace; the harness waits
+            // for the file before it stops the process.
+            do {
+                try Tracer.flush()
+            } catch {
+                StandardError.write("launchprof: \(error)\n")
+            }
+        }
         let handlers = completion.withLock { state in
             state.done = true
             defer { state.handlers = [] }

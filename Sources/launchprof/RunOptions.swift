@@ -108,6 +108,9 @@ struct RunOptions: ParsableArguments {
         valueName: "phase"))
     var measure: [LifecycleMeasure] = []
 
+    @Flag(help: "Trace every measured run of a LaunchProf program (written after ready): its intervals are summarised in the results and attributed when compared with a baseline.")
+    var traceRuns = false
+
     @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
     var report: String?
 
@@ -201,6 +204,7 @@ struct RunOptions: ParsableArguments {
         settings.grace = try Self.seconds(grace, flag: "--grace", allowZero: true)
         settings.output = outputPlan
         settings.measure = measure
+        settings.traceRuns = traceRuns
         settings.dropCaches = dropCaches
         settings.reference = reference
         settings.baseline = baseline.map { .saved($0) }

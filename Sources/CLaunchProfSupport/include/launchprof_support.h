@@ -284,10 +284,12 @@ int lp_sd_notify(const char *state);
 /// Whether the trace should be written at exit (LAUNCHPROF_TRACE is set).
 const char *lp_trace_path(void);
 
-/// Whether the trace should also be written at launch complete
-/// (LAUNCHPROF_TRACE_AT=ready with LAUNCHPROF_TRACE): how `launchprof run
-/// --profile` and `launchprof profile --ready` get the launch's samples from
-/// a program that stays up and is stopped with SIGTERM.
+/// Whether the trace should also be written at launch complete, with
+/// LAUNCHPROF_TRACE: 1 for LAUNCHPROF_TRACE_AT=ready (before the harness is
+/// told: how `launchprof run --profile` and `launchprof profile --ready` get
+/// the launch's samples from a program that stays up and is stopped with
+/// SIGTERM), 2 for `after-ready` (after it is told, so time to ready does not
+/// include the write: `launchprof run --trace-runs`), 0 otherwise.
 int lp_trace_at_ready(void);
 
 /// Claims the one final trace write of this process: returns 1 to the first

@@ -13,6 +13,9 @@ public struct RunSettings: Sendable, Equatable {
     /// A launch on demand: the request to send through the activated
     /// socket (ready is its whole response), then once more, warm.
     public var activation: SocketActivation?
+    /// `--trace-runs`: the trace the program writes after ready; the run
+    /// waits for it (at most the grace period) before stopping the program.
+    public var traceFile: String?
 
     /// Settings for one observed run.
     public init(
@@ -64,6 +67,8 @@ public struct ObservedRun: Sendable, Equatable {
     public var firstResponseByte: UInt64?
     /// With `--activate`: the warm request, connect to the whole response.
     public var warmRequest: UInt64?
+    /// With `--trace-runs`: the run's intervals, from its own trace.
+    public var intervals: [IntervalTime]?
     /// `--measure` could not measure what it was asked to; the run was killed.
     public var measureError: String?
 
@@ -79,7 +84,7 @@ public struct ObservedRun: Sendable, Equatable {
             voluntaryContextSwitches: total.voluntaryContextSwitches,
             involuntaryContextSwitches: total.involuntaryContextSwitches, exit: exit, residency: residency,
             timeToSuspend: timeToSuspend, timeToResume: timeToResume, timeToShutdown: timeToShutdown,
-            firstResponseByte: firstResponseByte, warmRequest: warmRequest)
+            firstResponseByte: firstResponseByte, warmRequest: warmRequest, intervals: intervals)
         if tree.processes > 0 {
             measurement.process = usage
             measurement.processCount = tree.processes

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Which run of the benchmark is about to happen.
 public struct RunContext: Sendable, Equatable {
     /// The target launched.
@@ -47,6 +49,9 @@ public struct ProcessExecutor: RunExecutor {
     public var interrupt: InterruptMonitor?
     /// Lifecycle phases to time after ready (`--measure`).
     public var measure: [LifecycleMeasure]
+    /// Where each run's trace is written (`--trace-runs`): the run's own
+    /// intervals are read from it, then it is removed; nil: runs are not traced.
+    public var traceDirectory: String?
 
     /// An executor with these settings.
     public init(
@@ -66,10 +71,28 @@ public struct ProcessExecutor: RunExecutor {
         // launchprof while it starts.
         options.quiet = context.target.ready == .exit && measure.isEmpty
         options.activation = context.target.activation
-        let process = try spawner.spawn(context.target, options: options)
+        var target = context.target
+        let trace = traceDirectory.map { "\($0)/run-\(UInt64.random(in: 0...UInt64.max)).lptrace" }
+        if let trace {
+            // Written after the harness is told ready (or at exit), so time
+            // to ready does not include it.
+            target.environment["LAUNCHPROF_TRACE"] = trace
+            if target.ready != .exit { target.environment["LAUNCHPROF_TRACE_AT"] = "after-ready" }
+        }
+        let process = try spawner.spawn(target, options: options)
         var settings = RunSettings(probe: context.target.ready, timeout: context.timeout ?? timeout, grace: grace, measure: measure)
         settings.activation = context.target.activation
-        return try RunObserver(process: process, settings: settings, interrupt: interrupt).observe()
+        settings.traceFile = trace
+        var observed = try RunObserver(process: process, settings: settings, interrupt: interrupt).observe()
+        if let trace {
+            defer { unlink(trace) }
+            if let ready = observed.wallToReady, let read = try? TraceReader.read(path: trace) {
+                observed.intervals = RunIntervals.times(in: read, readyAfterSpawn: ready)
+            } else if observed.failure == nil {
+                observed.notes.append("--trace-runs: the run wrote no readable trace (is the program linked with LaunchProf, and does it reach launch complete?)")
+            }
+        }
+        return observed
     }
 }
 

@@ -373,6 +373,17 @@ public struct RunObserver {
         }
     }
 
+    /// `--trace-runs`: the program writes its trace just after it said
+    /// ready; wait for the file (at most the grace period) before stopping it.
+    private mutating func waitForTrace() {
+        guard let path = settings.traceFile else { return }
+        let deadline = monotonicNanoseconds() &+ Self.nanoseconds(settings.grace)
+        while access(path, F_OK) != 0 {
+            if monotonicNanoseconds() >= deadline || process.hasExited() { return }
+            usleep(500)
+        }
+    }
+
     // MARK: - Ready and stop
 
     /// Records ready at `ns` (CLOCK_MONOTONIC) and, if the process is still
@@ -381,6 +392,7 @@ public struct RunObserver {
         guard run.wallToReady == nil else { return }
         run.wallToReady = Self.since(process.startNanoseconds, ns)
         guard settings.probe != .exit, !process.hasExited() else { return }
+        if settings.traceFile != nil { waitForTrace() }
         if settings.activation != nil { measureWarmRequest() }
         if settings.measure.contains(.resume) {
             cycle.start(process)

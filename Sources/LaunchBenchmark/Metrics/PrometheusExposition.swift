@@ -176,6 +176,10 @@ extension Metric {
             return ("launchprof_process_entry_seconds", "From the spawn to process entry (exec and dynamic loading).", [], seconds)
         case .main: return ("launchprof_main_seconds", "From the spawn to main (LaunchTracker.recordLaunchStart).", [], seconds)
         case .milestone(let name): return ("launchprof_milestone_seconds", "From the spawn to each launch milestone.", [("milestone", name)], seconds)
+        case .interval(let key):
+            let (thread, name) = Metric.intervalParts(key)
+            return ("launchprof_interval_seconds", "Time in each signpost interval up to ready, by thread role (--trace-runs).",
+                    [("interval", name), ("thread", thread)], seconds)
         case .userCPU: return ("launchprof_user_cpu_seconds", "CPU time in user mode of the whole process tree.", [], seconds)
         case .systemCPU: return ("launchprof_system_cpu_seconds", "CPU time in the kernel of the whole process tree.", [], seconds)
         case .cpu: return ("launchprof_cpu_seconds", "User and system CPU time of the whole process tree.", [], seconds)

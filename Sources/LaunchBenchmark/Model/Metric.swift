@@ -36,6 +36,9 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `--activate`: from the spawn to the first byte of the response to the
     /// request that waited in the backlog while the program launched.
     case firstResponseByte
+    /// `--trace-runs`: the time in signpost intervals of this name on this
+    /// kind of thread (`main/NAME` or `other/NAME`), up to ready.
+    case interval(String)
     /// `--activate`: the same request once the program is up, from connect
     /// to the whole response: what the launch adds to the first is the rest.
     case warmRequest
@@ -53,7 +56,7 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     /// This metric's unit.
     public var unit: Unit {
         switch self {
-        case .wallToReady, .wallToExit, .processEntry, .main, .milestone, .userCPU, .systemCPU, .cpu: .nanoseconds
+        case .wallToReady, .wallToExit, .processEntry, .main, .milestone, .interval, .userCPU, .systemCPU, .cpu: .nanoseconds
         case .timeToSuspend, .timeToResume, .timeToShutdown, .firstResponseByte, .warmRequest: .nanoseconds
         case .maxRSS: .bytes
         case .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches: .count
@@ -68,6 +71,7 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         case .processEntry: "process_entry"
         case .main: "main"
         case .milestone(let name): "milestone:\(name)"
+        case .interval(let name): "interval:\(name)"
         case .userCPU: "user_cpu"
         case .systemCPU: "system_cpu"
         case .cpu: "cpu"
@@ -84,10 +88,20 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// An interval metric's key split: `main/NAME` -> ("main", "NAME").
+    public static func intervalParts(_ key: String) -> (thread: String, name: String) {
+        guard let slash = key.firstIndex(of: "/") else { return ("other", key) }
+        return (String(key[..<slash]), String(key[key.index(after: slash)...]))
+    }
+
     /// The metric named `key` (`wall_to_ready`, `milestone:NAME`, …); nil for an unknown key.
     public init?(key: String) {
         if key.hasPrefix("milestone:") {
             self = .milestone(String(key.dropFirst("milestone:".count)))
+            return
+        }
+        if key.hasPrefix("interval:") {
+            self = .interval(String(key.dropFirst("interval:".count)))
             return
         }
         let all: [Metric] = [
@@ -111,6 +125,8 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         case .processEntry: run.processEntry.map { Double($0) }
         case .main: run.main.map { Double($0) }
         case .milestone(let name): run.milestones.first { $0.name == name }.map { Double($0.nanoseconds) }
+        // A traced run without the interval spent no time in it.
+        case .interval(let key): run.intervals.map { intervals in Double(intervals.first { $0.key == key }?.nanoseconds ?? 0) }
         case .userCPU: Double(run.userCPU)
         case .systemCPU: Double(run.systemCPU)
         case .cpu: Double(run.userCPU + run.systemCPU)

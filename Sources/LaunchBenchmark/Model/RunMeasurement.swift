@@ -90,6 +90,31 @@ public struct MilestoneTime: Sendable, Equatable, Codable {
     }
 }
 
+/// A signpost interval's time in one run (`--trace-runs`): every interval
+/// of that name on that kind of thread, begun before ready, added up.
+public struct IntervalTime: Sendable, Equatable, Codable {
+    /// The interval's name.
+    public var name: String
+    /// `main` for the launched process's main thread, `other` for the rest:
+    /// the thread role the attribution of a change names.
+    public var thread: String
+    /// Their total duration, in nanoseconds (cut at ready).
+    public var nanoseconds: UInt64
+    /// How many there were.
+    public var count: Int
+
+    /// `count` intervals `name` on `thread` taking `nanoseconds` in all.
+    public init(name: String, thread: String, nanoseconds: UInt64, count: Int) {
+        self.name = name
+        self.thread = thread
+        self.nanoseconds = nanoseconds
+        self.count = count
+    }
+
+    /// `main/NAME` or `other/NAME`: the key of its metric (`interval:main/NAME`).
+    public var key: String { "\(thread)/\(name)" }
+}
+
 /// Page-cache residency of the cold-run file set just before a run.
 public struct ResidencyReport: Sendable, Equatable, Codable {
     /// One file of the set, before (and after) the run.
@@ -230,6 +255,9 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     public var firstResponseByte: UInt64?
     /// With `--activate`: the same request once up, connect to whole response, in nanoseconds.
     public var warmRequest: UInt64?
+    /// With `--trace-runs`: the signpost intervals of the run's own trace,
+    /// by name and thread role; nil when the run was not traced.
+    public var intervals: [IntervalTime]?
 
     /// A run's measurements, as the executor makes them.
     public init(
@@ -239,7 +267,7 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
         voluntaryContextSwitches: UInt64 = 0, involuntaryContextSwitches: UInt64 = 0,
         exit: ExitStatus, residency: ResidencyReport? = nil, timeToSuspend: UInt64? = nil,
         timeToResume: UInt64? = nil, timeToShutdown: UInt64? = nil, firstResponseByte: UInt64? = nil,
-        warmRequest: UInt64? = nil
+        warmRequest: UInt64? = nil, intervals: [IntervalTime]? = nil
     ) {
         self.index = index
         self.wallToExit = wallToExit
@@ -261,5 +289,6 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
         self.timeToShutdown = timeToShutdown
         self.firstResponseByte = firstResponseByte
         self.warmRequest = warmRequest
+        self.intervals = intervals
     }
 }

@@ -10,6 +10,10 @@ extension Metric {
         case .main: "time to main"
         // The program names its milestones: escaped for every report.
         case .milestone(let name): "milestone '\(TerminalText.sanitized(name))'"
+        case .interval(let key):
+            Metric.intervalParts(key).thread == "main"
+                ? "interval '\(TerminalText.sanitized(Metric.intervalParts(key).name))' (main thread)"
+                : "interval '\(TerminalText.sanitized(Metric.intervalParts(key).name))' (other threads)"
         case .userCPU: "user CPU"
         case .systemCPU: "system CPU"
         case .cpu: "CPU"

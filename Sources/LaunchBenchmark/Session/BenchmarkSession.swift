@@ -221,9 +221,19 @@ public struct BenchmarkSession: Sendable {
     }
 
     private func measure(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> MeasuredRuns {
-        let executor = ProcessExecutor(
+        var executor = ProcessExecutor(
             timeout: settings.timeout, grace: settings.grace, output: settings.output, interrupt: interrupt,
             measure: settings.measure)
+        var traceDirectory: String?
+        if settings.traceRuns {
+            var template = Array("\(RunDefaults.temporaryDirectory)/launchprof-runs-XXXXXX".utf8CString)
+            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+                throw .usage("--trace-runs: cannot make a directory for the runs' traces in \(RunDefaults.temporaryDirectory): \(String(cString: strerror(errno)))")
+            }
+            traceDirectory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            executor.traceDirectory = traceDirectory
+        }
+        defer { if let traceDirectory { rmdir(traceDirectory) } }
         let coldCache: ColdCache?
         do {
             coldCache = plan.allModes.contains(.cold) ? try ColdCache(dropAllCaches: settings.dropCaches) : nil

@@ -38,6 +38,11 @@ public struct BenchmarkSettings: Sendable {
     /// A library caller usually keeps its own signal handling and cancels
     /// the task instead.
     public var catchesSignals = false
+    /// Trace every measured run of a LaunchProf program (`--trace-runs`):
+    /// each run's intervals are kept in the results, summarised like the
+    /// other metrics and attributed when compared with a baseline. The trace
+    /// is written after ready, so time to ready does not include it.
+    public var traceRuns = false
     /// Recorded in the results document.
     public var commandLine: [String] = CommandLine.arguments
     /// Recorded in the results document (``ResultsDocument/labels``): CI's

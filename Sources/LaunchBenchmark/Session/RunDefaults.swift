@@ -1,3 +1,5 @@
+import Foundation
+
 /// launchprof's defaults, where a flag, a config file and a library caller
 /// say nothing: one home for each number.
 public enum RunDefaults {
@@ -19,6 +21,11 @@ public enum RunDefaults {
     public static let threshold = 0.05
     /// The significance level of the Mann–Whitney U test.
     public static let significance = 0.01
+    /// Where launchprof keeps files of its own for a moment (the runs'
+    /// traces): `$TMPDIR`, else /tmp.
+    public static var temporaryDirectory: String {
+        ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
 }
 
 extension Duration {

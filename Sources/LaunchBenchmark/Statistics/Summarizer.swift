@@ -46,6 +46,10 @@ public struct Summarizer: Sendable {
                 milestoneNames.append(milestone.name)
             }
         }
+        var intervalKeys: [String] = []
+        for run in runs {
+            for interval in run.intervals ?? [] where !intervalKeys.contains(interval.key) { intervalKeys.append(interval.key) }
+        }
         let timed: [Metric] = [.wallToReady, .wallToExit, .processEntry, .main].filter { metric in
             runs.contains { metric.value(in: $0) != nil }
         }
@@ -56,7 +60,7 @@ public struct Summarizer: Sendable {
         let lifecycle: [Metric] = [.firstResponseByte, .warmRequest, .timeToSuspend, .timeToResume, .timeToShutdown].filter { metric in
             runs.contains { metric.value(in: $0) != nil }
         }
-        return timed + milestoneNames.map(Metric.milestone) + lifecycle + resources
+        return timed + milestoneNames.map(Metric.milestone) + intervalKeys.map(Metric.interval) + lifecycle + resources
     }
 
     /// Everything wrong or doubtful about `result`, most serious first.
