@@ -108,8 +108,10 @@ struct RunOptions: ParsableArguments {
         valueName: "phase"))
     var measure: [LifecycleMeasure] = []
 
-    @Flag(help: "Trace every measured run of a LaunchProf program (written after ready): its intervals are summarised in the results and attributed when compared with a baseline.")
-    var traceRuns = false
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Trace every measured run of a LaunchProf program (written after ready, so time to ready is unchanged): its intervals are summarised in the results and attributed when compared with a baseline. Default: on for --ready tracer targets.")
+    var traceRuns: Bool?
 
     @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
     var report: String?

@@ -52,6 +52,9 @@ public struct ProcessExecutor: RunExecutor {
     /// Where each run's trace is written (`--trace-runs`): the run's own
     /// intervals are read from it, then it is removed; nil: runs are not traced.
     public var traceDirectory: String?
+    /// Which runs are traced there: all (true), none (false), or those of
+    /// targets ready by the tracer (nil).
+    public var traceRuns: Bool?
 
     /// An executor with these settings.
     public init(
@@ -72,7 +75,8 @@ public struct ProcessExecutor: RunExecutor {
         options.quiet = context.target.ready == .exit && measure.isEmpty
         options.activation = context.target.activation
         var target = context.target
-        let trace = traceDirectory.map { "\($0)/run-\(UInt64.random(in: 0...UInt64.max)).lptrace" }
+        let traced = !context.isWarmup && (traceRuns ?? (context.target.ready == .tracer))
+        let trace = traced ? traceDirectory.map { "\($0)/run-\(UInt64.random(in: 0...UInt64.max)).lptrace" } : nil
         if let trace {
             // Written after the harness is told ready (or at exit), so time
             // to ready does not include it.

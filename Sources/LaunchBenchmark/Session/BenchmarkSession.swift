@@ -225,13 +225,14 @@ public struct BenchmarkSession: Sendable {
             timeout: settings.timeout, grace: settings.grace, output: settings.output, interrupt: interrupt,
             measure: settings.measure)
         var traceDirectory: String?
-        if settings.traceRuns {
+        if settings.traceRuns ?? plan.targets.contains(where: { $0.ready == .tracer }) {
             var template = Array("\(RunDefaults.temporaryDirectory)/launchprof-runs-XXXXXX".utf8CString)
             guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
                 throw .usage("--trace-runs: cannot make a directory for the runs' traces in \(RunDefaults.temporaryDirectory): \(String(cString: strerror(errno)))")
             }
             traceDirectory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             executor.traceDirectory = traceDirectory
+            executor.traceRuns = settings.traceRuns
         }
         defer { if let traceDirectory { rmdir(traceDirectory) } }
         let coldCache: ColdCache?

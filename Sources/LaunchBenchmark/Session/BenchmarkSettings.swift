@@ -41,8 +41,10 @@ public struct BenchmarkSettings: Sendable {
     /// Trace every measured run of a LaunchProf program (`--trace-runs`):
     /// each run's intervals are kept in the results, summarised like the
     /// other metrics and attributed when compared with a baseline. The trace
-    /// is written after ready, so time to ready does not include it.
-    public var traceRuns = false
+    /// is written after ready, so time to ready does not include it
+    /// (`Scripts/compare-trace-runs-overhead.sh` measures it). nil: traced
+    /// for targets ready by the tracer, not for the others.
+    public var traceRuns: Bool?
     /// Recorded in the results document.
     public var commandLine: [String] = CommandLine.arguments
     /// Recorded in the results document (``ResultsDocument/labels``): CI's
