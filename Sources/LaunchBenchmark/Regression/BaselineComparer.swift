@@ -70,6 +70,7 @@ public struct BaselineComparer: Sendable {
         var warnings = Self.provenanceWarnings(baseline: baseline, current: current)
         var changes: [MetricChange] = []
         var drift: [MetricChange] = []
+        var attributions: [LaunchAttribution] = []
         let referenceName = relativeToReference ? current.reference : nil
         let references = referenceName.map { Self.referencePairs($0, baseline: baseline, current: current, warnings: &warnings) } ?? [:]
         for result in current.results {
@@ -87,6 +88,9 @@ public struct BaselineComparer: Sendable {
                 warnings.append("\(result.label) ran with another environment in the baseline (\(keys.joined(separator: ", ")) differ)")
             }
             let isReference = result.target.name == referenceName
+            if let attribution = LaunchAttribution.attribute(baseline: old, current: result, significance: significance) {
+                attributions.append(attribution)
+            }
             for check in checks?(result) ?? self.checks(for: result) {
                 if BudgetEvaluator.isUpperBound(check.metric, in: old) || BudgetEvaluator.isUpperBound(check.metric, in: result) {
                     warnings.append("\(result.label) max_rss: not compared; it is launchprof's own peak (an upper bound), "
@@ -107,7 +111,7 @@ public struct BaselineComparer: Sendable {
         return BaselineComparison(
             baseline: baselineName, baselineDate: baseline.date, baselineToolVersion: baseline.toolVersion,
             warnings: warnings, changes: changes, reference: references.isEmpty ? nil : referenceName,
-            drift: references.isEmpty ? nil : drift)
+            drift: references.isEmpty ? nil : drift, attributions: attributions.isEmpty ? nil : attributions)
     }
 
     /// The reference's results on both sides, by mode; a warning for each

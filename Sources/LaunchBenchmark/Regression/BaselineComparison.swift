@@ -17,11 +17,14 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
     /// The reference's own changes, as measured: how much the machine
     /// drifted between the baseline and now. They never gate.
     public var drift: [MetricChange]?
+    /// Why each target's time to ready changed: by phase and by interval
+    /// (``LaunchAttribution``), for every target and mode on both sides.
+    public var attributions: [LaunchAttribution]?
 
     /// A comparison with the baseline named `baseline`, measured on `baselineDate`.
     public init(
         baseline: String, baselineDate: String, baselineToolVersion: String, warnings: [String], changes: [MetricChange],
-        reference: String? = nil, drift: [MetricChange]? = nil
+        reference: String? = nil, drift: [MetricChange]? = nil, attributions: [LaunchAttribution]? = nil
     ) {
         self.baseline = baseline
         self.baselineDate = baselineDate
@@ -30,6 +33,12 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
         self.changes = changes
         self.reference = reference
         self.drift = drift
+        self.attributions = attributions
+    }
+
+    /// The attribution of `target` in `mode`, if there is one.
+    public func attribution(of target: String, _ mode: LaunchMode) -> LaunchAttribution? {
+        attributions?.first { $0.target == target && $0.mode == mode }
     }
 
     /// The changes judged regressed: worse beyond the threshold and significant.

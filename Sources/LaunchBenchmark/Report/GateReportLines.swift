@@ -48,6 +48,15 @@ struct GateReportLines {
             }
             lines += comparison.warnings.map { style.yellow("  warning: \($0)") }
             blocks.append(lines)
+            // Why: after a regression verdict, the largest contributors.
+            var why: [String] = []
+            for regressed in comparison.regressions {
+                guard let attribution = comparison.attribution(of: regressed.target, regressed.mode),
+                      !why.contains(where: { $0.contains("\(regressed.target) (\(regressed.mode.rawValue))") })
+                else { continue }
+                why += attribution.summaryLines.map { "  " + $0 }
+            }
+            if !why.isEmpty { blocks.append([style.bold("Why (largest contributors to the change of time to ready)")] + why) }
         }
         if let headline = GateVerdict.headline(document) {
             let failed = GateVerdict(document).exitStatus != 0

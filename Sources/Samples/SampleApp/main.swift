@@ -12,7 +12,9 @@
 // for it (a child that must not inherit the harness's LAUNCHPROF_* variables).
 //
 // LP_SAMPLE_EXTRA_MS=N adds N ms of busy work before launch complete (used to
-// show that regression checks catch a real slowdown).
+// show that regression checks catch a real slowdown), in an interval of its
+// own; LP_SAMPLE_SLOW_INDEX_MS=N adds it inside "build index" (used to show
+// that the attribution of a change names the interval that grew).
 import Glibc
 import LaunchProf
 
@@ -24,6 +26,7 @@ struct Options {
     var words = 40_000
     var workers = 3
     var extraMilliseconds = 0
+    var slowIndexMilliseconds = 0
     var hotMilliseconds = 0
     var exitBeforeReady = false
     var then: String?
@@ -42,6 +45,12 @@ func parseOptions() -> Options {
             fail("LP_SAMPLE_EXTRA_MS must be a whole number of milliseconds, got '\(String(cString: extra))'")
         }
         options.extraMilliseconds = value
+    }
+    if let slow = getenv("LP_SAMPLE_SLOW_INDEX_MS") {
+        guard let value = Int(String(cString: slow)), value >= 0 else {
+            fail("LP_SAMPLE_SLOW_INDEX_MS must be a whole number of milliseconds, got '\(String(cString: slow))'")
+        }
+        options.slowIndexMilliseconds = value
     }
     var arguments = CommandLine.arguments.dropFirst()
     func value(for flag: String) -> String {
@@ -177,7 +186,8 @@ let config = signposter.withIntervalSignpost("read config") { readConfig(path: o
 LaunchTracker.recordMilestone("config loaded")
 
 let index = signposter.withIntervalSignpost("build index") {
-    buildIndex(words: options.words, seed: UInt64(config["seed"] ?? "") ?? 42)
+    burn(milliseconds: options.slowIndexMilliseconds)
+    return buildIndex(words: options.words, seed: UInt64(config["seed"] ?? "") ?? 42)
 }
 LaunchTracker.recordMilestone("index ready")
 

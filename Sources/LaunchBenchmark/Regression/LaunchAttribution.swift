@@ -1,0 +1,180 @@
+/// Why one target's time to ready changed against a baseline: the change
+/// broken down into the launch's phases (spawn → process entry, process
+/// entry → main, main → each milestone in order, the last milestone →
+/// ready) and into its signpost intervals by name and thread role (from
+/// `--trace-runs`), each part with its own change of median, confidence
+/// interval and p-value. Parts whose change is significant and not trivial
+/// are contributors, largest first, each with the share of the total change
+/// it explains; what the intervals do not explain is said to be unexplained.
+public struct LaunchAttribution: Sendable, Equatable, Codable {
+    /// One part of the launch and its change.
+    public struct Part: Sendable, Equatable, Codable {
+        /// A phase of the launch, or a signpost interval.
+        public enum Kind: String, Sendable, Equatable, Codable {
+            /// A stretch between two points of the launch (spawn, process entry, main, milestones, ready).
+            case phase
+            /// A signpost interval, by name and thread role.
+            case interval
+        }
+
+        /// Phase or interval.
+        public var kind: Kind
+        /// What a person reads: "main → index ready", "interval 'build index' (main thread)".
+        public var name: String
+        /// The median in the baseline's runs, in nanoseconds.
+        public var baseline: Double
+        /// The median in the current runs, in nanoseconds.
+        public var current: Double
+        /// The change of the median, current − baseline, in nanoseconds.
+        public var change: Double
+        /// The lower end of the change's 95% confidence interval (bootstrap).
+        public var changeLow: Double
+        /// The upper end of the change's 95% confidence interval.
+        public var changeHigh: Double
+        /// The Mann–Whitney U test's two-sided p-value.
+        public var pValue: Double
+        /// change / the total change of time to ready.
+        public var share: Double
+        /// Significant, its interval excludes zero, and at least 1% of the baseline's time to ready.
+        public var isContributor: Bool
+    }
+
+    /// The target.
+    public var target: String
+    /// Its page-cache mode.
+    public var mode: LaunchMode
+    /// Median time to ready in the baseline, in nanoseconds.
+    public var baselineReady: Double
+    /// Median time to ready now, in nanoseconds.
+    public var currentReady: Double
+    /// currentReady − baselineReady: what the parts' changes are shares of.
+    public var totalChange: Double
+    /// The phases, in launch order.
+    public var phases: [Part]
+    /// The intervals of traced runs (`--trace-runs` on both sides), largest change first.
+    public var intervals: [Part]
+    /// The part of the total change no contributing interval explains, in
+    /// nanoseconds (nil without traced intervals on both sides).
+    public var unexplained: Double?
+
+    /// The contributors, largest change first: intervals (the more precise
+    /// answer) before phases, each with its share.
+    public var contributors: [Part] {
+        (intervals.filter(\.isContributor) + phases.filter(\.isContributor)).sorted { abs($0.change) > abs($1.change) }
+    }
+
+    /// What the terminal says after a regression verdict: the three largest
+    /// contributors, one line each, and the unexplained rest when it matters.
+    public var summaryLines: [String] {
+        let total = MetricChange.percent(baselineReady > 0 ? totalChange / baselineReady : 0)
+        var lines: [String] = []
+        let contributors = contributors
+        if contributors.isEmpty {
+            lines.append("\(target) (\(mode.rawValue)): no part of the launch changed beyond noise; "
+                + "the change of \(Self.signed(totalChange)) (\(total)) is unexplained")
+            return lines
+        }
+        // Intervals first: a phase that only contains a named interval says less.
+        let intervals = contributors.filter { $0.kind == .interval }
+        let shown = (intervals.isEmpty ? contributors : intervals + contributors.filter { $0.kind == .phase }).prefix(3)
+        for part in shown {
+            lines.append("\(target) (\(mode.rawValue)): \(part.name) \(Self.signed(part.change)) "
+                + "(\(Self.share(part.share)) of \(Self.signed(totalChange)), p \(Self.pText(part.pValue)))")
+        }
+        if let unexplained, totalChange != 0, abs(unexplained) >= 0.2 * abs(totalChange) {
+            lines.append("\(target) (\(mode.rawValue)): \(Self.signed(unexplained)) (\(Self.share(unexplained / totalChange))) "
+                + "is not explained by any interval")
+        }
+        return lines
+    }
+
+    static func signed(_ nanoseconds: Double) -> String {
+        (nanoseconds < 0 ? "-" : "+") + HumanUnits.duration(abs(nanoseconds))
+    }
+
+    static func share(_ fraction: Double) -> String { HumanUnits.percent(fraction) }
+
+    static func pText(_ p: Double) -> String { p < 0.0001 ? "< 0.0001" : "= " + HumanUnits.fixed(p, decimals: 4) }
+}
+
+extension LaunchAttribution {
+    /// The attribution of `current`'s change against `baseline` (one target
+    /// and mode), from the successful runs of each; nil when either side has
+    /// no successful run.
+    public static func attribute(
+        baseline: BenchmarkResult, current: BenchmarkResult, significance: Double = RunDefaults.significance
+    ) -> LaunchAttribution? {
+        let before = baseline.runs.filter(\.exit.isSuccess), after = current.runs.filter(\.exit.isSuccess)
+        // Not `.map(Double.init)`: for a UInt64 that is Double(bitPattern:).
+        let readyBefore = before.compactMap(\.wallToReady).map { Double($0) }
+        let readyAfter = after.compactMap(\.wallToReady).map { Double($0) }
+        guard let baselineReady = SummaryStatistic.p50.value(of: readyBefore),
+              let currentReady = SummaryStatistic.p50.value(of: readyAfter)
+        else { return nil }
+        let floor = 0.01 * baselineReady
+        let total = currentReady - baselineReady
+        func part(_ kind: Part.Kind, _ name: String, _ a: [Double], _ b: [Double]) -> Part? {
+            guard let difference = BootstrapDifference(b, minus: a), let test = MannWhitneyU(b, a),
+                  let baselineValue = SummaryStatistic.p50.value(of: a), let currentValue = SummaryStatistic.p50.value(of: b)
+            else { return nil }
+            let excludesZero = difference.low > 0 || difference.high < 0
+            return Part(
+                kind: kind, name: name, baseline: baselineValue, current: currentValue, change: difference.difference,
+                changeLow: difference.low, changeHigh: difference.high, pValue: test.pValue,
+                share: total != 0 && (difference.difference / total).isFinite ? difference.difference / total : 0,
+                isContributor: test.pValue < significance && excludesZero && abs(difference.difference) >= floor)
+        }
+        let phases = Self.phaseNames(before + after).compactMap { phase in
+            part(.phase, phase.name, before.compactMap(phase.duration), after.compactMap(phase.duration))
+        }
+        var intervals: [Part] = []
+        var unexplained: Double?
+        let tracedBefore = before.filter { $0.intervals != nil }, tracedAfter = after.filter { $0.intervals != nil }
+        if !tracedBefore.isEmpty, !tracedAfter.isEmpty {
+            var keys: [String] = []
+            for run in tracedBefore + tracedAfter {
+                for interval in run.intervals ?? [] where !keys.contains(interval.key) { keys.append(interval.key) }
+            }
+            intervals = keys.compactMap { key in
+                let metric = Metric.interval(key)
+                return part(.interval, metric.displayName, tracedBefore.compactMap(metric.value), tracedAfter.compactMap(metric.value))
+            }.sorted { abs($0.change) > abs($1.change) }
+            // Main-thread intervals are on the launch's path; the others
+            // explain it only through what the main thread waited for.
+            let explained = intervals.filter { $0.isContributor && $0.name.hasSuffix("(main thread)") }.reduce(0) { $0 + $1.change }
+            unexplained = total - explained
+        }
+        return LaunchAttribution(
+            target: current.target.name, mode: current.mode, baselineReady: baselineReady, currentReady: currentReady,
+            totalChange: total, phases: phases, intervals: intervals, unexplained: unexplained)
+    }
+
+    /// A phase: its name and its duration in a run (nil when the run did not record its ends).
+    struct Phase {
+        var name: String
+        var duration: (RunMeasurement) -> Double?
+    }
+
+    /// The phases both sides can have, in launch order: spawn → process
+    /// entry → main → each milestone (in the order runs recorded them) → ready.
+    static func phaseNames(_ runs: [RunMeasurement]) -> [Phase] {
+        var milestones: [String] = []
+        for run in runs {
+            for milestone in run.milestones.sorted(by: { $0.nanoseconds < $1.nanoseconds }) where !milestones.contains(milestone.name) {
+                milestones.append(milestone.name)
+            }
+        }
+        typealias Point = (name: String, time: (RunMeasurement) -> UInt64?)
+        var points: [Point] = [("spawn", { _ in 0 })]
+        if runs.contains(where: { $0.processEntry != nil }) { points.append(("process entry", { $0.processEntry })) }
+        if runs.contains(where: { $0.main != nil }) { points.append(("main", { $0.main })) }
+        for name in milestones { points.append((name, { run in run.milestones.first { $0.name == name }?.nanoseconds })) }
+        points.append(("ready", { $0.wallToReady }))
+        return zip(points, points.dropFirst()).map { from, to in
+            Phase(name: "\(from.name) → \(to.name)") { run in
+                guard let start = from.time(run), let end = to.time(run), end >= start else { return nil }
+                return Double(end - start)
+            }
+        }
+    }
+}
