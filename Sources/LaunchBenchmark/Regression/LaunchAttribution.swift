@@ -60,7 +60,8 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
     /// The contributors, largest change first: intervals (the more precise
     /// answer) before phases, each with its share.
     public var contributors: [Part] {
-        (intervals.filter(\.isContributor) + phases.filter(\.isContributor)).sorted { abs($0.change) > abs($1.change) }
+        let largestFirst: (Part, Part) -> Bool = { abs($0.change) > abs($1.change) }
+        return intervals.filter(\.isContributor).sorted(by: largestFirst) + phases.filter(\.isContributor).sorted(by: largestFirst)
     }
 
     /// What the terminal says after a regression verdict: the three largest
@@ -74,10 +75,9 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
                 + "the change of \(Self.signed(totalChange)) (\(total)) is unexplained")
             return lines
         }
-        // Intervals first: a phase that only contains a named interval says less.
-        let intervals = contributors.filter { $0.kind == .interval }
-        let shown = (intervals.isEmpty ? contributors : intervals + contributors.filter { $0.kind == .phase }).prefix(3)
-        for part in shown {
+        // Intervals first (contributors keeps them so): a phase that only
+        // contains a named interval says less.
+        for part in contributors.prefix(3) {
             lines.append("\(target) (\(mode.rawValue)): \(part.name) \(Self.signed(part.change)) "
                 + "(\(Self.share(part.share)) of \(Self.signed(totalChange)), p \(Self.pText(part.pValue)))")
         }

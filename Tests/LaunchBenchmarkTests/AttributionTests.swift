@@ -1,0 +1,67 @@
+import Foundation
+import Glibc
+import LaunchBenchmark
+import Testing
+
+/// The attribution of a change, on real launches with known regressions
+/// injected: the sample before and after, measured interleaved in one
+/// session (so the machine's drift falls on both alike), each run traced
+/// (`--trace-runs`, the default for tracer-ready targets), then attributed.
+@Suite("Attribution of a change of time to ready", .serialized)
+struct AttributionTests {
+    /// `before` and `after` measured interleaved, `runs` each; the attribution of after against before.
+    func attribute(before: LaunchTarget, after: LaunchTarget, runs: Int = 20) async throws -> LaunchAttribution {
+        let session = BenchmarkSession(
+            targets: [before, after], warmup: 2, stopping: .fixed(runs), settings: BenchmarkSettings())
+        let outcome = try await session.run()
+        let results = outcome.document.results
+        try #require(results.count == 2)
+        for result in results {
+            try #require(result.runs.allSatisfy { $0.exit.isSuccess }, "\(result.label): \(result.runs.map(\.exit))")
+            try #require(result.runs.allSatisfy { $0.intervals != nil }, "\(result.label): runs were not traced")
+        }
+        return try #require(LaunchAttribution.attribute(baseline: results[0], current: results[1]))
+    }
+
+    func app(_ name: String, environment: [String: String] = [:]) throws -> LaunchTarget {
+        LaunchTarget(
+            name: name, arguments: [try spawnProductPath("lp-sample-app"), "--words", "20000", "--workers", "2"],
+            environment: environment, ready: .tracer)
+    }
+
+    @Test("CPU work added inside one interval: that interval is named first, with most of the change")
+    func cpuInsideAnInterval() async throws {
+        let attribution = try await attribute(
+            before: try app("before"), after: try app("after", environment: ["LP_SAMPLE_SLOW_INDEX_MS": "25"]))
+        #expect(attribution.totalChange > 15_000_000, "the 25 ms of work shows in time to ready")
+        let first = try #require(attribution.contributors.first)
+        #expect(first.name == "interval 'build index' (main thread)", "\(attribution.contributors.map(\.name))")
+        #expect(first.share > 0.6, "build index explains \(first.share) of the change")
+        #expect(first.change > 20_000_000 && first.change < 35_000_000)
+        #expect(first.changeLow > 0, "its interval excludes zero")
+        let phase = try #require(attribution.phases.first { $0.name == "config loaded → index ready" })
+        #expect(phase.isContributor && phase.change > 20_000_000, "the phase that holds it grew too")
+        let lines = attribution.summaryLines
+        #expect(lines.first?.contains("interval 'build index' (main thread) +") == true, "\(lines)")
+    }
+
+    @Test("work moved from the deferred initializer back onto the launch path: its intervals are the contributors")
+    func deferredWorkBackOnTheLaunchPath() async throws {
+        let sample = try spawnProductPath("lp-sample-deferred")
+        let attribution = try await attribute(
+            before: LaunchTarget(name: "optimized", arguments: [sample, "--launch", "optimized"], ready: .tracer),
+            after: LaunchTarget(name: "naive", arguments: [sample, "--launch", "naive"], ready: .tracer), runs: 15)
+        let named = Set(attribution.contributors.filter { $0.kind == .interval }.map(\.name))
+        #expect(named.isSuperset(of: ["interval 'search index' (main thread)", "interval 'analytics' (main thread)"]), "\(named)")
+        let explained = attribution.contributors.filter { $0.kind == .interval && $0.name.hasSuffix("(main thread)") }
+            .reduce(0) { $0 + $1.share }
+        #expect(explained > 0.7, "the moved work explains \(explained) of the change")
+    }
+
+    @Test("nothing changed: no part is attributed beyond noise")
+    func nothingChanged() async throws {
+        let attribution = try await attribute(before: try app("before"), after: try app("after"))
+        #expect(attribution.contributors.isEmpty, "\(attribution.contributors.map { "\($0.name) \($0.change)" })")
+        #expect(attribution.summaryLines.first?.contains("no part of the launch changed beyond noise") == true)
+    }
+}
