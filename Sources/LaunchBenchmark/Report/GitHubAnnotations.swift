@@ -18,7 +18,12 @@ public enum GitHubAnnotations {
             lines.append(command("error", title: "launchprof budget exceeded: \(budget.title)", budget.message, source: budget.source))
         }
         for change in document.comparison?.regressions ?? [] {
-            lines.append(command("error", title: "launchprof regression: \(change.title)", change.summary))
+            var message = change.summary
+            if change.metric == Metric.wallToReady.key,
+               let why = document.comparison?.attribution(of: change.target, change.mode)?.summaryLines, !why.isEmpty {
+                message += "; why: " + why.joined(separator: "; ")
+            }
+            lines.append(command("error", title: "launchprof regression: \(change.title)", message))
         }
         for warning in document.comparison?.warnings ?? [] {
             lines.append(command("warning", title: "launchprof baseline", warning))

@@ -123,7 +123,41 @@ public struct MarkdownExporter: ResultsExporter {
                 + "of the ratio to it. Its own change (↔ drift) is the machine's, not the code's, and never gates."]
         }
         section += comparison.warnings.map { "- ⚠️ \(escape($0))" }
+        section += attributionSection(comparison)
         return section.joined(separator: "\n")
+    }
+
+    /// Why each regressed target's time to ready changed: its contributors,
+    /// largest first, and what no interval explains.
+    private func attributionSection(_ comparison: BaselineComparison) -> [String] {
+        var section: [String] = []
+        var seen: Set<String> = []
+        for regressed in comparison.regressions {
+            guard let attribution = comparison.attribution(of: regressed.target, regressed.mode),
+                  seen.insert("\(regressed.target) \(regressed.mode)").inserted
+            else { continue }
+            section += ["", "#### Why \(escape(regressed.target)) (\(regressed.mode.rawValue)) changed by "
+                + "\(LaunchAttribution.signed(attribution.totalChange))", ""]
+            let contributors = attribution.contributors
+            guard !contributors.isEmpty else {
+                section.append("No part of the launch changed beyond noise: the change is unexplained.")
+                continue
+            }
+            var table = ["| Part | Baseline | Now | Change | 95% CI | Share | p |", "|---|---:|---:|---:|---|---:|---:|"]
+            for part in contributors.prefix(8) {
+                table.append("| \(escape(part.name)) | \(HumanUnits.duration(part.baseline)) | \(HumanUnits.duration(part.current)) | "
+                    + "**\(LaunchAttribution.signed(part.change))** | \(LaunchAttribution.signed(part.changeLow)) … "
+                    + "\(LaunchAttribution.signed(part.changeHigh)) | \(HumanUnits.percent(part.share)) | "
+                    + "\(part.pValue < 0.0001 ? "< 0.0001" : HumanUnits.fixed(part.pValue, decimals: 4)) |")
+            }
+            section += table
+            if let unexplained = attribution.unexplained, attribution.totalChange != 0,
+               abs(unexplained) >= 0.2 * abs(attribution.totalChange) {
+                section += ["", "\(LaunchAttribution.signed(unexplained)) "
+                    + "(\(HumanUnits.percent(unexplained / attribution.totalChange))) is not explained by any interval."]
+            }
+        }
+        return section
     }
 
     private func machineLine(_ document: ResultsDocument) -> String {
