@@ -6,6 +6,36 @@ import Testing
 /// profile` (--runs, --ready) on real programs.
 @Suite(.serialized)
 struct RunProfileTests {
+    @Test("a baseline saved with its profile; a regression's differential profile names the function that grew")
+    func differentialProfileAgainstABaseline() throws {
+        let directory = Products.temporaryPath("diff-profile")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let app = try Products.path("lp-sample-app")
+        let common = ["run", "--ready", "tracer", "--runs", "8", "--warmup", "1", "--profile", "--profile-runs", "6",
+                      "--profile-dir", "\(directory)/profiles", "-n", "app"]
+        let saved = try CommandRun.run(
+            try Products.path("launchprof"), common + ["--save-baseline", "before", "--", app, "--words", "5000"],
+            workingDirectory: directory, timeout: 300)
+        try #require(saved.status == 0, "\(saved.standardError)")
+        #expect(FileManager.default.fileExists(atPath: "\(directory)/.launchprof/baselines/before.profiles/app.folded"),
+                "the baseline keeps a copy of its profile")
+        let slower = try CommandRun.run(
+            try Products.path("launchprof"),
+            common + ["--baseline", "before", "--export-json", "\(directory)/after.json", "--", app, "--words", "5000"],
+            environment: ["LP_SAMPLE_SLOW_INDEX_MS": "40"], workingDirectory: directory, timeout: 300)
+        #expect(slower.status == 1, "a regression: \(slower.standardError)")
+        #expect(slower.standardError.contains("differential flame graph"), "\(slower.standardError)")
+        let comparison = try #require(try ResultsDocument.load(from: "\(directory)/after.json").comparison)
+        let difference = try #require(comparison.profileDifferences?.first)
+        let burn = try #require(difference.functions.first { $0.name.contains("SampleApp.burn") }, "\(difference.functions.map(\.name))")
+        #expect(burn.totalBefore == 0 && burn.totalAfter > 5, "the added work: \(burn)")
+        let svg = try String(contentsOfFile: try #require(difference.flameGraph), encoding: .utf8)
+        #expect(svg.contains("SampleApp.burn") && svg.contains("rgb(255,"), "the grown frames are drawn red")
+        let attribution = try #require(comparison.attribution(of: "app", .warm))
+        #expect(attribution.contributors.first?.name == "interval 'build index' (main thread)")
+    }
+
     @Test func runProfileSamplesEachTargetAfterMeasuringIt() throws {
         let directory = Products.temporaryPath("run-profile")
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -20,6 +20,9 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
     /// Why each target's time to ready changed: by phase and by interval
     /// (``LaunchAttribution``), for every target and mode on both sides.
     public var attributions: [LaunchAttribution]?
+    /// Where the launch's CPU went differently, by function, for targets
+    /// profiled on both sides (`run --profile`, the baseline saved with its profiles).
+    public var profileDifferences: [ProfileDifference]?
 
     /// A comparison with the baseline named `baseline`, measured on `baselineDate`.
     public init(

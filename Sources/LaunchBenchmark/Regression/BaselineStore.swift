@@ -42,6 +42,39 @@ public struct BaselineStore: Sendable {
         return path
     }
 
+    /// Writes `document` as the baseline `name` with copies of its profiles'
+    /// files (`NAME.profiles/`), so a later run's profiles can be compared
+    /// with them after `.launchprof/profiles` was overwritten.
+    @discardableResult
+    public func save(_ document: ResultsDocument, as name: String, keepingProfiles profiles: [ProfileRecord]) throws(BaselineError) -> String {
+        try Self.validate(name: name)
+        var document = document
+        if !profiles.isEmpty {
+            let folder = "\(directory)/\(name).profiles"
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw .write(path: folder, reason: "\(error)")
+            }
+            document.profiles = try profiles.map { record throws(BaselineError) in
+                var kept = record
+                for path in [\ProfileRecord.folded, \.flameGraph, \.speedscope] where !record[keyPath: path].isEmpty {
+                    let source = record[keyPath: path]
+                    let copy = "\(folder)/\((source as NSString).lastPathComponent)"
+                    guard let bytes = FileManager.default.contents(atPath: source) else { continue }
+                    do {
+                        try AtomicWrite.write(Array(bytes), to: copy)
+                    } catch {
+                        throw .write(path: copy, reason: "\(error)")
+                    }
+                    kept[keyPath: path] = copy
+                }
+                return kept
+            }
+        }
+        return try save(document, as: name)
+    }
+
     /// Reads the baseline `name` (or the results file at that path).
     public func load(_ name: String) throws(BaselineError) -> ResultsDocument {
         let path = path(for: name)

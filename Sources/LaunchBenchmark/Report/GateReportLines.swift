@@ -55,6 +55,10 @@ struct GateReportLines {
                       !why.contains(where: { $0.contains("\(regressed.target) (\(regressed.mode.rawValue))") })
                 else { continue }
                 why += attribution.summaryLines.map { "  " + $0 }
+                if let difference = comparison.profileDifferences?.first(where: { $0.target == regressed.target }) {
+                    why += difference.summaryLines.map { "  " + $0 }
+                    if let path = difference.flameGraph { why.append("  \(regressed.target): differential flame graph \(path)") }
+                }
             }
             if !why.isEmpty { blocks.append([style.bold("Why (largest contributors to the change of time to ready)")] + why) }
         }

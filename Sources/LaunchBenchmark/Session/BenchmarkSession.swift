@@ -205,19 +205,50 @@ public struct BenchmarkSession: Sendable {
                 let profiled = try step.run(interrupt: interrupt, events: events)
                 outcome.profiling = profiled
                 if !profiled.profiles.isEmpty { outcome.document.profiles = profiled.records }
+                if let baseline, outcome.document.comparison != nil {
+                    let differences = Self.profileDifferences(baseline: baseline.document.profiles ?? [], current: profiled.records)
+                    outcome.document.comparison?.profileDifferences = differences
+                    for difference in differences ?? [] {
+                        let lines = difference.summaryLines + (difference.flameGraph.map { ["\(difference.target): differential flame graph \($0)"] } ?? [])
+                        if !lines.isEmpty { events(.note("against the baseline's profile:\n  " + lines.joined(separator: "\n  "))) }
+                    }
+                }
             } catch {
                 outcome.profilingError = error.message  // the results are still written
             }
         }
         if let name = settings.saveBaseline, measured.failure == nil, !measured.interrupted {
             do {
-                // The measurements only: profiles are files of this run.
-                outcome.savedBaseline = try settings.baselineStore.save(outcome.measured, as: name)
+                // The measurements, and copies of the profiles' files (a
+                // later run compares its profiles with them).
+                outcome.savedBaseline = try settings.baselineStore.save(
+                    outcome.measured, as: name, keepingProfiles: outcome.document.profiles ?? [])
             } catch {
                 outcome.baselineSaveError = "\(error)"
             }
         }
         return outcome
+    }
+
+    /// The differential profile of each target profiled on both sides, its
+    /// differential flame graph written beside the current profile's files.
+    static func profileDifferences(baseline: [ProfileRecord], current: [ProfileRecord]) -> [ProfileDifference]? {
+        var differences: [ProfileDifference] = []
+        for record in current {
+            guard let old = baseline.first(where: { $0.target == record.target }),
+                  let before = try? String(contentsOfFile: old.folded, encoding: .utf8),
+                  let after = try? String(contentsOfFile: record.folded, encoding: .utf8)
+            else { continue }
+            var difference = ProfileDifference.between(
+                target: record.target, before: before, launchesBefore: old.launches, after: after, launchesAfter: record.launches)
+            let path = record.folded.hasSuffix(".folded") ? String(record.folded.dropLast(7)) + "-diff.svg" : record.folded + "-diff.svg"
+            let svg = DifferentialFlameGraph.svg(
+                before: before, launchesBefore: old.launches, after: after, launchesAfter: record.launches,
+                title: "\(record.target): launch profile against the baseline")
+            if (try? AtomicWrite.write(svg, to: path)) != nil { difference.flameGraph = path }
+            differences.append(difference)
+        }
+        return differences.isEmpty ? nil : differences
     }
 
     private func measure(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> MeasuredRuns {
