@@ -10,7 +10,7 @@ struct LaunchProfCommand: AsyncParsableCommand {
         version: launchprofVersion,
         subcommands: [
             RunCommand.self, CompareCommand.self, ReportCommand.self, ProfileCommand.self, RecordCommand.self,
-            ExportCommand.self,
+            ExportCommand.self, ExplainCommand.self,
         ]
     )
 

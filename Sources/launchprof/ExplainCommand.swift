@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import LaunchBenchmark
+
+/// `launchprof explain RESULTS.json [--trace TRACE] [--target NAME] [--json FILE]`:
+/// insights for each launch of a results file.
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Say where each launch of a results file spends its time, why, and what to do about it.",
+        discussion: """
+            RESULTS is a file written by 'launchprof run --export-json'. Each finding is a measured number, a cause \\
+            and an action: pre-main and shared libraries, time off CPU, a cold launch's reads from disk and, with a \\
+            trace of the program ('launchprof record'), the main thread's critical path and the work on other threads. \\
+            Exits with status 2 when an input cannot be read.
+            """)
+
+    @Argument(help: "The results JSON written by 'launchprof run --export-json'.")
+    var results: String
+
+    @Option(help: ArgumentHelp("A trace of the program ('launchprof record'), for the critical path.", valueName: "trace"))
+    var trace: String?
+
+    @Option(help: ArgumentHelp("Explain only this target (default: every one).", valueName: "name"))
+    var target: String?
+
+    @Option(help: ArgumentHelp("Also write the insights as JSON to this file.", valueName: "file"))
+    var json: String?
+
+    func run() throws {
+        let document: ResultsDocument
+        let traceFile: Trace?
+        do {
+            document = try ResultsDocument.load(from: results)
+            traceFile = try trace.map { path throws(TraceReadError) in try TraceReader.read(path: path) }
+        } catch {
+            throw Output.fail("\(error)", status: .usage)
+        }
+        let chosen = document.results.filter { target == nil || $0.target.name == target }
+        guard !chosen.isEmpty else {
+            let names = document.results.map(\.target.name)
+            throw Output.fail("'\(results)' has no target named '\(target ?? "")' (targets: \(names.joined(separator: ", ")))", status: .usage)
+        }
+        var all: [[String: Any]] = []
+        for result in chosen {
+            let insights = LaunchInsights.insights(for: result, trace: traceFile)
+            print("\(result.label)")
+            if insights.isEmpty { print("  no successful run to explain") }
+            for insight in insights {
+                print("  • \(insight.area.rawValue): \(insight.finding)")
+                print("    why: \(insight.cause)")
+                print("    do:  \(insight.action)")
+            }
+            all.append(["target": result.target.name, "mode": result.mode.rawValue, "insights": insights.map {
+                ["area": $0.area.rawValue, "finding": $0.finding, "cause": $0.cause, "action": $0.action, "nanoseconds": $0.nanoseconds]
+            }])
+        }
+        if let json {
+            do {
+                let data = try JSONSerialization.data(withJSONObject: all, options: [.prettyPrinted, .sortedKeys])
+                try AtomicWrite.write(Array(data) + [10], to: json)
+            } catch {
+                throw Output.fail("cannot write '\(json)': \(error)", status: .usage)
+            }
+        }
+    }
+}

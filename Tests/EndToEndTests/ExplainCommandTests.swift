@@ -1,0 +1,55 @@
+import Foundation
+import LaunchBenchmark
+import Testing
+
+/// `launchprof explain` on real results and a real trace of the sample app.
+@Suite("launchprof explain", .serialized)
+struct ExplainCommandTests {
+    private func launchprof(_ arguments: [String], in directory: String) throws -> CommandRun {
+        try CommandRun.run(try Products.path("launchprof"), arguments, workingDirectory: directory, timeout: 300)
+    }
+
+    @Test("cold and warm results with a trace: pre-main, the critical path naming its largest step, cold reads, in JSON too")
+    func explainsTheSampleApp() throws {
+        let directory = Products.temporaryPath("explain")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let app = try Products.path("lp-sample-app")
+        // 40 ms of work in 'build index' makes it the largest step beyond doubt.
+        let record = try CommandRun.run(
+            try Products.path("launchprof"), ["record", "--quiet", "--output", "\(directory)/app.lptrace", "--", app],
+            environment: ["LP_SAMPLE_SLOW_INDEX_MS": "40"], workingDirectory: directory)
+        try #require(record.status == 0, "\(record.standardError)")
+        let run = try launchprof(
+            ["run", "--ready", "tracer", "--mode", "cold", "--mode", "warm", "-r", "3", "-w", "1", "-n", "app",
+             "--export-json", "results.json", "--", app], in: directory)
+        try #require(run.status == 0, "\(run.standardError)")
+        let explain = try launchprof(["explain", "results.json", "--trace", "app.lptrace", "--json", "insights.json"], in: directory)
+        #expect(explain.status == 0, "\(explain.standardError)")
+        #expect(explain.standardOutput.contains("app (cold)") && explain.standardOutput.contains("app (warm)"))
+        #expect(explain.standardOutput.contains("'build index' is the largest step on the path"), "\(explain.standardOutput)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/insights.json"))
+        let targets = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let cold = try #require(targets.first { $0["mode"] as? String == "cold" })
+        let areas = Set((cold["insights"] as? [[String: Any]] ?? []).compactMap { $0["area"] as? String })
+        #expect(areas.isSuperset(of: ["pre-main", "critical path", "cold files"]), "\(areas)")
+        for insight in cold["insights"] as? [[String: Any]] ?? [] {
+            #expect(!(insight["finding"] as? String ?? "").isEmpty && !(insight["action"] as? String ?? "").isEmpty)
+        }
+    }
+
+    @Test("bad input: a missing file, a target that is not there")
+    func badInput() throws {
+        let directory = Products.temporaryPath("explain-bad")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let missing = try launchprof(["explain", "nope.json"], in: directory)
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("nope.json"))
+        let run = try launchprof(["run", "-r", "2", "-w", "0", "-n", "hello", "--export-json", "r.json", try Products.path("lp-hello-c")], in: directory)
+        try #require(run.status == 0)
+        let unknown = try launchprof(["explain", "r.json", "--target", "other"], in: directory)
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError.contains("has no target named 'other' (targets: hello)"))
+    }
+}
