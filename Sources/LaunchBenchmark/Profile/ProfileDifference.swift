@@ -32,7 +32,8 @@ public struct ProfileDifference: Sendable, Equatable, Codable {
     public var samplesBefore: Double
     /// Samples per launch now.
     public var samplesAfter: Double
-    /// The functions whose self samples changed most, largest change first (at most 20).
+    /// The functions whose self samples changed most (15, largest first),
+    /// then those whose total samples changed most (up to 15 more).
     public var functions: [Function]
     /// The differential flame graph's file, when written.
     public var flameGraph: String?
@@ -68,9 +69,13 @@ public struct ProfileDifference: Sendable, Equatable, Codable {
                 totalBefore: a.total[name] ?? 0, totalAfter: b.total[name] ?? 0)
         }
         .filter { $0.selfChange != 0 || $0.totalChange != 0 }
-        .sorted { (abs($0.selfChange), abs($0.totalChange), $1.name) > (abs($1.selfChange), abs($1.totalChange), $0.name) }
-        return ProfileDifference(
-            target: target, samplesBefore: a.sum, samplesAfter: b.sum, functions: Array(functions.prefix(20)), flameGraph: nil)
+        // The largest changes of self samples (where the CPU went) and of
+        // total samples (which callers it went through), 15 of each.
+        let bySelf = functions.sorted { (abs($0.selfChange), $1.name) > (abs($1.selfChange), $0.name) }.prefix(15)
+        let byTotal = functions.sorted { (abs($0.totalChange), $1.name) > (abs($1.totalChange), $0.name) }.prefix(15)
+        var kept: [Function] = Array(bySelf)
+        for function in byTotal where !kept.contains(where: { $0.name == function.name }) { kept.append(function) }
+        return ProfileDifference(target: target, samplesBefore: a.sum, samplesAfter: b.sum, functions: kept, flameGraph: nil)
     }
 
     /// What the terminal says: the functions whose self samples changed most.
