@@ -89,9 +89,11 @@ struct ProbeTests {
         // 16 MiB through the pipes before the ready line, then the program exits.
         let run = try launchOnce(
             LaunchTarget(name: "flood", arguments: [program, "16"], ready: .output("^READY")))
-        #expect(run.exit == .exited(0))
+        // It exits right after its ready line: on a busy machine the harness
+        // may see the line first and stop it (SIGTERM) just as it exits.
+        #expect(run.exit == .exited(0) || run.exit == .stoppedByHarness(signal: SIGTERM), "\(run.exit)")
         let ready = try #require(run.wallToReady)
-        #expect(ready <= (run.wallToExit ?? 0))
+        if let exit = run.wallToExit { #expect(ready <= exit) }
         // Flooding after ready, while staying up: stopped, not stuck.
         let staying = try launchOnce(
             LaunchTarget(name: "flood", arguments: [program, "4", "stay"], ready: .output("^READY")))
