@@ -60,6 +60,52 @@ struct AttributionTests {
         #expect(explained > 0.7, "the moved work explains \(explained) of the change")
     }
 
+    @Test("a new shared-library dependency: cold launches name the library, and the launch grew")
+    func newSharedLibrary() async throws {
+        let scratch = try SpawnScratch()
+        let directory = scratch.path
+        func cc(_ arguments: [String]) throws {
+            let compiler = Process()
+            compiler.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+            compiler.arguments = arguments
+            try compiler.run()
+            compiler.waitUntilExit()
+            try #require(compiler.terminationStatus == 0, "cc \(arguments)")
+        }
+        // A library whose constructor works for 15 ms and that carries 2 MiB
+        // of data, as a heavy dependency would.
+        try """
+            #include <time.h>
+            static char weight[2 << 20] = {1};
+            __attribute__((constructor)) static void start(void) {
+                struct timespec a, b;
+                clock_gettime(CLOCK_MONOTONIC, &a);
+                do clock_gettime(CLOCK_MONOTONIC, &b);
+                while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 15000000L);
+            }
+            int extra_value(void) { return weight[0]; }
+            """.write(toFile: "\(directory)/extra.c", atomically: true, encoding: .utf8)
+        try "int main(void) { return 0; }\n".write(toFile: "\(directory)/before.c", atomically: true, encoding: .utf8)
+        try "int extra_value(void);\nint main(void) { return extra_value() == 1 ? 0 : 1; }\n"
+            .write(toFile: "\(directory)/after.c", atomically: true, encoding: .utf8)
+        try cc(["-O1", "-shared", "-fPIC", "-o", "\(directory)/libextra.so", "\(directory)/extra.c"])
+        try cc(["-O1", "-o", "\(directory)/before", "\(directory)/before.c"])
+        try cc(["-O1", "-o", "\(directory)/after", "\(directory)/after.c", "-L\(directory)", "-lextra", "-Wl,-rpath,\(directory)"])
+        let session = BenchmarkSession(
+            targets: [
+                LaunchTarget(name: "before", arguments: ["\(directory)/before"]),
+                LaunchTarget(name: "after", arguments: ["\(directory)/after"]),
+            ],
+            modes: [.cold], warmup: 1, stopping: .fixed(8), settings: BenchmarkSettings())
+        let results = try await session.run().document.results
+        try #require(results.count == 2 && results.allSatisfy { result in result.runs.allSatisfy { $0.exit.isSuccess } })
+        let attribution = try #require(LaunchAttribution.attribute(baseline: results[0], current: results[1]))
+        #expect(attribution.totalChange > 10_000_000, "the constructor's 15 ms are in the launch")
+        let new = try #require(attribution.files?.first { $0.isNew }, "\(attribution.files ?? [])")
+        #expect(new.path.hasSuffix("/libextra.so"))
+        #expect(attribution.summaryLines.contains { $0.contains("new in the launch: libextra.so") }, "\(attribution.summaryLines)")
+    }
+
     @Test("nothing changed: no part is attributed beyond noise")
     func nothingChanged() async throws {
         let attribution = try await attribute(before: try app("before"), after: try app("after"))

@@ -146,6 +146,9 @@ struct HTMLPage {
             parts.append("<h3>Why \(escape(regressed.target)) (\(escape(regressed.mode.rawValue))) changed by "
                 + "\(escape(LaunchAttribution.signed(attribution.totalChange)))</h3>")
             let contributors = attribution.contributors
+            if !attribution.fileSentences.isEmpty {
+                parts.append("<ul>" + attribution.fileSentences.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
+            }
             guard !contributors.isEmpty else {
                 parts.append("<p>No part of the launch changed beyond noise: the change is unexplained.</p>")
                 continue

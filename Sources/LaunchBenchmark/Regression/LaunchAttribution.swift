@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why one target's time to ready changed against a baseline: the change
 /// broken down into the launch's phases (spawn → process entry, process
 /// entry → main, main → each milestone in order, the last milestone →
@@ -56,6 +58,25 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
     /// The part of the total change no contributing interval explains, in
     /// nanoseconds (nil without traced intervals on both sides).
     public var unexplained: Double?
+    /// Cold runs: what each file of the launch (the executable, its shared
+    /// libraries, `--evict` paths) read from disk, before and after; files
+    /// on one side only are libraries added or dropped. Empty for warm runs.
+    public var files: [FileChange]? = nil
+
+    /// One file's reads in cold runs, before and after.
+    public struct FileChange: Sendable, Equatable, Codable {
+        /// The file.
+        public var path: String
+        /// Median bytes read from disk per cold launch in the baseline; nil: not in its file set.
+        public var bytesBefore: Double?
+        /// Median bytes read per cold launch now; nil: not in the file set now.
+        public var bytesAfter: Double?
+
+        /// A file the launch has now and did not have (a new shared library).
+        public var isNew: Bool { bytesBefore == nil && bytesAfter != nil }
+        /// A file the launch no longer has.
+        public var isGone: Bool { bytesBefore != nil && bytesAfter == nil }
+    }
 
     /// The contributors, largest change first: intervals (the more precise
     /// answer) before phases, each with its share.
@@ -64,16 +85,27 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
         return intervals.filter(\.isContributor).sorted(by: largestFirst) + phases.filter(\.isContributor).sorted(by: largestFirst)
     }
 
+    /// Libraries (and other files of a cold launch) on one side only, as sentences.
+    public var fileSentences: [String] {
+        (files ?? []).filter { $0.isNew || $0.isGone }.map { file in
+            let name = (file.path as NSString).lastPathComponent
+            return file.isNew
+                ? "new in the launch: \(name) (\(HumanUnits.bytes(file.bytesAfter ?? 0)) read from disk per cold launch)"
+                : "no longer in the launch: \(name)"
+        }
+    }
+
     /// What the terminal says after a regression verdict: the three largest
     /// contributors, one line each, and the unexplained rest when it matters.
     public var summaryLines: [String] {
         let total = MetricChange.percent(baselineReady > 0 ? totalChange / baselineReady : 0)
         var lines: [String] = []
+        let fileLines = fileSentences.prefix(3).map { "\(target) (\(mode.rawValue)): \($0)" }
         let contributors = contributors
         if contributors.isEmpty {
             lines.append("\(target) (\(mode.rawValue)): no part of the launch changed beyond noise; "
                 + "the change of \(Self.signed(totalChange)) (\(total)) is unexplained")
-            return lines
+            return lines + fileLines
         }
         // Intervals first (contributors keeps them so): a phase that only
         // contains a named interval says less.
@@ -81,6 +113,7 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
             lines.append("\(target) (\(mode.rawValue)): \(part.name) \(Self.signed(part.change)) "
                 + "(\(Self.share(part.share)) of \(Self.signed(totalChange)), p \(Self.pText(part.pValue)))")
         }
+        lines += fileLines
         if let unexplained, totalChange != 0, abs(unexplained) >= 0.2 * abs(totalChange) {
             lines.append("\(target) (\(mode.rawValue)): \(Self.signed(unexplained)) (\(Self.share(unexplained / totalChange))) "
                 + "is not explained by any interval")
@@ -144,9 +177,41 @@ extension LaunchAttribution {
             let explained = intervals.filter { $0.isContributor && $0.name.hasSuffix("(main thread)") }.reduce(0) { $0 + $1.change }
             unexplained = total - explained
         }
-        return LaunchAttribution(
+        var attribution = LaunchAttribution(
             target: current.target.name, mode: current.mode, baselineReady: baselineReady, currentReady: currentReady,
             totalChange: total, phases: phases, intervals: intervals, unexplained: unexplained)
+        if current.mode == .cold {
+            attribution.files = fileChanges(
+                before: before, program: baseline.target.arguments.first, after: after, program: current.target.arguments.first)
+        }
+        return attribution
+    }
+
+    /// Cold runs' reads per file, by median over the runs that reported
+    /// residency. The program itself is one entry whatever its path on each
+    /// side ("the executable"), so a rebuilt binary is not a new file.
+    static func fileChanges(before: [RunMeasurement], program oldProgram: String?, after: [RunMeasurement], program newProgram: String?)
+        -> [FileChange]?
+    {
+        func reads(_ runs: [RunMeasurement], program: String?) -> [String: Double] {
+            let programName = program.map { ($0 as NSString).lastPathComponent }
+            var perFile: [String: [Double]] = [:]
+            for run in runs {
+                guard let residency = run.residency else { continue }
+                let page = Double(residency.pageSize ?? 4096)
+                for file in residency.files {
+                    let key = (file.path as NSString).lastPathComponent == programName ? "(the executable)" : file.path
+                    perFile[key, default: []].append(Double(file.pagesRead ?? 0) * page)
+                }
+            }
+            return perFile.compactMapValues { SummaryStatistic.p50.value(of: $0) }
+        }
+        let old = reads(before, program: oldProgram), new = reads(after, program: newProgram)
+        guard !old.isEmpty || !new.isEmpty else { return nil }
+        let paths = Set(old.keys).union(new.keys)
+        return paths.map { FileChange(path: $0, bytesBefore: old[$0], bytesAfter: new[$0]) }
+            .sorted { (($0.isNew || $0.isGone) ? 1 : 0, abs(($0.bytesAfter ?? 0) - ($0.bytesBefore ?? 0)), $1.path)
+                > (($1.isNew || $1.isGone) ? 1 : 0, abs(($1.bytesAfter ?? 0) - ($1.bytesBefore ?? 0)), $0.path) }
     }
 
     /// A phase: its name and its duration in a run (nil when the run did not record its ends).

@@ -139,6 +139,7 @@ public struct MarkdownExporter: ResultsExporter {
             section += ["", "#### Why \(escape(regressed.target)) (\(regressed.mode.rawValue)) changed by "
                 + "\(LaunchAttribution.signed(attribution.totalChange))", ""]
             let contributors = attribution.contributors
+            section += attribution.fileSentences.map { "- \(escape($0))" }
             guard !contributors.isEmpty else {
                 section.append("No part of the launch changed beyond noise: the change is unexplained.")
                 continue
