@@ -47,6 +47,16 @@ struct AttributionTests {
         #expect(lines.first?.contains("interval 'build index' (main thread) +") == true, "\(lines)")
     }
 
+    @Test("a blocking write and fsync on the main thread: its interval is named, and the change was off CPU")
+    func blockingWriteOffCPU() async throws {
+        let attribution = try await attribute(
+            before: try app("before"), after: try app("after", environment: ["LP_SAMPLE_FSYNC_KB": "1024"]))
+        let first = try #require(attribution.contributors.first, "nothing attributed: total \(attribution.totalChange)")
+        #expect(first.name == "interval 'read config' (main thread)", "\(attribution.contributors.map(\.name))")
+        let offCPU = try #require(attribution.offCPUChange)
+        #expect(offCPU > 0.5 * first.change, "the fsync waited: off CPU \(offCPU) of \(first.change)")
+    }
+
     @Test("work moved from the deferred initializer back onto the launch path: its intervals are the contributors")
     func deferredWorkBackOnTheLaunchPath() async throws {
         let sample = try spawnProductPath("lp-sample-deferred")

@@ -58,6 +58,10 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
     /// The part of the total change no contributing interval explains, in
     /// nanoseconds (nil without traced intervals on both sides).
     public var unexplained: Double?
+    /// The change of the time the launch spent off CPU (time to ready minus
+    /// the CPU time of the whole process tree, by median), in nanoseconds:
+    /// how much of the change was waiting (I/O, locks, sleeps) rather than work.
+    public var offCPUChange: Double? = nil
     /// Cold runs: what each file of the launch (the executable, its shared
     /// libraries, `--evict` paths) read from disk, before and after; files
     /// on one side only are libraries added or dropped. Empty for warm runs.
@@ -114,6 +118,9 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
                 + "(\(Self.share(part.share)) of \(Self.signed(totalChange)), p \(Self.pText(part.pValue)))")
         }
         lines += fileLines
+        if let offCPUChange, totalChange > 0, offCPUChange >= 0.5 * totalChange {
+            lines.append("\(target) (\(mode.rawValue)): \(Self.signed(offCPUChange)) of it was off CPU (waiting: I/O, locks, sleeps), not work")
+        }
         if let unexplained, totalChange != 0, abs(unexplained) >= 0.2 * abs(totalChange) {
             lines.append("\(target) (\(mode.rawValue)): \(Self.signed(unexplained)) (\(Self.share(unexplained / totalChange))) "
                 + "is not explained by any interval")
@@ -180,6 +187,11 @@ extension LaunchAttribution {
         var attribution = LaunchAttribution(
             target: current.target.name, mode: current.mode, baselineReady: baselineReady, currentReady: currentReady,
             totalChange: total, phases: phases, intervals: intervals, unexplained: unexplained)
+        let offBefore = before.compactMap { run in run.wallToReady.map { Double($0) - Double(run.userCPU + run.systemCPU) } }
+        let offAfter = after.compactMap { run in run.wallToReady.map { Double($0) - Double(run.userCPU + run.systemCPU) } }
+        if let old = SummaryStatistic.p50.value(of: offBefore), let new = SummaryStatistic.p50.value(of: offAfter) {
+            attribution.offCPUChange = new - old
+        }
         if current.mode == .cold {
             attribution.files = fileChanges(
                 before: before, program: baseline.target.arguments.first, after: after, program: current.target.arguments.first)

@@ -14,7 +14,9 @@
 // LP_SAMPLE_EXTRA_MS=N adds N ms of busy work before launch complete (used to
 // show that regression checks catch a real slowdown), in an interval of its
 // own; LP_SAMPLE_SLOW_INDEX_MS=N adds it inside "build index" (used to show
-// that the attribution of a change names the interval that grew).
+// that the attribution of a change names the interval that grew);
+// LP_SAMPLE_FSYNC_KB=N writes and fsyncs N KiB inside "read config" (a wait
+// off CPU on the main thread).
 import Glibc
 import LaunchProf
 
@@ -27,6 +29,7 @@ struct Options {
     var workers = 3
     var extraMilliseconds = 0
     var slowIndexMilliseconds = 0
+    var syncKilobytes = 0
     var hotMilliseconds = 0
     var exitBeforeReady = false
     var then: String?
@@ -45,6 +48,12 @@ func parseOptions() -> Options {
             fail("LP_SAMPLE_EXTRA_MS must be a whole number of milliseconds, got '\(String(cString: extra))'")
         }
         options.extraMilliseconds = value
+    }
+    if let sync = getenv("LP_SAMPLE_FSYNC_KB") {
+        guard let value = Int(String(cString: sync)), value >= 0 else {
+            fail("LP_SAMPLE_FSYNC_KB must be a whole number of KiB, got '\(String(cString: sync))'")
+        }
+        options.syncKilobytes = value
     }
     if let slow = getenv("LP_SAMPLE_SLOW_INDEX_MS") {
         guard let value = Int(String(cString: slow)), value >= 0 else {
@@ -182,7 +191,34 @@ func burn(milliseconds: Int) {
 }
 
 let options = parseOptions()
-let config = signposter.withIntervalSignpost("read config") { readConfig(path: options.configPath) }
+/// Writes `kilobytes` KiB beside the default config and fsyncs them: a
+/// blocking write the launch waits for, off CPU (LP_SAMPLE_FSYNC_KB).
+func syncWrite(kilobytes: Int) {
+    guard kilobytes > 0 else { return }
+    let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    let path = "\(directory)/lp-sample-app-sync-\(getpid())"
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { fail("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+    defer {
+        close(fd)
+        unlink(path)
+    }
+    // 64 KiB at a time: the write is quick; the wait is the fsync.
+    var block = [UInt8](repeating: 0x5a, count: 64 * 1024)
+    var left = kilobytes * 1024
+    while left > 0 {
+        block[0] &+= 1
+        let count = min(left, block.count)
+        _ = block.withUnsafeBytes { write(fd, $0.baseAddress, count) }
+        left -= count
+    }
+    fsync(fd)
+}
+
+let config = signposter.withIntervalSignpost("read config") { () -> [String: String] in
+    syncWrite(kilobytes: options.syncKilobytes)
+    return readConfig(path: options.configPath)
+}
 LaunchTracker.recordMilestone("config loaded")
 
 let index = signposter.withIntervalSignpost("build index") {
