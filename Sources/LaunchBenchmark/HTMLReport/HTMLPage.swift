@@ -221,7 +221,42 @@ struct HTMLPage {
         if let record = document.profiles?.first(where: { $0.target == target }) {
             parts.append(profileFiles(record, drawn: report.profiles[target] != nil))
         }
+        if let difference = report.comparison?.profileDifferences?.first(where: { $0.target == target }) {
+            parts.append(differentialProfile(difference))
+        }
+        parts += insights(results, trace: report.traces[target])
         return section("target-\(number)", target, parts)
+    }
+
+    /// What `launchprof explain` says of each result: finding, cause, action.
+    private func insights(_ results: [BenchmarkResult], trace: Trace?) -> [String] {
+        results.compactMap { result in
+            let insights = LaunchInsights.insights(for: result, trace: trace)
+            guard !insights.isEmpty else { return nil }
+            let items = insights.map { insight in
+                "<li><b>\(escape(insight.area.rawValue))</b>: \(escape(insight.finding)).<br/>"
+                    + "<i>Why</i>: \(escape(insight.cause)). <i>Do</i>: \(escape(insight.action)).</li>"
+            }
+            return "<h3>Insights: \(escape(result.label))</h3>\n<ul class=\"insights\">" + items.joined() + "</ul>"
+        }
+    }
+
+    /// The differential profile against the baseline: the functions that
+    /// changed most and the differential flame graph, drawn here when its
+    /// file can be read.
+    private func differentialProfile(_ difference: ProfileDifference) -> String {
+        var text = "<h3>Against the baseline's profile</h3>\n<ul>"
+        for function in difference.functions.prefix(5) {
+            text += "<li><code>\(escape(function.name))</code>: self \(HumanUnits.fixed(function.selfBefore, decimals: 1)) → "
+                + "\(HumanUnits.fixed(function.selfAfter, decimals: 1)), total \(HumanUnits.fixed(function.totalBefore, decimals: 1)) → "
+                + "\(HumanUnits.fixed(function.totalAfter, decimals: 1)) samples per launch</li>"
+        }
+        text += "</ul>"
+        if let path = difference.flameGraph, let svg = try? String(contentsOfFile: path, encoding: .utf8),
+           let start = svg.range(of: "<svg") {
+            text += "\n<figure class=\"flame\">\(svg[start.lowerBound...])</figure>"
+        }
+        return text
     }
 
     /// What a result's launches read from disk (cold runs: every file, the
