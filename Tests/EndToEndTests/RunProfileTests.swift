@@ -1,5 +1,6 @@
 import Foundation
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Testing
 
 /// `launchprof run --profile` and the launch-window options of `launchprof
@@ -22,7 +23,8 @@ struct RunProfileTests {
                 "the baseline keeps a copy of its profile")
         let slower = try CommandRun.run(
             try Products.path("launchprof"),
-            common + ["--baseline", "before", "--export-json", "\(directory)/after.json", "--", app, "--words", "5000"],
+            common + ["--baseline", "before", "--export-json", "\(directory)/after.json", "--report", "\(directory)/after.html",
+                      "--", app, "--words", "5000"],
             environment: ["LP_SAMPLE_SLOW_INDEX_MS": "40"], workingDirectory: directory, timeout: 300)
         #expect(slower.status == 1, "a regression: \(slower.standardError)")
         #expect(slower.standardError.contains("differential flame graph"), "\(slower.standardError)")
@@ -34,6 +36,12 @@ struct RunProfileTests {
         #expect(svg.contains("SampleApp.burn") && svg.contains("rgb(255,"), "the grown frames are drawn red")
         let attribution = try #require(comparison.attribution(of: "app", .warm))
         #expect(attribution.contributors.first?.name == "interval 'build index' (main thread)")
+        // The report: why, the differential profile drawn inline, the insights; still one well-formed page.
+        let html = try String(contentsOfFile: "\(directory)/after.html", encoding: .utf8)
+        #expect(html.contains("<h3>Why app (warm) changed by +"))
+        #expect(html.contains("Against the baseline&#39;s profile") || html.contains("Against the baseline's profile"))
+        #expect(html.contains("Insights: app (warm)"))
+        #expect(MarkupInspection.parse(html).error == nil)
     }
 
     @Test func runProfileSamplesEachTargetAfterMeasuringIt() throws {
