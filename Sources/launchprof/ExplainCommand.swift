@@ -27,6 +27,9 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the insights as JSON to this file.", valueName: "file"))
     var json: String?
 
+    @Flag(help: "Run each target's command once more with LD_DEBUG=statistics, for the dynamic loader's own numbers.")
+    var loader = false
+
     func run() throws {
         let document: ResultsDocument
         let traceFile: Trace?
@@ -43,7 +46,8 @@ struct ExplainCommand: ParsableCommand {
         }
         var all: [[String: Any]] = []
         for result in chosen {
-            let insights = LaunchInsights.insights(for: result, trace: traceFile)
+            let statistics = loader ? loaderStatistics(of: result.target) : nil
+            let insights = LaunchInsights.insights(for: result, trace: traceFile, loader: statistics)
             print("\(result.label)")
             if insights.isEmpty { print("  no successful run to explain") }
             for insight in insights {
@@ -55,7 +59,7 @@ struct ExplainCommand: ParsableCommand {
                 ["area": $0.area.rawValue, "finding": $0.finding, "cause": $0.cause, "action": $0.action, "nanoseconds": $0.nanoseconds]
             }])
         }
-        if let json {
+        if let json, !json.isEmpty {
             do {
                 let data = try JSONSerialization.data(withJSONObject: all, options: [.prettyPrinted, .sortedKeys])
                 try AtomicWrite.write(Array(data) + [10], to: json)
@@ -63,5 +67,10 @@ struct ExplainCommand: ParsableCommand {
                 throw Output.fail("cannot write '\(json)': \(error)", status: .usage)
             }
         }
+    }
+
+    /// One more launch of `target`'s command with LD_DEBUG=statistics.
+    private func loaderStatistics(of target: LaunchTarget) -> LoaderStatistics? {
+        LoaderStatistics.measure(target)
     }
 }

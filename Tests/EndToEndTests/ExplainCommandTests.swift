@@ -24,10 +24,12 @@ struct ExplainCommandTests {
             ["run", "--ready", "tracer", "--mode", "cold", "--mode", "warm", "-r", "3", "-w", "1", "-n", "app",
              "--export-json", "results.json", "--", app], in: directory)
         try #require(run.status == 0, "\(run.standardError)")
-        let explain = try launchprof(["explain", "results.json", "--trace", "app.lptrace", "--json", "insights.json"], in: directory)
+        let explain = try launchprof(["explain", "results.json", "--trace", "app.lptrace", "--loader", "--json", "insights.json"], in: directory)
         #expect(explain.status == 0, "\(explain.standardError)")
         #expect(explain.standardOutput.contains("app (cold)") && explain.standardOutput.contains("app (warm)"))
         #expect(explain.standardOutput.contains("'build index' is the largest step on the path"), "\(explain.standardOutput)")
+        #expect(explain.standardOutput.contains("relocations"), "the loader's own numbers (--loader)")
+        #expect(explain.standardOutput.contains("(LD_DEBUG=statistics)"))
         let data = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/insights.json"))
         let targets = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         let cold = try #require(targets.first { $0["mode"] as? String == "cold" })

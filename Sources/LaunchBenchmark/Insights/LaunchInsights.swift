@@ -43,7 +43,7 @@ public struct LaunchInsight: Sendable, Equatable, Codable {
 public enum LaunchInsights {
     /// The insights for `result`; `trace` (`launchprof record`, or a run's
     /// own) adds the critical path and the other threads.
-    public static func insights(for result: BenchmarkResult, trace: Trace? = nil) -> [LaunchInsight] {
+    public static func insights(for result: BenchmarkResult, trace: Trace? = nil, loader: LoaderStatistics? = nil) -> [LaunchInsight] {
         let runs = result.runs.filter(\.exit.isSuccess)
         guard let ready = median(runs.compactMap { $0.wallToReady.map { Double($0) } }), ready > 0 else { return [] }
         var insights: [LaunchInsight] = []
@@ -55,6 +55,11 @@ public enum LaunchInsights {
             let main = median(runs.compactMap { $0.main.map { Double($0) } })
             var finding = "pre-main takes \(time(entry)) to process entry (\(share(entry)) of \(time(ready)) to ready)"
             if let main, main > entry { finding += ", then \(time(main - entry)) of static initialisers to main" }
+            if let loader {
+                finding += "; the dynamic loader: \(loader.relocations) relocations (\(loader.relativeRelocations) relative), "
+                    + "\(HumanUnits.percent(loader.relocationShare)) of its \(loader.startupCycles) cycles relocating, "
+                    + "\(HumanUnits.percent(loader.loadShare)) loading objects (LD_DEBUG=statistics)"
+            }
             var libraries = ""
             if let files = runs.last?.residency?.files {
                 let shared = files.filter { ($0.path as NSString).lastPathComponent.contains(".so") }
@@ -65,10 +70,11 @@ public enum LaunchInsights {
                 area: .preMain, finding: finding + libraries,
                 cause: "exec, mapping and relocating every shared library (the Swift runtime, Foundation and ICU among them), "
                     + "and the runtime's start-up all happen before the program's first line",
-                action: entry > 0.2 * ready
-                    ? "link fewer shared libraries: build with -static-stdlib (and drop Foundation where the standard library does), "
-                        + "or measure with `LD_DEBUG=statistics` which relocations cost most"
-                    : "pre-main is a small part of this launch: look at the critical path first",
+                action: (entry > 0.2 * ready
+                    ? "link fewer shared libraries: build with -static-stdlib and drop Foundation where the standard library does. "
+                    : "pre-main is a small part of this launch: look at the critical path first. ")
+                    + "Measured on launchprof's samples (Scripts/measure-linking.sh, a hello-world on 2 cores): -static-stdlib saved "
+                    + "1.6 ms warm and 14.8 ms cold; importing Foundation, dynamically linked, cost 3.9 ms warm and 67 ms cold",
                 nanoseconds: entry))
         }
 
@@ -151,4 +157,62 @@ public enum LaunchInsights {
     }
 
     static func median(_ values: [Double]) -> Double? { SummaryStatistic.p50.value(of: values) }
+}
+
+/// What glibc's dynamic loader says of one start-up (`LD_DEBUG=statistics`
+/// on standard error): its time in cycles, and how much went to relocating
+/// and to loading objects.
+public struct LoaderStatistics: Sendable, Equatable, Codable {
+    /// Cycles in the dynamic loader at start-up.
+    public var startupCycles: Int
+    /// Share of them spent relocating.
+    public var relocationShare: Double
+    /// Share of them spent loading objects.
+    public var loadShare: Double
+    /// Symbol relocations (the final count).
+    public var relocations: Int
+    /// Relative relocations.
+    public var relativeRelocations: Int
+
+    /// Launches `target`'s command once more with LD_DEBUG=statistics (its
+    /// output to files, through the same spawner as every measured run,
+    /// bounded by `timeout`) and parses what the loader said; nil when it
+    /// cannot be started or said nothing (a static program).
+    public static func measure(_ target: LaunchTarget, timeout: Duration = RunDefaults.timeout) -> LoaderStatistics? {
+        var template = Array("\(RunDefaults.temporaryDirectory)/launchprof-ld-debug-XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return nil }
+        let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var run = target
+        run.environment["LD_DEBUG"] = "statistics"
+        run.ready = .exit
+        run.activation = nil
+        let options = SpawnOptions(output: .files(stdout: directory + "/stdout", stderr: directory + "/stderr"))
+        guard let process = try? Spawner().spawn(run, options: options),
+              (try? RunObserver(process: process, settings: RunSettings(probe: .exit, timeout: timeout)).observe()) != nil,
+              let text = try? String(contentsOfFile: directory + "/stderr", encoding: .utf8)
+        else { return nil }
+        return parse(text)
+    }
+
+    /// Parses the loader's report; nil when it has none (a static program,
+    /// another C library).
+    public static func parse(_ text: String) -> LoaderStatistics? {
+        func number(after label: String) -> Int? {
+            guard let line = text.split(separator: "\n").last(where: { $0.contains(label + ":") }),
+                  let colon = line.range(of: label + ":") else { return nil }
+            return Int(line[colon.upperBound...].split(separator: " ").first ?? "")
+        }
+        func share(after label: String) -> Double? {
+            guard let line = text.split(separator: "\n").first(where: { $0.contains(label) }),
+                  let open = line.lastIndex(of: "("), let percent = line.lastIndex(of: "%") else { return nil }
+            return Double(line[line.index(after: open)..<percent]).map { $0 / 100 }
+        }
+        guard let cycles = number(after: "total startup time in dynamic loader") else { return nil }
+        return LoaderStatistics(
+            startupCycles: cycles, relocationShare: share(after: "time needed for relocation") ?? 0,
+            loadShare: share(after: "time needed to load objects") ?? 0,
+            relocations: number(after: "final number of relocations") ?? number(after: "number of relocations") ?? 0,
+            relativeRelocations: number(after: "number of relative relocations") ?? 0)
+    }
 }
