@@ -41,6 +41,7 @@ struct RunProfileTests {
         #expect(html.contains("<h3>Why app (warm) changed by +"))
         #expect(html.contains("Against the baseline&#39;s profile") || html.contains("Against the baseline's profile"))
         #expect(html.contains("Insights: app (warm)"))
+        #expect(html.contains("phases, baseline against now"), "the phase-by-phase waterfall")
         #expect(MarkupInspection.parse(html).error == nil)
     }
 

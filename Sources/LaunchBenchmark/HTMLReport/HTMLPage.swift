@@ -145,6 +145,10 @@ struct HTMLPage {
             else { continue }
             parts.append("<h3>Why \(escape(regressed.target)) (\(escape(regressed.mode.rawValue))) changed by "
                 + "\(escape(LaunchAttribution.signed(attribution.totalChange)))</h3>")
+            if attribution.phases.count > 1 {
+                let chart = PhaseWaterfallChart(attribution: attribution, id: "why-\(seen.count)")
+                parts.append("<figure>\n\(chart.render().markup(title: chart.title))\n</figure>")
+            }
             let contributors = attribution.contributors
             if !attribution.fileSentences.isEmpty {
                 parts.append("<ul>" + attribution.fileSentences.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
