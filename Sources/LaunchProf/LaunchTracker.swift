@@ -97,6 +97,9 @@ public enum LaunchTracker {
             }
         }
         lp_harness_record("ready", now, nil, 0)
+        // After ready, so it costs time to ready nothing: how much of the
+        // launch the main thread spent running (the rest it waited).
+        lp_harness_main_cpu(now)
         _ = lp_sd_notify("READY=1")
         if lp_trace_at_ready() == 2 {
             // After telling the harness (`launchprof run --trace-runs`): time

@@ -57,8 +57,9 @@ struct AttributionTests {
         // writes to it; the whole tree's CPU varies by a millisecond or two
         // run to run. When the wait is clearly there, most of it is off CPU.
         let offCPU = try #require(attribution.offCPUChange)
+        #expect(attribution.offCPUIsMainThread == true, "the sample app reports its main thread's CPU time (LP1 maincpu)")
         if first.change > 5_000_000 {
-            #expect(offCPU > 0.3 * first.change, "the fsync waited: off CPU \(offCPU) of \(first.change)")
+            #expect(offCPU > 0.5 * first.change, "the fsync waited: off CPU \(offCPU) of \(first.change)")
         }
     }
 

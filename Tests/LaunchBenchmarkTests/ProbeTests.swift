@@ -136,6 +136,8 @@ struct ProbeTests {
         #expect(try TracerRecord.parse("LP1 milestone 14 config loaded") == .milestone(nanoseconds: 14, name: "config loaded"))
         #expect(try TracerRecord.parse("LP1 ready 15") == .ready(nanoseconds: 15))
         #expect(try TracerRecord.parse("LP1 resumed 17") == .resumed(nanoseconds: 17))
+        #expect(try TracerRecord.parse("LP1 maincpu 19 4000") == .mainThreadCPU(nanoseconds: 19, cpu: 4000))
+        #expect(throws: TracerRecordError.malformed("LP1 maincpu 19")) { try TracerRecord.parse("LP1 maincpu 19") }
         #expect(try TracerRecord.parse("LP1 stopping 18") == nil)
         #expect(try TracerRecord.parse("LP1 sample 16 x") == nil)
         #expect(throws: TracerRecordError.unsupportedVersion("LP2", line: "LP2 ready 1")) { try TracerRecord.parse("LP2 ready 1") }

@@ -123,6 +123,11 @@ uint64_t lp_spawn_ns(void);
 
 /// Process CPU time (user + system, all threads) in nanoseconds.
 uint64_t lp_process_cpu_ns(void);
+/// CPU time of the main thread (the one the process-entry constructor ran
+/// on) in nanoseconds, 0 when it cannot be read.
+uint64_t lp_main_thread_cpu_ns(void);
+/// Sends `LP1 maincpu <ns> <main-thread-cpu-ns>` to the harness (after ready).
+void lp_harness_main_cpu(uint64_t ns);
 
 // MARK: - Enabling
 

@@ -78,8 +78,17 @@ public enum LaunchInsights {
                 nanoseconds: entry))
         }
 
-        // Waiting rather than running: CPU of the whole tree against wall time to ready.
-        if let cpu = median(runs.map { Double($0.userCPU + $0.systemCPU) }), cpu < 0.7 * ready {
+        // Waiting rather than running: the main thread's own CPU time when a
+        // LaunchProf program reported it, else the whole tree's, against time to ready.
+        if let mainCPU = median(runs.compactMap { $0.mainThreadCPU.map { Double($0) } }), mainCPU < 0.7 * ready {
+            insights.append(LaunchInsight(
+                area: .waiting,
+                finding: "the main thread ran for \(time(mainCPU)) of \(time(ready)) to ready: it waited for about \(share(ready - mainCPU))",
+                cause: "blocking reads, fsync, locks, sleeps, or waiting for other threads or processes on the way to ready",
+                action: "find the waits in the trace's main-thread intervals (a long interval with little CPU, or a gap) and move "
+                    + "them after launch complete (DeferredInitializer) or start them earlier in the background (PrewarmRegistry)",
+                nanoseconds: ready - mainCPU))
+        } else if runs.allSatisfy({ $0.mainThreadCPU == nil }), let cpu = median(runs.map { Double($0.userCPU + $0.systemCPU) }), cpu < 0.7 * ready {
             insights.append(LaunchInsight(
                 area: .waiting,
                 finding: "the launch used \(time(cpu)) of CPU in \(time(ready)) to ready: it was off CPU for about \(share(ready - cpu))",

@@ -69,6 +69,8 @@ public struct ObservedRun: Sendable, Equatable {
     public var warmRequest: UInt64?
     /// With `--trace-runs`: the run's intervals, from its own trace.
     public var intervals: [IntervalTime]?
+    /// A LaunchProf program's main thread's CPU time up to launch complete.
+    public var mainThreadCPU: UInt64?
     /// `--measure` could not measure what it was asked to; the run was killed.
     public var measureError: String?
 
@@ -84,7 +86,8 @@ public struct ObservedRun: Sendable, Equatable {
             voluntaryContextSwitches: total.voluntaryContextSwitches,
             involuntaryContextSwitches: total.involuntaryContextSwitches, exit: exit, residency: residency,
             timeToSuspend: timeToSuspend, timeToResume: timeToResume, timeToShutdown: timeToShutdown,
-            firstResponseByte: firstResponseByte, warmRequest: warmRequest, intervals: intervals)
+            firstResponseByte: firstResponseByte, warmRequest: warmRequest, intervals: intervals,
+            mainThreadCPU: mainThreadCPU)
         if tree.processes > 0 {
             measurement.process = usage
             measurement.processCount = tree.processes

@@ -335,6 +335,7 @@ public struct RunObserver {
         case .milestone(let ns, let name): run.milestones.append(MilestoneTime(name: name, nanoseconds: Self.since(t0, ns)))
         case .ready(let ns): if settings.probe == .tracer { markReady(at: ns) }
         case .resumed(let ns): cycle.resumed(at: ns)
+        case .mainThreadCPU(_, let cpu): run.mainThreadCPU = cpu
         case nil: break
         }
     }

@@ -11,11 +11,14 @@ public enum TracerRecord: Sendable, Equatable {
     case ready(nanoseconds: UInt64)
     /// `LP1 resumed <ns>`: the Lifecycle's resume handlers finished after SIGCONT.
     case resumed(nanoseconds: UInt64)
+    /// `LP1 maincpu <ns> <cpu-ns>`: just after ready, the main thread's CPU
+    /// time so far (the rest of the launch it was waiting).
+    case mainThreadCPU(nanoseconds: UInt64, cpu: UInt64)
 
     /// The record's CLOCK_MONOTONIC timestamp.
     public var nanoseconds: UInt64 {
         switch self {
-        case .entry(let ns, _), .main(let ns), .milestone(let ns, _), .ready(let ns), .resumed(let ns): ns
+        case .entry(let ns, _), .main(let ns), .milestone(let ns, _), .ready(let ns), .resumed(let ns), .mainThreadCPU(let ns, _): ns
         }
     }
 
@@ -42,6 +45,9 @@ public enum TracerRecord: Sendable, Equatable {
             return .ready(nanoseconds: nanoseconds)
         case "resumed":
             return .resumed(nanoseconds: nanoseconds)
+        case "maincpu":
+            guard fields.count == 4, let cpu = UInt64(fields[3]) else { throw .malformed(String(line)) }
+            return .mainThreadCPU(nanoseconds: nanoseconds, cpu: cpu)
         default:
             return nil
         }

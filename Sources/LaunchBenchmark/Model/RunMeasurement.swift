@@ -258,6 +258,10 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     /// With `--trace-runs`: the signpost intervals of the run's own trace,
     /// by name and thread role; nil when the run was not traced.
     public var intervals: [IntervalTime]?
+    /// A LaunchProf program's main thread's CPU time from process start to
+    /// launch complete (`LP1 maincpu`), in nanoseconds: time to ready minus
+    /// it is the time the main thread waited.
+    public var mainThreadCPU: UInt64?
 
     /// A run's measurements, as the executor makes them.
     public init(
@@ -267,7 +271,7 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
         voluntaryContextSwitches: UInt64 = 0, involuntaryContextSwitches: UInt64 = 0,
         exit: ExitStatus, residency: ResidencyReport? = nil, timeToSuspend: UInt64? = nil,
         timeToResume: UInt64? = nil, timeToShutdown: UInt64? = nil, firstResponseByte: UInt64? = nil,
-        warmRequest: UInt64? = nil, intervals: [IntervalTime]? = nil
+        warmRequest: UInt64? = nil, intervals: [IntervalTime]? = nil, mainThreadCPU: UInt64? = nil
     ) {
         self.index = index
         self.wallToExit = wallToExit
@@ -290,5 +294,6 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
         self.firstResponseByte = firstResponseByte
         self.warmRequest = warmRequest
         self.intervals = intervals
+        self.mainThreadCPU = mainThreadCPU
     }
 }

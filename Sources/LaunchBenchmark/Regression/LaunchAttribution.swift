@@ -58,10 +58,14 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
     /// The part of the total change no contributing interval explains, in
     /// nanoseconds (nil without traced intervals on both sides).
     public var unexplained: Double?
-    /// The change of the time the launch spent off CPU (time to ready minus
-    /// the CPU time of the whole process tree, by median), in nanoseconds:
-    /// how much of the change was waiting (I/O, locks, sleeps) rather than work.
+    /// The change of the time the launch spent off CPU, in nanoseconds: how
+    /// much of the change was waiting (I/O, locks, sleeps, other threads)
+    /// rather than work. The main thread's own (time to ready minus its CPU
+    /// time, `LP1 maincpu`) when every run of a LaunchProf program reported
+    /// it, else time to ready minus the whole process tree's CPU; by median.
     public var offCPUChange: Double? = nil
+    /// Whether ``offCPUChange`` is the main thread's own.
+    public var offCPUIsMainThread: Bool? = nil
     /// Cold runs: what each file of the launch (the executable, its shared
     /// libraries, `--evict` paths) read from disk, before and after; files
     /// on one side only are libraries added or dropped. Empty for warm runs.
@@ -119,7 +123,9 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
         }
         lines += fileLines
         if let offCPUChange, totalChange > 0, offCPUChange >= 0.5 * totalChange {
-            lines.append("\(target) (\(mode.rawValue)): \(Self.signed(offCPUChange)) of it was off CPU (waiting: I/O, locks, sleeps), not work")
+            let how = offCPUIsMainThread == true ? "the main thread spent waiting" : "was off CPU"
+            lines.append("\(target) (\(mode.rawValue)): \(Self.signed(offCPUChange)) of it \(how) "
+                + "(I/O, locks, sleeps, other threads), not working")
         }
         if let unexplained, totalChange != 0, abs(unexplained) >= 0.2 * abs(totalChange) {
             lines.append("\(target) (\(mode.rawValue)): \(Self.signed(unexplained)) (\(Self.share(unexplained / totalChange))) "
@@ -187,10 +193,15 @@ extension LaunchAttribution {
         var attribution = LaunchAttribution(
             target: current.target.name, mode: current.mode, baselineReady: baselineReady, currentReady: currentReady,
             totalChange: total, phases: phases, intervals: intervals, unexplained: unexplained)
-        let offBefore = before.compactMap { run in run.wallToReady.map { Double($0) - Double(run.userCPU + run.systemCPU) } }
-        let offAfter = after.compactMap { run in run.wallToReady.map { Double($0) - Double(run.userCPU + run.systemCPU) } }
-        if let old = SummaryStatistic.p50.value(of: offBefore), let new = SummaryStatistic.p50.value(of: offAfter) {
+        let mainThread = !(before + after).isEmpty && (before + after).allSatisfy { $0.mainThreadCPU != nil }
+        func offCPU(_ run: RunMeasurement) -> Double? {
+            guard let ready = run.wallToReady else { return nil }
+            return Double(ready) - Double(mainThread ? run.mainThreadCPU ?? 0 : run.userCPU + run.systemCPU)
+        }
+        if let old = SummaryStatistic.p50.value(of: before.compactMap(offCPU)),
+           let new = SummaryStatistic.p50.value(of: after.compactMap(offCPU)) {
             attribution.offCPUChange = new - old
+            attribution.offCPUIsMainThread = mainThread
         }
         if current.mode == .cold {
             attribution.files = fileChanges(
