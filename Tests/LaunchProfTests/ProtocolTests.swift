@@ -7,7 +7,7 @@ import Testing
 /// socket for NOTIFY_SOCKET, a real trace file.
 @Suite("Harness protocol")
 struct ProtocolTests {
-    @Test("pipe records: entry, main, milestones in order, then ready")
+    @Test("pipe records: entry, main, milestones in order, then ready, then the main thread's CPU time")
     func readyRecords() throws {
         let directory = try TemporaryDirectory()
         let records = directory.path + "/records"
@@ -17,12 +17,16 @@ struct ProtocolTests {
         #expect(result.status == 0)
         let lines = try String(contentsOfFile: records, encoding: .utf8).split(separator: "\n").map(String.init)
         let kinds = lines.map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
-        #expect(kinds == ["entry", "main", "milestone", "milestone", "milestone", "ready"])
+        #expect(kinds == ["entry", "main", "milestone", "milestone", "milestone", "ready", "maincpu"])
         #expect(lines.allSatisfy { $0.hasPrefix("LP1 ") })
         let names = lines.filter { $0.contains(" milestone ") }.map { $0.split(separator: " ", maxSplits: 3)[3] }
         #expect(names == ["config loaded", "index ready", "workers warm"])
         let times = lines.map { UInt64($0.split(separator: " ")[2]) ?? 0 }
         #expect(times == times.sorted())
+        // maincpu is stamped with ready's time; its CPU time is the main thread's so far.
+        let cpu = try #require(lines.last.flatMap { UInt64($0.split(separator: " ")[3]) })
+        #expect(times[5] == times[6])
+        #expect(cpu > 0 && cpu <= times[5] - times[0] + 100_000_000, "\(cpu) ns of CPU")
         #expect(lines[0].hasSuffix(" \(result.pid)"))
     }
 
