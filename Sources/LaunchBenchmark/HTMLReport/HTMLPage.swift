@@ -138,15 +138,11 @@ struct HTMLPage {
     /// the contributors, largest first, intervals before phases.
     private func attributionTables(_ comparison: BaselineComparison) -> [String] {
         var parts: [String] = []
-        var seen: Set<String> = []
-        for regressed in comparison.regressions {
-            guard let attribution = comparison.attribution(of: regressed.target, regressed.mode),
-                  seen.insert("\(regressed.target) \(regressed.mode)").inserted
-            else { continue }
-            parts.append("<h3>Why \(escape(regressed.target)) (\(escape(regressed.mode.rawValue))) changed by "
+        for (number, attribution) in comparison.regressedAttributions.enumerated() {
+            parts.append("<h3>Why \(escape(attribution.target)) (\(escape(attribution.mode.rawValue))) changed by "
                 + "\(escape(LaunchAttribution.signed(attribution.totalChange)))</h3>")
             if attribution.phases.count > 1 {
-                let chart = PhaseWaterfallChart(attribution: attribution, id: "why-\(seen.count)")
+                let chart = PhaseWaterfallChart(attribution: attribution, id: "why-\(number + 1)")
                 parts.append("<figure>\n\(chart.render().markup(title: chart.title))\n</figure>")
             }
             let contributors = attribution.contributors
@@ -157,24 +153,14 @@ struct HTMLPage {
                 parts.append("<p>No part of the launch changed beyond noise: the change is unexplained.</p>")
                 continue
             }
-            let header = ["Part", "Baseline", "Now", "Change", "95% CI", "Share", "p"]
             let rows = contributors.prefix(8).map { part -> String in
-                let cells = [
-                    escape(part.name), escape(HumanUnits.duration(part.baseline)), escape(HumanUnits.duration(part.current)),
-                    "<b>\(escape(LaunchAttribution.signed(part.change)))</b>",
-                    escape("\(LaunchAttribution.signed(part.changeLow)) … \(LaunchAttribution.signed(part.changeHigh))"),
-                    escape(HumanUnits.percent(part.share)),
-                    part.pValue < 0.0001 ? "&lt; 0.0001" : escape(HumanUnits.fixed(part.pValue, decimals: 4)),
-                ]
+                var cells = part.cells.map(escape)
+                cells[3] = "<b>\(cells[3])</b>"  // the change
                 return "<tr>" + cells.enumerated().map { $0 == 0 ? "<td>\($1)</td>" : "<td class=\"num\">\($1)</td>" }.joined() + "</tr>"
             }
-            parts.append("<table>\n<thead><tr>" + header.map { "<th>\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
-                + rows.joined(separator: "\n") + "\n</tbody>\n</table>")
-            if let unexplained = attribution.unexplained, attribution.totalChange != 0,
-               abs(unexplained) >= 0.2 * abs(attribution.totalChange) {
-                parts.append("<p>\(escape(LaunchAttribution.signed(unexplained))) "
-                    + "(\(escape(HumanUnits.percent(unexplained / attribution.totalChange)))) is not explained by any interval.</p>")
-            }
+            parts.append("<table>\n<thead><tr>" + LaunchAttribution.tableHeader.map { "<th>\($0)</th>" }.joined()
+                + "</tr></thead>\n<tbody>\n" + rows.joined(separator: "\n") + "\n</tbody>\n</table>")
+            if let sentence = attribution.unexplainedSentence { parts.append("<p>\(escape(sentence)).</p>") }
         }
         return parts
     }

@@ -39,6 +39,16 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
         self.attributions = attributions
     }
 
+    /// The attributions of the targets that regressed, once each, in the
+    /// order of their regressions: what the reports explain.
+    public var regressedAttributions: [LaunchAttribution] {
+        var shown: [LaunchAttribution] = []
+        for regressed in regressions where !shown.contains(where: { $0.target == regressed.target && $0.mode == regressed.mode }) {
+            if let attribution = attribution(of: regressed.target, regressed.mode) { shown.append(attribution) }
+        }
+        return shown
+    }
+
     /// The attribution of `target` in `mode`, if there is one.
     public func attribution(of target: String, _ mode: LaunchMode) -> LaunchAttribution? {
         attributions?.first { $0.target == target && $0.mode == mode }

@@ -39,6 +39,15 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
         public var share: Double
         /// Significant, its interval excludes zero, and at least 1% of the baseline's time to ready.
         public var isContributor: Bool
+
+        /// Its row in a report's table, plain text in ``LaunchAttribution/tableHeader``'s order.
+        public var cells: [String] {
+            [
+                name, HumanUnits.duration(baseline), HumanUnits.duration(current), LaunchAttribution.signed(change),
+                "\(LaunchAttribution.signed(changeLow)) … \(LaunchAttribution.signed(changeHigh))",
+                HumanUnits.percent(share), pValue < 0.0001 ? "< 0.0001" : HumanUnits.fixed(pValue, decimals: 4),
+            ]
+        }
     }
 
     /// The target.
@@ -93,6 +102,16 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
         return intervals.filter(\.isContributor).sorted(by: largestFirst) + phases.filter(\.isContributor).sorted(by: largestFirst)
     }
 
+    /// The columns of a report's table of parts (``Part/cells``).
+    public static let tableHeader = ["Part", "Baseline", "Now", "Change", "95% CI", "Share", "p"]
+
+    /// What no main-thread interval explains, as a sentence, when it is at
+    /// least a fifth of the change; nil otherwise.
+    public var unexplainedSentence: String? {
+        guard let unexplained, totalChange != 0, abs(unexplained) >= 0.2 * abs(totalChange) else { return nil }
+        return "\(Self.signed(unexplained)) (\(Self.share(unexplained / totalChange))) is not explained by any interval"
+    }
+
     /// Libraries (and other files of a cold launch) on one side only, as sentences.
     public var fileSentences: [String] {
         (files ?? []).filter { $0.isNew || $0.isGone }.map { file in
@@ -127,10 +146,7 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
             lines.append("\(target) (\(mode.rawValue)): \(Self.signed(offCPUChange)) of it \(how) "
                 + "(I/O, locks, sleeps, other threads), not working")
         }
-        if let unexplained, totalChange != 0, abs(unexplained) >= 0.2 * abs(totalChange) {
-            lines.append("\(target) (\(mode.rawValue)): \(Self.signed(unexplained)) (\(Self.share(unexplained / totalChange))) "
-                + "is not explained by any interval")
-        }
+        if let unexplainedSentence { lines.append("\(target) (\(mode.rawValue)): \(unexplainedSentence)") }
         return lines
     }
 

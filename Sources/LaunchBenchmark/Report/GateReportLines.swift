@@ -50,14 +50,11 @@ struct GateReportLines {
             blocks.append(lines)
             // Why: after a regression verdict, the largest contributors.
             var why: [String] = []
-            for regressed in comparison.regressions {
-                guard let attribution = comparison.attribution(of: regressed.target, regressed.mode),
-                      !why.contains(where: { $0.contains("\(regressed.target) (\(regressed.mode.rawValue))") })
-                else { continue }
+            for attribution in comparison.regressedAttributions {
                 why += attribution.summaryLines.map { "  " + $0 }
-                if let difference = comparison.profileDifferences?.first(where: { $0.target == regressed.target }) {
+                if let difference = comparison.profileDifferences?.first(where: { $0.target == attribution.target }) {
                     why += difference.summaryLines.map { "  " + $0 }
-                    if let path = difference.flameGraph { why.append("  \(regressed.target): differential flame graph \(path)") }
+                    if let path = difference.flameGraph { why.append("  \(attribution.target): differential flame graph \(path)") }
                 }
             }
             if !why.isEmpty { blocks.append([style.bold("Why (largest contributors to the change of time to ready)")] + why) }

@@ -131,12 +131,8 @@ public struct MarkdownExporter: ResultsExporter {
     /// largest first, and what no interval explains.
     private func attributionSection(_ comparison: BaselineComparison) -> [String] {
         var section: [String] = []
-        var seen: Set<String> = []
-        for regressed in comparison.regressions {
-            guard let attribution = comparison.attribution(of: regressed.target, regressed.mode),
-                  seen.insert("\(regressed.target) \(regressed.mode)").inserted
-            else { continue }
-            section += ["", "#### Why \(escape(regressed.target)) (\(regressed.mode.rawValue)) changed by "
+        for attribution in comparison.regressedAttributions {
+            section += ["", "#### Why \(escape(attribution.target)) (\(attribution.mode.rawValue)) changed by "
                 + "\(LaunchAttribution.signed(attribution.totalChange))", ""]
             let contributors = attribution.contributors
             section += attribution.fileSentences.map { "- \(escape($0))" }
@@ -144,19 +140,14 @@ public struct MarkdownExporter: ResultsExporter {
                 section.append("No part of the launch changed beyond noise: the change is unexplained.")
                 continue
             }
-            var table = ["| Part | Baseline | Now | Change | 95% CI | Share | p |", "|---|---:|---:|---:|---|---:|---:|"]
+            var table = [line(LaunchAttribution.tableHeader), "|---|---:|---:|---:|---|---:|---:|"]
             for part in contributors.prefix(8) {
-                table.append("| \(escape(part.name)) | \(HumanUnits.duration(part.baseline)) | \(HumanUnits.duration(part.current)) | "
-                    + "**\(LaunchAttribution.signed(part.change))** | \(LaunchAttribution.signed(part.changeLow)) … "
-                    + "\(LaunchAttribution.signed(part.changeHigh)) | \(HumanUnits.percent(part.share)) | "
-                    + "\(part.pValue < 0.0001 ? "< 0.0001" : HumanUnits.fixed(part.pValue, decimals: 4)) |")
+                var cells = part.cells.map(escape)
+                cells[3] = "**\(cells[3])**"  // the change
+                table.append(line(cells))
             }
             section += table
-            if let unexplained = attribution.unexplained, attribution.totalChange != 0,
-               abs(unexplained) >= 0.2 * abs(attribution.totalChange) {
-                section += ["", "\(LaunchAttribution.signed(unexplained)) "
-                    + "(\(HumanUnits.percent(unexplained / attribution.totalChange))) is not explained by any interval."]
-            }
+            if let sentence = attribution.unexplainedSentence { section += ["", escape(sentence) + "."] }
         }
         return section
     }
