@@ -188,9 +188,7 @@ public struct LoaderStatistics: Sendable, Equatable, Codable {
     /// bounded by `timeout`) and parses what the loader said; nil when it
     /// cannot be started or said nothing (a static program).
     public static func measure(_ target: LaunchTarget, timeout: Duration = RunDefaults.timeout) -> LoaderStatistics? {
-        var template = Array("\(RunDefaults.temporaryDirectory)/launchprof-ld-debug-XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return nil }
-        let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let directory = try? PrivateDirectory.make(prefix: "launchprof-ld-debug") else { return nil }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var run = target
         run.environment["LD_DEBUG"] = "statistics"

@@ -23,11 +23,7 @@ package final class NotifySocket {
     package init() throws(SystemCallError) {
         let candidates = [getenv("XDG_RUNTIME_DIR"), getenv("TMPDIR")].compactMap { $0.map { String(cString: $0) } }
         let base = candidates.first { !$0.isEmpty && access($0, W_OK | X_OK) == 0 } ?? "/tmp"
-        var template = Array((base + "/launchprof-notify-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw SystemCallError(call: "mkdtemp", subject: base, errno: errno)
-        }
-        directory = String(cString: made)
+        directory = try PrivateDirectory.make(in: base, prefix: "launchprof-notify")
         let path = directory + "/notify"
         let flags = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
         var address = sockaddr_un()

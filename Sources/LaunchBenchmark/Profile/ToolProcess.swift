@@ -27,11 +27,12 @@ struct ToolProcess {
     static func run(
         _ executable: String, arguments: [String], input: Data, timeout: Duration
     ) throws(LaunchError) -> ToolProcess {
-        var template = Array("\(NSTemporaryDirectory())/launchprof-tool-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw .system(SystemCallError(call: "mkdtemp", errno: errno), program: executable)
+        let directory: String
+        do {
+            directory = try PrivateDirectory.make(in: NSTemporaryDirectory(), prefix: "launchprof-tool")
+        } catch {
+            throw .system(error, program: executable)
         }
-        let directory = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let inputPath = directory + "/input", outputPath = directory + "/output", errorPath = directory + "/errors"
         guard FileManager.default.createFile(atPath: inputPath, contents: input) else {

@@ -141,12 +141,7 @@ public struct BenchmarkSession: Sendable {
     /// killed, and the outcome holds what was measured (``BenchmarkOutcome/interrupted``).
     /// `events` is called on that thread.
     public func run(events: @escaping @Sendable (BenchmarkEvent) -> Void = { _ in }) async throws(BenchmarkSessionError) -> BenchmarkOutcome {
-        let interrupt: InterruptMonitor
-        do {
-            interrupt = try InterruptMonitor(catchingSignals: settings.catchesSignals)
-        } catch {
-            throw .launchFailed("cannot watch for interrupts: \(error)")
-        }
+        let interrupt = try interruptMonitor()
         defer { interrupt.stop() }
         let session = self
         let result: Result<BenchmarkOutcome, BenchmarkSessionError> = await withTaskCancellationHandler {
@@ -167,14 +162,18 @@ public struct BenchmarkSession: Sendable {
         return try result.get()
     }
 
-    /// Runs the benchmark on the calling thread (the CLI's way); see ``run(events:)``.
-    public func runSynchronously(events: (BenchmarkEvent) -> Void = { _ in }) throws(BenchmarkSessionError) -> BenchmarkOutcome {
-        let interrupt: InterruptMonitor
+    /// What stops the run in progress: Ctrl-C when the settings catch signals, task cancellation.
+    private func interruptMonitor() throws(BenchmarkSessionError) -> InterruptMonitor {
         do {
-            interrupt = try InterruptMonitor(catchingSignals: settings.catchesSignals)
+            return try InterruptMonitor(catchingSignals: settings.catchesSignals)
         } catch {
             throw .launchFailed("cannot watch for interrupts: \(error)")
         }
+    }
+
+    /// Runs the benchmark on the calling thread (the CLI's way); see ``run(events:)``.
+    public func runSynchronously(events: (BenchmarkEvent) -> Void = { _ in }) throws(BenchmarkSessionError) -> BenchmarkOutcome {
+        let interrupt = try interruptMonitor()
         defer { interrupt.stop() }
         return try run(interrupt: interrupt, events: events)
     }
@@ -257,11 +256,11 @@ public struct BenchmarkSession: Sendable {
             measure: settings.measure)
         var traceDirectory: String?
         if settings.traceRuns ?? plan.targets.contains(where: { $0.ready == .tracer }) {
-            var template = Array("\(RunDefaults.temporaryDirectory)/launchprof-runs-XXXXXX".utf8CString)
-            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-                throw .usage("--trace-runs: cannot make a directory for the runs' traces in \(RunDefaults.temporaryDirectory): \(String(cString: strerror(errno)))")
+            do {
+                traceDirectory = try PrivateDirectory.make(prefix: "launchprof-runs")
+            } catch {
+                throw .usage("--trace-runs: cannot make a directory for the runs' traces: \(error)")
             }
-            traceDirectory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             executor.traceDirectory = traceDirectory
             executor.traceRuns = settings.traceRuns
         }
