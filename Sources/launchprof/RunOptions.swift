@@ -178,15 +178,16 @@ struct RunOptions: ParsableArguments {
             return nil
         }
         if request != nil, httpGet != nil { throw ValidationError("give --request or --http-get, not both") }
-        do {
+        do throws(SocketActivationError) {
             let endpoint = try SocketActivation.endpoint(parsing: activate)
-            if let request { return SocketActivation(endpoint: endpoint, request: try SocketActivation.request(parsing: request)) }
-            let path = httpGet ?? "/"
-            guard path.hasPrefix("/"), !path.contains(where: { $0 == " " || $0.isNewline }) else {
-                throw ValidationError("--http-get '\(path)': a path starts with / and has no spaces or line breaks")
+            let sent: SocketActivation.Request
+            if let request {
+                sent = try SocketActivation.request(parsing: request)
+            } else {
+                sent = try SocketActivation.httpGet(parsing: httpGet ?? "/")
             }
-            return SocketActivation(endpoint: endpoint, request: .httpGet(path: path))
-        } catch let error as SocketActivationError {
+            return SocketActivation(endpoint: endpoint, request: sent)
+        } catch {
             throw ValidationError(error.description)
         }
     }

@@ -166,10 +166,11 @@ public enum ConfigReader {
                 return SocketActivation(endpoint: endpoint, request: try SocketActivation.request(parsing: try request.string()))
             }
             let path = try keys["http_get"]?.string() ?? "/"
-            guard path.hasPrefix("/"), !path.contains(where: { $0 == " " || $0.isNewline }) else {
-                throw (keys["http_get"] ?? node).error("target '\(target)': http_get '\(path)' must start with / and have no spaces")
+            do {
+                return SocketActivation(endpoint: endpoint, request: try SocketActivation.httpGet(parsing: path))
+            } catch {
+                throw (keys["http_get"] ?? node).error("target '\(target)': \(error.description)")
             }
-            return SocketActivation(endpoint: endpoint, request: .httpGet(path: path))
         } catch let error as SocketActivationError {
             throw node.error("target '\(target)': \(error.description)")
         } catch let error as ConfigError {

@@ -80,6 +80,12 @@ public struct SocketActivation: Sendable, Equatable, Codable {
         throw .unknown(text)
     }
 
+    /// Parses `--http-get`: a path that starts with `/` and has no spaces or line breaks.
+    public static func httpGet(parsing path: String) throws(SocketActivationError) -> Request {
+        guard path.hasPrefix("/"), !path.contains(where: { $0 == " " || $0.isNewline }) else { throw .badHTTPPath(path) }
+        return .httpGet(path: path)
+    }
+
     /// Parses `--request`: the text as given, with `\r`, `\n`, `\t`, `\\`
     /// and `\xHH` escapes.
     public static func request(parsing text: String) throws(SocketActivationError) -> Request {
@@ -120,6 +126,8 @@ public enum SocketActivationError: Error, Sendable, Equatable, CustomStringConve
     case badEscape(String)
     /// `--request ''`.
     case emptyRequest
+    /// `--http-get` with a path that is not one.
+    case badHTTPPath(String)
 
     public var description: String {
         switch self {
@@ -128,6 +136,7 @@ public enum SocketActivationError: Error, Sendable, Equatable, CustomStringConve
         case let .badPath(text, reason): "--activate '\(text)': \(reason)"
         case .badEscape(let text): "--request '\(text)': a backslash must be followed by r, n, t, \\ or xHH"
         case .emptyRequest: "--request is empty: give the bytes to send (or use --http-get PATH)"
+        case .badHTTPPath(let path): "--http-get '\(path)': a path starts with / and has no spaces or line breaks"
         }
     }
 }
