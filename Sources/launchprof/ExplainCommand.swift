@@ -46,7 +46,7 @@ struct ExplainCommand: ParsableCommand {
         }
         var all: [[String: Any]] = []
         for result in chosen {
-            let statistics = loader ? loaderStatistics(of: result.target) : nil
+            let statistics = loader ? LoaderStatistics.measure(result.target) : nil
             let insights = LaunchInsights.insights(for: result, trace: traceFile, loader: statistics)
             print("\(result.label)")
             if insights.isEmpty { print("  no successful run to explain") }
@@ -67,10 +67,5 @@ struct ExplainCommand: ParsableCommand {
                 throw Output.fail("cannot write '\(json)': \(error)", status: .usage)
             }
         }
-    }
-
-    /// One more launch of `target`'s command with LD_DEBUG=statistics.
-    private func loaderStatistics(of target: LaunchTarget) -> LoaderStatistics? {
-        LoaderStatistics.measure(target)
     }
 }

@@ -43,24 +43,15 @@ func fail(_ message: String) -> Never {
 
 func parseOptions() -> Options {
     var options = Options()
-    if let extra = getenv("LP_SAMPLE_EXTRA_MS") {
-        guard let value = Int(String(cString: extra)), value >= 0 else {
-            fail("LP_SAMPLE_EXTRA_MS must be a whole number of milliseconds, got '\(String(cString: extra))'")
-        }
-        options.extraMilliseconds = value
+    /// A whole number from the environment, or `default` when unset.
+    func environment(_ name: String, unit: String, default value: Int) -> Int {
+        guard let text = getenv(name).map({ String(cString: $0) }) else { return value }
+        guard let number = Int(text), number >= 0 else { fail("\(name) must be a whole number of \(unit), got '\(text)'") }
+        return number
     }
-    if let sync = getenv("LP_SAMPLE_FSYNC_KB") {
-        guard let value = Int(String(cString: sync)), value >= 0 else {
-            fail("LP_SAMPLE_FSYNC_KB must be a whole number of KiB, got '\(String(cString: sync))'")
-        }
-        options.syncKilobytes = value
-    }
-    if let slow = getenv("LP_SAMPLE_SLOW_INDEX_MS") {
-        guard let value = Int(String(cString: slow)), value >= 0 else {
-            fail("LP_SAMPLE_SLOW_INDEX_MS must be a whole number of milliseconds, got '\(String(cString: slow))'")
-        }
-        options.slowIndexMilliseconds = value
-    }
+    options.extraMilliseconds = environment("LP_SAMPLE_EXTRA_MS", unit: "milliseconds", default: 0)
+    options.syncKilobytes = environment("LP_SAMPLE_FSYNC_KB", unit: "KiB", default: 0)
+    options.slowIndexMilliseconds = environment("LP_SAMPLE_SLOW_INDEX_MS", unit: "milliseconds", default: 0)
     var arguments = CommandLine.arguments.dropFirst()
     func value(for flag: String) -> String {
         guard let next = arguments.popFirst() else { fail("\(flag) needs a value") }

@@ -69,6 +69,7 @@ public struct FleetHistory: Sendable {
                 continue
             }
             let files = try jsonFiles(under: path)
+            let found = entries.count
             for file in files {
                 do {
                     entries.append(Entry(source: file, document: try ResultsDocument.load(from: file)))
@@ -76,9 +77,7 @@ public struct FleetHistory: Sendable {
                     skipped.append(Skipped(path: file, reason: error.description))
                 }
             }
-            if !files.contains(where: { file in entries.contains { $0.source == file } }) {
-                throw .noResults(path, skipped: skipped.count)
-            }
+            if entries.count == found { throw .noResults(path, skipped: skipped.count) }
         }
         entries.sort { ($0.document.date, $0.commit ?? "", $0.source) < ($1.document.date, $1.commit ?? "", $1.source) }
         return FleetHistory(entries: entries, skipped: skipped)
