@@ -187,7 +187,13 @@ struct ResponseReader {
     private var headerEnd: Int?
     private var bodyLength: Int?
     private var chunked = false
+    /// A chunked body as it arrives, and how far its chunks are walked: the
+    /// next chunk's size line starts at `nextChunk`; `chunksDone` once the
+    /// last chunk and the blank line after its trailers are in.
     private var body: [UInt8] = []
+    private var nextChunk = 0
+    private var lastChunkSeen = false
+    private var chunksDone = false
     private var bodyCount = 0
     /// A response launchprof cannot read as what was asked.
     private(set) var problem: String?
@@ -199,8 +205,10 @@ struct ResponseReader {
     mutating func append(_ bytes: ArraySlice<UInt8>) {
         guard isHTTP else { return }
         if headerEnd == nil {
+            // Only the new bytes (and the three before them) can complete the blank line.
+            let from = max(0, head.count - 3)
             head.append(contentsOf: bytes)
-            guard let end = Self.find([13, 10, 13, 10], in: head) else {
+            guard let end = Self.find([13, 10, 13, 10], in: head[from...]) else {
                 if head.count > Self.headLimit { problem = "the response's HTTP header is longer than 64 KiB" }
                 return
             }
@@ -216,7 +224,33 @@ struct ResponseReader {
 
     private mutating func take(_ bytes: ArraySlice<UInt8>) {
         bodyCount += bytes.count
-        if chunked { body.append(contentsOf: bytes) }
+        guard chunked, !chunksDone else { return }
+        body.append(contentsOf: bytes)
+        walkChunks()
+    }
+
+    /// Walks the chunks that have arrived since the last walk: each size
+    /// line, its data and CRLF; after the zero-size chunk, the trailers up
+    /// to a blank line.
+    private mutating func walkChunks() {
+        while !lastChunkSeen {
+            guard let lineEnd = Self.find([13, 10], in: body[nextChunk...]) else { return }
+            let sizeText = String(decoding: body[nextChunk..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.filter { $0 != " " && $0 != "\t" }, radix: 16) else { return }
+            if size == 0 {
+                lastChunkSeen = true
+                nextChunk = lineEnd  // the CRLF that ends "0", the start of the blank-line search
+            } else {
+                guard lineEnd + 2 + size + 2 <= body.count else { return }
+                nextChunk = lineEnd + 2 + size + 2
+            }
+        }
+        if Self.find([13, 10, 13, 10], in: body[nextChunk...]) != nil {
+            chunksDone = true
+        } else {
+            // Trailers are still arriving: search only what is new next time.
+            nextChunk = max(nextChunk, body.count - 3)
+        }
     }
 
     private mutating func parseHead(_ bytes: ArraySlice<UInt8>) {
@@ -240,7 +274,7 @@ struct ResponseReader {
     /// Whether the whole response has arrived (without waiting for the close).
     var isComplete: Bool {
         guard isHTTP, headerEnd != nil, problem == nil else { return false }
-        if chunked { return Self.chunksComplete(body) }
+        if chunked { return chunksDone }
         if let bodyLength { return bodyCount >= bodyLength }
         return false  // ends at close
     }
@@ -250,33 +284,19 @@ struct ResponseReader {
         guard isHTTP else { return nil }
         if let problem { return problem }
         guard headerEnd != nil else { return "the connection closed inside the response's HTTP header" }
-        if chunked, !Self.chunksComplete(body) { return "the connection closed before the last chunk of the response" }
+        if chunked, !chunksDone { return "the connection closed before the last chunk of the response" }
         if let bodyLength, bodyCount < bodyLength {
             return "the connection closed after \(bodyCount) of the \(bodyLength) bytes of the response's body"
         }
         return nil
     }
 
-    /// Walks chunk sizes: complete once the zero-size chunk and the blank line after its trailers arrived.
-    static func chunksComplete(_ body: [UInt8]) -> Bool {
-        var index = 0
-        while true {
-            guard let lineEnd = find([13, 10], in: body[index...]) else { return false }
-            let sizeText = String(decoding: body[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
-            guard let size = Int(sizeText.filter { $0 != " " && $0 != "\t" }, radix: 16) else { return false }
-            index = lineEnd + 2
-            if size == 0 { return find([13, 10, 13, 10], in: body[(index - 2)...]) != nil }
-            index += size + 2
-            if index > body.count { return false }
-        }
-    }
-
-    static func find(_ needle: [UInt8], in haystack: some Collection<UInt8>) -> Int? {
-        let bytes = Array(haystack)
-        let offset = (haystack as? ArraySlice<UInt8>)?.startIndex ?? 0
-        guard bytes.count >= needle.count else { return nil }
-        for start in 0...(bytes.count - needle.count) where bytes[start..<(start + needle.count)].elementsEqual(needle) {
-            return offset + start
+    /// Where `needle` starts in `haystack`, as an index of the whole array.
+    static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in haystack.startIndex...(haystack.endIndex - needle.count)
+        where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            return start
         }
         return nil
     }
