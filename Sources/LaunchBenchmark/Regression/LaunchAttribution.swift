@@ -39,6 +39,8 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
         public var share: Double
         /// Significant, its interval excludes zero, and at least 1% of the baseline's time to ready.
         public var isContributor: Bool
+        /// An interval's thread role, `main` or `other`; nil for a phase.
+        public var thread: String? = nil
 
         /// Its row in a report's table, plain text in ``LaunchAttribution/tableHeader``'s order.
         public var cells: [String] {
@@ -199,11 +201,13 @@ extension LaunchAttribution {
             }
             intervals = keys.compactMap { key in
                 let metric = Metric.interval(key)
-                return part(.interval, metric.displayName, tracedBefore.compactMap(metric.value), tracedAfter.compactMap(metric.value))
+                var interval = part(.interval, metric.displayName, tracedBefore.compactMap(metric.value), tracedAfter.compactMap(metric.value))
+                interval?.thread = Metric.intervalParts(key).thread
+                return interval
             }.sorted { abs($0.change) > abs($1.change) }
             // Main-thread intervals are on the launch's path; the others
             // explain it only through what the main thread waited for.
-            let explained = intervals.filter { $0.isContributor && $0.name.hasSuffix("(main thread)") }.reduce(0) { $0 + $1.change }
+            let explained = intervals.filter { $0.isContributor && $0.thread == "main" }.reduce(0) { $0 + $1.change }
             unexplained = total - explained
         }
         var attribution = LaunchAttribution(

@@ -11,9 +11,8 @@ extension Metric {
         // The program names its milestones: escaped for every report.
         case .milestone(let name): "milestone '\(TerminalText.sanitized(name))'"
         case .interval(let key):
-            Metric.intervalParts(key).thread == "main"
-                ? "interval '\(TerminalText.sanitized(Metric.intervalParts(key).name))' (main thread)"
-                : "interval '\(TerminalText.sanitized(Metric.intervalParts(key).name))' (other threads)"
+            { parts in "interval '\(TerminalText.sanitized(parts.name))' (\(parts.thread == "main" ? "main thread" : "other threads"))" }(
+                Metric.intervalParts(key))
         case .userCPU: "user CPU"
         case .systemCPU: "system CPU"
         case .cpu: "CPU"
