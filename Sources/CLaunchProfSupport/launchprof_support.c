@@ -355,6 +355,11 @@ lp_event_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor) {
             }
         }
         if (replaced) __atomic_fetch_add(&ring->overwritten, replaced, __ATOMIC_RELAXED);
+        // The uncommits above must be visible before any of this block's new
+        // fields are (a seqlock's writer side): a release store orders what
+        // came before it, not what comes after, so without this fence the
+        // compiler may move the field stores of lp_ring_record_at above them.
+        __atomic_thread_fence(__ATOMIC_RELEASE);
     }
     lp_event_t *slot = &ring->slots[offset];
     cursor->next = slot + 1;
@@ -385,8 +390,11 @@ size_t lp_ring_snapshot(const lp_ring_t *ring, lp_event_t *out, size_t max) {
         if (seq == 0) continue;  // claimed but not (yet) committed
         out[written] = *slot;
         // The slot may have been recycled while we copied (overwrite policy):
-        // keep the copy only if its marker did not change.
-        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != seq) continue;
+        // keep the copy only if its marker did not change. The fence keeps
+        // the copy's loads before the second load of the marker (an acquire
+        // load orders what comes after it, not what came before).
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (__atomic_load_n(&slot->seq, __ATOMIC_RELAXED) != seq) continue;
         out[written].seq = seq;
         written++;
     }
