@@ -15,8 +15,9 @@
 // show that regression checks catch a real slowdown), in an interval of its
 // own; LP_SAMPLE_SLOW_INDEX_MS=N adds it inside "build index" (used to show
 // that the attribution of a change names the interval that grew);
-// LP_SAMPLE_FSYNC_KB=N writes and fsyncs N KiB inside "read config" (a wait
-// off CPU on the main thread).
+// LP_SAMPLE_WAIT_MS=N makes "read config" wait N ms for an answer from
+// another thread, blocked in read(2) (a wait off CPU on the main thread, as
+// for a remote config service or a lock held elsewhere).
 import Glibc
 import LaunchProf
 
@@ -29,7 +30,7 @@ struct Options {
     var workers = 3
     var extraMilliseconds = 0
     var slowIndexMilliseconds = 0
-    var syncKilobytes = 0
+    var waitMilliseconds = 0
     var hotMilliseconds = 0
     var exitBeforeReady = false
     var then: String?
@@ -50,7 +51,7 @@ func parseOptions() -> Options {
         return number
     }
     options.extraMilliseconds = environment("LP_SAMPLE_EXTRA_MS", unit: "milliseconds", default: 0)
-    options.syncKilobytes = environment("LP_SAMPLE_FSYNC_KB", unit: "KiB", default: 0)
+    options.waitMilliseconds = environment("LP_SAMPLE_WAIT_MS", unit: "milliseconds", default: 0)
     options.slowIndexMilliseconds = environment("LP_SAMPLE_SLOW_INDEX_MS", unit: "milliseconds", default: 0)
     var arguments = CommandLine.arguments.dropFirst()
     func value(for flag: String) -> String {
@@ -182,32 +183,39 @@ func burn(milliseconds: Int) {
 }
 
 let options = parseOptions()
-/// Writes `kilobytes` KiB beside the default config and fsyncs them: a
-/// blocking write the launch waits for, off CPU (LP_SAMPLE_FSYNC_KB).
-func syncWrite(kilobytes: Int) {
-    guard kilobytes > 0 else { return }
-    let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    let path = "\(directory)/lp-sample-app-sync-\(getpid())"
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { fail("cannot write '\(path)': \(String(cString: strerror(errno)))") }
-    defer {
-        close(fd)
-        unlink(path)
+/// Waits `milliseconds` for an answer from another thread, blocked in
+/// read(2) on a pipe: time on the way to ready spent off CPU
+/// (LP_SAMPLE_WAIT_MS).
+func waitForAnswer(milliseconds: Int) {
+    guard milliseconds > 0 else { return }
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { fail("cannot make a pipe: \(String(cString: strerror(errno)))") }
+    final class Answerer: Sendable {
+        let writer: Int32
+        let milliseconds: Int
+        init(writer: Int32, milliseconds: Int) { (self.writer, self.milliseconds) = (writer, milliseconds) }
     }
-    // 64 KiB at a time: the write is quick; the wait is the fsync.
-    var block = [UInt8](repeating: 0x5a, count: 64 * 1024)
-    var left = kilobytes * 1024
-    while left > 0 {
-        block[0] &+= 1
-        let count = min(left, block.count)
-        _ = block.withUnsafeBytes { write(fd, $0.baseAddress, count) }
-        left -= count
-    }
-    fsync(fd)
+    let answerer = Answerer(writer: ends[1], milliseconds: milliseconds)
+    var thread = pthread_t()
+    let started = pthread_create(&thread, nil, { context in
+        let answerer = Unmanaged<Answerer>.fromOpaque(context!).takeRetainedValue()
+        var delay = timespec(tv_sec: answerer.milliseconds / 1000, tv_nsec: (answerer.milliseconds % 1000) * 1_000_000)
+        var left = timespec()
+        while nanosleep(&delay, &left) != 0 && errno == EINTR { delay = left }
+        var answer: UInt8 = 1
+        _ = write(answerer.writer, &answer, 1)
+        return nil
+    }, Unmanaged.passRetained(answerer).toOpaque())
+    guard started == 0 else { fail("cannot start a thread: \(String(cString: strerror(started)))") }
+    var answer: UInt8 = 0
+    while read(ends[0], &answer, 1) < 0 && errno == EINTR {}
+    pthread_join(thread, nil)
+    close(ends[0])
+    close(ends[1])
 }
 
 let config = signposter.withIntervalSignpost("read config") { () -> [String: String] in
-    syncWrite(kilobytes: options.syncKilobytes)
+    waitForAnswer(milliseconds: options.waitMilliseconds)
     return readConfig(path: options.configPath)
 }
 LaunchTracker.recordMilestone("config loaded")
