@@ -43,10 +43,16 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
+        // The wire formats in one C header (trace layout, record protocol,
+        // results schema version), for the C sampler and every Swift side.
+        .target(
+            name: "LaunchProfFormat"
+        ),
         // C for what Swift must not do itself: the process-entry constructor,
         // thread-local event cursors, raw-memory atomics, async-signal-safe writes.
         .target(
-            name: "CLaunchProfSupport"
+            name: "CLaunchProfSupport",
+            dependencies: ["LaunchProfFormat"]
         ),
         // liblaunchprof-preload.so, the launch sampler for any dynamically
         // linked program (LD_PRELOAD): the sampler's sources again
@@ -61,7 +67,7 @@ let package = Package(
         // The embedded library: no Foundation.
         .target(
             name: "LaunchProf",
-            dependencies: ["CLaunchProfSupport"]
+            dependencies: ["LaunchProfFormat", "CLaunchProfSupport"]
         ),
         // Lifecycle and StateStore: separate from LaunchProf so that programs
         // that only trace do not link (nor bind at launch) any of it.
@@ -71,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "LaunchProfLifecycle",
-            dependencies: ["LaunchProf", "CLaunchProfSupport", "CLaunchProfLifecycle"]
+            dependencies: ["LaunchProf", "LaunchProfFormat", "CLaunchProfSupport", "CLaunchProfLifecycle"]
         ),
         // Codable over StateStore's bytes: a separate module, because it needs Foundation.
         .target(
@@ -102,7 +108,8 @@ let package = Package(
         // and reports. The CLI is flags and printing over it.
         .target(
             name: "LaunchBenchmark",
-            dependencies: ["CLaunchProfSpawn", "CLaunchBenchmarkSupport", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "LaunchProfFormat", "CLaunchProfSpawn", "CLaunchBenchmarkSupport", .product(name: "Yams", package: "Yams")]
         ),
         // The CLI links the Swift runtime and Foundation statically: a cold run
         // evicts libswiftCore.so and friends from the page cache, and the kernel

@@ -14,10 +14,14 @@ struct PreloadLibrary: BuildToolPlugin {
         let sources = context.package.directoryURL.appending(path: "Sources")
         let preload = sources.appending(path: "CLaunchProfPreload")
         let support = sources.appending(path: "CLaunchProfSupport")
-        // preload.c #includes the sampler's sources: one translation unit.
-        let inputs = [preload.appending(path: "preload.c")]
-            + ["sampler.c", "sampler_threads.c", "sampler_modules.c", "sampler_loader.c", "sampler_encode.c",
-               "sampler_env.h", "sampler_internal.h", "include/launchprof_sampler.h", "include/launchprof_support.h"]
+        let format = sources.appending(path: "LaunchProfFormat")
+        // The preload library's own file and the sampler's translation units,
+        // compiled again with LP_PRELOAD (their functions hidden in the .so).
+        let units = [preload.appending(path: "preload.c"), format.appending(path: "checksum.c")]
+            + ["sampler.c", "sampler_threads.c", "sampler_modules.c", "sampler_loader.c", "sampler_encode.c"]
+                .map { support.appending(path: $0) }
+        let headers = [format.appending(path: "include/launchprof_format.h")]
+            + ["sampler_env.h", "sampler_internal.h", "include/launchprof_sampler.h", "include/launchprof_support.h"]
                 .map { support.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: "liblaunchprof-preload.so")
         return [
@@ -25,12 +29,12 @@ struct PreloadLibrary: BuildToolPlugin {
                 displayName: "Building liblaunchprof-preload.so (C library and libunwind only)",
                 executable: try context.tool(named: "clang").url,
                 arguments: [
-                    "-shared", "-fPIC", "-O2", "-g", "-std=gnu11",
-                    "-I", support.appending(path: "include").path, "-I", preload.appending(path: "include").path,
-                    "-o", output.path, inputs[0].path,
-                    "-Wl,--as-needed", "-lunwind", "-ldl", "-lpthread",
-                ],
-                inputFiles: inputs, outputFiles: [output]),
+                    "-shared", "-fPIC", "-O2", "-g", "-std=gnu11", "-DLP_PRELOAD=1",
+                    "-I", support.path, "-I", support.appending(path: "include").path,
+                    "-I", preload.appending(path: "include").path, "-I", format.appending(path: "include").path,
+                    "-o", output.path,
+                ] + units.map(\.path) + ["-Wl,--as-needed", "-lunwind", "-ldl", "-lpthread"],
+                inputFiles: units + headers, outputFiles: [output]),
         ]
     }
 }

@@ -1,22 +1,28 @@
 // preload.c — liblaunchprof-preload.so: the launch sampler for programs that
 // do not link LaunchProf, loaded with LD_PRELOAD.
 //
-// It compiles the sampler's own sources (one implementation, one trace
-// format), records process entry, samples from its constructor until exit
+// It is linked with the sampler's own translation units (one
+// implementation, one trace format: Plugins/PreloadLibrary), records process entry, samples from its constructor until exit
 // and writes a whole trace file to LAUNCHPROF_TRACE from an atexit handler.
 // In a program that links LaunchProf (its ELF note is in the main program)
 // it does nothing: LaunchProf samples and writes the trace itself. Linking
 // libunwind here also loads it at start-up, so its thread-local data is
 // static TLS, safe to touch from the handler on every thread.
-#define LP_PRELOAD 1
+// LP_PRELOAD is defined for every translation unit of the library (its
+// build command): the sampler's functions are hidden there.
 #define _GNU_SOURCE
 
-#include "../CLaunchProfSupport/sampler.c"
-#include "../CLaunchProfSupport/sampler_threads.c"
-#include "../CLaunchProfSupport/sampler_modules.c"
-#include "../CLaunchProfSupport/sampler_loader.c"
-#include "../CLaunchProfSupport/sampler_encode.c"
-#include "../CLaunchProfSupport/sampler_env.h"
+#include "sampler_internal.h"
+#include "sampler_env.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static uint64_t preload_entry_ns;
 static int preload_hook_threads;  // sampling was asked for, here or by LaunchProf
@@ -111,7 +117,7 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)
         if (next == NULL) return EAGAIN;
         __atomic_store_n(&real, next, __ATOMIC_RELEASE);
     }
-    if (!preload_hook_threads || start == helper_main) return next(thread, attr, start, arg);
+    if (!preload_hook_threads || start == lp_sampler_helper_main) return next(thread, attr, start, arg);
     preload_start_t *boxed = malloc(sizeof *boxed);
     if (boxed == NULL) return next(thread, attr, start, arg);
     boxed->start = start;

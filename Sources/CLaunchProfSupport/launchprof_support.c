@@ -80,8 +80,12 @@ __attribute__((constructor(101))) static void launchprof_process_entry(void) {
     const char *spawn = lp_env("LAUNCHPROF_SPAWN_NS");
     if (!parse_u64(spawn, &spawn_ns)) spawn_ns = 0;
 
+    // The record descriptor; LAUNCHPROF_READY_FD is its name in harnesses
+    // from before records other than "ready" existed, still read.
     uint64_t fd = 0;
-    if (parse_u64(lp_env("LAUNCHPROF_READY_FD"), &fd) && fd <= 0x7fffffff &&
+    const char *record_fd = lp_env(LP_RECORD_FD_VARIABLE);
+    if (record_fd == NULL) record_fd = lp_env("LAUNCHPROF_READY_FD");
+    if (parse_u64(record_fd, &fd) && fd <= 0x7fffffff &&
         fcntl((int)fd, F_GETFD) != -1) {
         ready_fd = (int)fd;
         // Our own children must not hold the harness's pipe open.
@@ -102,15 +106,10 @@ __attribute__((constructor(101))) static void launchprof_process_entry(void) {
     lp_enabled = enabled;
 
     if (ready_fd >= 0) {
-        // "LP1 entry <ns> <pid>\n": the harness learns pre-main time even if
+        // "LP1 entry <ns> <pid>": the harness learns pre-main time even if
         // the program never calls into the library.
-        char line[80] = "LP1 entry ";
-        size_t n = 10;
-        n += lp_format_u64(line + n, entry_ns);
-        line[n++] = ' ';
-        n += lp_format_u64(line + n, (uint64_t)getpid());
-        line[n++] = '\n';
-        lp_harness_write(line, n);
+        char pid[24];
+        lp_harness_record(LP_RECORD_ENTRY, entry_ns, pid, lp_format_u64(pid, (uint64_t)getpid()));
     }
 }
 
@@ -132,13 +131,8 @@ void lp_harness_main_cpu(uint64_t ns) {
     uint64_t cpu = lp_main_thread_cpu_ns();
     if (cpu == 0) return;
     // "LP1 maincpu <ns> <cpu-ns>": a kind older harnesses skip.
-    char line[80] = "LP1 maincpu ";
-    size_t n = 12;
-    n += lp_format_u64(line + n, ns);
-    line[n++] = ' ';
-    n += lp_format_u64(line + n, cpu);
-    line[n++] = '\n';
-    lp_harness_write(line, n);
+    char digits[24];
+    lp_harness_record(LP_RECORD_MAIN_CPU, ns, digits, lp_format_u64(digits, cpu));
 }
 
 uint64_t lp_process_cpu_ns(void) {
@@ -417,8 +411,8 @@ void lp_harness_record(const char *kind, uint64_t ns, const char *name, size_t n
     if (ready_fd < 0) return;
     char line[1100];
     size_t n = 0;
-    memcpy(line, "LP1 ", 4);
-    n = 4;
+    memcpy(line, LP_RECORD_VERSION " ", sizeof LP_RECORD_VERSION);
+    n = sizeof LP_RECORD_VERSION;
     size_t kind_len = strlen(kind);
     if (kind_len > 32) kind_len = 32;
     memcpy(line + n, kind, kind_len);

@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 lp_sampler_t lp_sampler_state = {.wake_fd = -1};
-#define S lp_sampler_state
 
 /// Set while this thread's handler is inside libunwind (see lp_sampler_unwinding).
 static __thread int unwinding __attribute__((tls_model("initial-exec")));
@@ -61,13 +60,13 @@ static uintptr_t interrupted_pc(const void *context) {
 static void record_sample(void **frames, int depth, uint16_t flags, uint32_t tid,
                           uint32_t weight, uint64_t ts, uint64_t cost) {
     uint64_t size = sizeof(lp_sample_record_t) + (uint64_t)depth * sizeof(uint64_t);
-    uint64_t offset = __atomic_fetch_add(&S.used, size, __ATOMIC_RELAXED);
-    if (offset + size > S.capacity) {
-        __atomic_fetch_add(&S.lost, 1, __ATOMIC_RELAXED);
+    uint64_t offset = __atomic_fetch_add(&lp_sampler_state.used, size, __ATOMIC_RELAXED);
+    if (offset + size > lp_sampler_state.capacity) {
+        __atomic_fetch_add(&lp_sampler_state.lost, 1, __ATOMIC_RELAXED);
         return;
     }
     // In range: offset + size <= capacity, checked just above.
-    lp_sample_record_t *record = (lp_sample_record_t *)(S.buffer + offset);
+    lp_sample_record_t *record = (lp_sample_record_t *)(lp_sampler_state.buffer + offset);
     record->size = (uint32_t)size;
     record->ts = ts;
     record->tid = tid;
@@ -78,34 +77,34 @@ static void record_sample(void **frames, int depth, uint16_t flags, uint32_t tid
     uint64_t *pcs = (uint64_t *)(record + 1);
     for (int i = 0; i < depth; i++) pcs[i] = (uint64_t)(uintptr_t)frames[i];
     __atomic_store_n(&record->committed, 1, __ATOMIC_RELEASE);
-    __atomic_fetch_add(&S.samples, 1, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&S.handler_ns, cost, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&lp_sampler_state.samples, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&lp_sampler_state.handler_ns, cost, __ATOMIC_RELAXED);
 }
 
 static void handler(int signo, siginfo_t *info, void *context) {
     (void)signo;
     int saved_errno = errno;
-    if (!__atomic_load_n(&S.active, __ATOMIC_ACQUIRE)) goto out;
-    __atomic_fetch_add(&S.inflight, 1, __ATOMIC_ACQ_REL);
+    if (!__atomic_load_n(&lp_sampler_state.active, __ATOMIC_ACQUIRE)) goto out;
+    __atomic_fetch_add(&lp_sampler_state.inflight, 1, __ATOMIC_ACQ_REL);
     // Checked again after counting ourselves in, so stop() never misses us.
-    if (__atomic_load_n(&S.active, __ATOMIC_ACQUIRE)) {
+    if (__atomic_load_n(&lp_sampler_state.active, __ATOMIC_ACQUIRE)) {
         int timer = info->si_code == SI_TIMER;
         uint32_t tid = timer ? (uint32_t)info->si_value.sival_int : lp_sampler_gettid();
         // CPU-clock timers are checked at the scheduler tick (CONFIG_HZ): at
         // a higher rate one signal stands for several periods, and says so.
         uint32_t weight = timer && info->si_overrun > 0 ? 1 + (uint32_t)info->si_overrun : 1;
         void *frames[LP_SAMPLER_MAX_DEPTH + LP_HANDLER_FRAMES];
-        int capacity = (int)S.max_depth + LP_HANDLER_FRAMES;
+        int capacity = (int)lp_sampler_state.max_depth + LP_HANDLER_FRAMES;
         uint64_t t0 = lp_sampler_now();
         if (lp_sampler_loader_busy()) {
             // Unwinding could wait for a loader lock this thread is taking.
-            __atomic_fetch_add(&S.failed, 1, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&lp_sampler_state.failed, 1, __ATOMIC_RELAXED);
             frames[0] = (void *)interrupted_pc(context);
             record_sample(frames, 1, LP_SAMPLE_LOADER_BUSY, tid, weight, t0, 0);
             goto done;
         }
         unwinding = 1;
-        int count = S.backtrace(frames, capacity);
+        int count = lp_sampler_state.backtrace(frames, capacity);
         unwinding = 0;
         uint64_t t1 = lp_sampler_now();
         void *pc = (void *)interrupted_pc(context);
@@ -114,19 +113,19 @@ static void handler(int signo, siginfo_t *info, void *context) {
             if (frames[i] == pc) { first = i; break; }
         }
         if (first < 0) {
-            __atomic_fetch_add(&S.failed, 1, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&lp_sampler_state.failed, 1, __ATOMIC_RELAXED);
             frames[0] = pc;
             record_sample(frames, 1, LP_SAMPLE_UNWIND_FAILED, tid, weight, t0, t1 - t0);
         } else {
             int depth = count - first;
             uint16_t flags = 0;
-            if (count == capacity || depth > (int)S.max_depth) flags |= LP_SAMPLE_TRUNCATED;
-            if (depth > (int)S.max_depth) depth = (int)S.max_depth;
+            if (count == capacity || depth > (int)lp_sampler_state.max_depth) flags |= LP_SAMPLE_TRUNCATED;
+            if (depth > (int)lp_sampler_state.max_depth) depth = (int)lp_sampler_state.max_depth;
             record_sample(frames + first, depth, flags, tid, weight, t0, t1 - t0);
         }
     }
 done:
-    __atomic_fetch_sub(&S.inflight, 1, __ATOMIC_ACQ_REL);
+    __atomic_fetch_sub(&lp_sampler_state.inflight, 1, __ATOMIC_ACQ_REL);
 out:
     errno = saved_errno;
 }
@@ -136,9 +135,9 @@ out:
 static void forked_child(void) {
     // Timers and the helper thread are not inherited: this process is not
     // the one being profiled.
-    __atomic_store_n(&S.active, 0, __ATOMIC_RELEASE);
-    S.forked_child = 1;
-    S.helper_running = 0;
+    __atomic_store_n(&lp_sampler_state.active, 0, __ATOMIC_RELEASE);
+    lp_sampler_state.forked_child = 1;
+    lp_sampler_state.helper_running = 0;
 }
 
 /// Whether a pthread_create hook arms new threads for this sampler: always
@@ -155,48 +154,48 @@ static int adopt_thread_hook(void) {
 }
 
 static int fail(const char *reason) {
-    S.error = reason;
+    lp_sampler_state.error = reason;
     return -1;
 }
 
 int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
     int expected = 0;
-    if (!__atomic_compare_exchange_n(&S.started, &expected, 1, 0, __ATOMIC_ACQ_REL,
+    if (!__atomic_compare_exchange_n(&lp_sampler_state.started, &expected, 1, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
         return fail("the sampler was already started in this process");
     }
     if (hz == 0 || hz > 100000) return fail("the rate must be 1 to 100000 samples per second");
     if (max_depth == 0) max_depth = LP_SAMPLER_DEFAULT_DEPTH;
     if (max_depth > LP_SAMPLER_MAX_DEPTH) max_depth = LP_SAMPLER_MAX_DEPTH;
-    S.hz = hz;
-    S.max_depth = max_depth;
+    lp_sampler_state.hz = hz;
+    lp_sampler_state.max_depth = max_depth;
     int preloaded = 0;
-    S.backtrace = lp_sampler_find_backtrace(&preloaded);
-    if (S.backtrace == NULL) return fail("libunwind (libunwind.so.8) cannot be loaded");
+    lp_sampler_state.backtrace = lp_sampler_find_backtrace(&preloaded);
+    if (lp_sampler_state.backtrace == NULL) return fail("libunwind (libunwind.so.8) cannot be loaded");
     // libunwind's thread-local data of a dlopen'ed copy is allocated lazily,
     // with malloc, on a thread's first use: unsafe in a signal handler. Only
     // the thread warmed below is then safe to sample.
-    if (!preloaded) S.flags |= LP_SAMPLER_MAIN_THREAD_ONLY;
+    if (!preloaded) lp_sampler_state.flags |= LP_SAMPLER_MAIN_THREAD_ONLY;
 
     uint64_t megabytes = 32;
     const char *text = LP_ENV("LAUNCHPROF_SAMPLE_BUFFER_MB");
     if (text != NULL && atoi(text) > 0) megabytes = (uint64_t)atoi(text);
-    S.capacity = megabytes << 20;
+    lp_sampler_state.capacity = megabytes << 20;
     // Zero pages until touched: the size costs nothing until samples fill it.
-    void *buffer = mmap(NULL, S.capacity, PROT_READ | PROT_WRITE,
+    void *buffer = mmap(NULL, lp_sampler_state.capacity, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (buffer == MAP_FAILED) return fail("cannot map the sample buffer");
-    S.buffer = buffer;
-    S.threads = calloc(LP_SAMPLER_MAX_THREADS, sizeof *S.threads);
-    if (S.threads == NULL) return fail("cannot allocate the thread table");
+    lp_sampler_state.buffer = buffer;
+    lp_sampler_state.threads = calloc(LP_SAMPLER_MAX_THREADS, sizeof *lp_sampler_state.threads);
+    if (lp_sampler_state.threads == NULL) return fail("cannot allocate the thread table");
 
     // Warm libunwind here, outside signal context: its caches, its
     // pthread key (created now, with a low index: no malloc on first use in
     // the handler) and the lazy binding of what it calls.
     void *warm[LP_HANDLER_FRAMES];
-    S.backtrace(warm, LP_HANDLER_FRAMES);
+    lp_sampler_state.backtrace(warm, LP_HANDLER_FRAMES);
     lp_sampler_find_loader_locks();
-    if (S.loader_locks[0] == NULL) S.flags |= LP_SAMPLER_LOADER_UNGUARDED;
+    if (lp_sampler_state.loader_locks[0] == NULL) lp_sampler_state.flags |= LP_SAMPLER_LOADER_UNGUARDED;
 
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -206,16 +205,16 @@ int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
     if (sigaction(SIGPROF, &action, NULL) != 0) return fail("cannot install the SIGPROF handler");
     pthread_atfork(NULL, NULL, forked_child);
 
-    S.start_ns = lp_sampler_now();
-    __atomic_store_n(&S.active, 1, __ATOMIC_RELEASE);
-    S.main_tid = lp_sampler_gettid();
-    lp_sampled_thread_t *main_thread = lp_sampler_thread((int32_t)S.main_tid);
+    lp_sampler_state.start_ns = lp_sampler_now();
+    __atomic_store_n(&lp_sampler_state.active, 1, __ATOMIC_RELEASE);
+    lp_sampler_state.main_tid = lp_sampler_gettid();
+    lp_sampled_thread_t *main_thread = lp_sampler_thread((int32_t)lp_sampler_state.main_tid);
     prctl(PR_GET_NAME, main_thread->name);  // read again when sampling stops
     if (lp_sampler_arm(main_thread) == 0) {
-        S.timer_mode = LP_SAMPLER_TIMER_THREAD_CPU;
-        if (S.flags & LP_SAMPLER_MAIN_THREAD_ONLY) return 0;
+        lp_sampler_state.timer_mode = LP_SAMPLER_TIMER_THREAD_CPU;
+        if (lp_sampler_state.flags & LP_SAMPLER_MAIN_THREAD_ONLY) return 0;
         if (adopt_thread_hook()) {
-            S.flags |= LP_SAMPLER_THREADS_HOOKED;
+            lp_sampler_state.flags |= LP_SAMPLER_THREADS_HOOKED;
             lp_sampler_scan_once();  // threads started before the hook was ours
         } else {
             lp_sampler_start_helper();
@@ -224,13 +223,13 @@ int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
     }
     // No per-thread CPU timers here (an old kernel, a sandbox): one
     // process-wide profiling timer; the kernel picks the running thread.
-    S.timer_mode = LP_SAMPLER_TIMER_ITIMER_PROF;
+    lp_sampler_state.timer_mode = LP_SAMPLER_TIMER_ITIMER_PROF;
     struct itimerval interval;
     interval.it_interval.tv_sec = 0;
     interval.it_interval.tv_usec = hz >= 1000000 ? 1 : (suseconds_t)(1000000 / hz);
     interval.it_value = interval.it_interval;
     if (setitimer(ITIMER_PROF, &interval, NULL) != 0) {
-        __atomic_store_n(&S.active, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&lp_sampler_state.active, 0, __ATOMIC_RELEASE);
         return fail("neither timer_create nor setitimer(ITIMER_PROF) is available");
     }
     return 0;
@@ -242,32 +241,32 @@ void lp_sampler_lock(void) { pthread_mutex_lock(&sampler_lock); }
 void lp_sampler_unlock(void) { pthread_mutex_unlock(&sampler_lock); }
 
 void lp_sampler_stop(void) {
-    if (!__atomic_load_n(&S.started, __ATOMIC_ACQUIRE)) return;
+    if (!__atomic_load_n(&lp_sampler_state.started, __ATOMIC_ACQUIRE)) return;
     // A second caller (Tracer.flush on one thread, launch complete on
     // another) waits here until the first has stopped every thread and taken
     // the module map, then finds it done.
     lp_sampler_lock();
     int expected = 0;
-    if (!__atomic_compare_exchange_n(&S.stopped, &expected, 1, 0, __ATOMIC_ACQ_REL,
+    if (!__atomic_compare_exchange_n(&lp_sampler_state.stopped, &expected, 1, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
         lp_sampler_unlock();
         return;
     }
-    if (S.buffer == NULL) {  // start failed half-way
+    if (lp_sampler_state.buffer == NULL) {  // start failed half-way
         lp_sampler_unlock();
         return;
     }
-    __atomic_store_n(&S.active, 0, __ATOMIC_RELEASE);
-    S.stop_ns = lp_sampler_now();
-    if (S.timer_mode == LP_SAMPLER_TIMER_ITIMER_PROF) {
+    __atomic_store_n(&lp_sampler_state.active, 0, __ATOMIC_RELEASE);
+    lp_sampler_state.stop_ns = lp_sampler_now();
+    if (lp_sampler_state.timer_mode == LP_SAMPLER_TIMER_ITIMER_PROF) {
         struct itimerval off;
         memset(&off, 0, sizeof off);
         setitimer(ITIMER_PROF, &off, NULL);
     }
-    if (!S.forked_child) {
+    if (!lp_sampler_state.forked_child) {
         lp_sampler_stop_helper();
         for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) {
-            lp_sampled_thread_t *thread = &S.threads[i];
+            lp_sampled_thread_t *thread = &lp_sampler_state.threads[i];
             if (__atomic_load_n(&thread->tid, __ATOMIC_ACQUIRE) == 0) continue;
             // Threads often name themselves after they start: the name now.
             if (__atomic_load_n(&thread->state, __ATOMIC_ACQUIRE) == LP_THREAD_ARMED) {
@@ -277,25 +276,25 @@ void lp_sampler_stop(void) {
         }
     }
     // Handlers that began before `active` dropped finish in microseconds.
-    for (int spins = 0; spins < 100000 && __atomic_load_n(&S.inflight, __ATOMIC_ACQUIRE); spins++) {
+    for (int spins = 0; spins < 100000 && __atomic_load_n(&lp_sampler_state.inflight, __ATOMIC_ACQUIRE); spins++) {
         sched_yield();
     }
     lp_sampler_snapshot_modules();
     lp_sampler_unlock();
 }
 
-const char *lp_sampler_error(void) { return S.error; }
+const char *lp_sampler_error(void) { return lp_sampler_state.error; }
 
 lp_sampler_stats_t lp_sampler_stats(void) {
     lp_sampler_stats_t stats;
     memset(&stats, 0, sizeof stats);
-    stats.samples = __atomic_load_n(&S.samples, __ATOMIC_ACQUIRE);
-    stats.lost = __atomic_load_n(&S.lost, __ATOMIC_ACQUIRE);
-    stats.failed = __atomic_load_n(&S.failed, __ATOMIC_ACQUIRE);
-    stats.handler_ns = __atomic_load_n(&S.handler_ns, __ATOMIC_ACQUIRE);
-    stats.threads = __atomic_load_n(&S.thread_count, __ATOMIC_ACQUIRE);
-    stats.hz = S.hz;
-    stats.timer_mode = S.timer_mode;
-    stats.running = __atomic_load_n(&S.active, __ATOMIC_ACQUIRE);
+    stats.samples = __atomic_load_n(&lp_sampler_state.samples, __ATOMIC_ACQUIRE);
+    stats.lost = __atomic_load_n(&lp_sampler_state.lost, __ATOMIC_ACQUIRE);
+    stats.failed = __atomic_load_n(&lp_sampler_state.failed, __ATOMIC_ACQUIRE);
+    stats.handler_ns = __atomic_load_n(&lp_sampler_state.handler_ns, __ATOMIC_ACQUIRE);
+    stats.threads = __atomic_load_n(&lp_sampler_state.thread_count, __ATOMIC_ACQUIRE);
+    stats.hz = lp_sampler_state.hz;
+    stats.timer_mode = lp_sampler_state.timer_mode;
+    stats.running = __atomic_load_n(&lp_sampler_state.active, __ATOMIC_ACQUIRE);
     return stats;
 }

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define S lp_sampler_state
 
 typedef struct {
     uint8_t *at;   ///< NULL while measuring.
@@ -53,11 +52,11 @@ typedef struct {
 
 /// Committed records, in buffer order; stops at one still being written.
 static uint64_t walk_end(uint64_t *count) {
-    uint64_t used = __atomic_load_n(&S.used, __ATOMIC_ACQUIRE);
-    uint64_t limit = used < S.capacity ? used : S.capacity;
+    uint64_t used = __atomic_load_n(&lp_sampler_state.used, __ATOMIC_ACQUIRE);
+    uint64_t limit = used < lp_sampler_state.capacity ? used : lp_sampler_state.capacity;
     uint64_t offset = 0, n = 0;
     while (offset + sizeof(lp_sample_record_t) <= limit) {
-        const lp_sample_record_t *record = (const lp_sample_record_t *)(S.buffer + offset);
+        const lp_sample_record_t *record = (const lp_sample_record_t *)(lp_sampler_state.buffer + offset);
         if (!__atomic_load_n(&record->committed, __ATOMIC_ACQUIRE)) break;
         // A record is committed whole; its size was checked against the
         // capacity before it was written.
@@ -75,10 +74,10 @@ static int take_snapshot(snapshot_t *snapshot) {
     if (snapshot->threads == NULL) return -1;
     snapshot->thread_count = 0;
     for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) {
-        int32_t tid = __atomic_load_n(&S.threads[i].tid, __ATOMIC_ACQUIRE);
+        int32_t tid = __atomic_load_n(&lp_sampler_state.threads[i].tid, __ATOMIC_ACQUIRE);
         if (tid == 0) continue;
         snapshot->threads[snapshot->thread_count].tid = (uint32_t)tid;
-        memcpy(snapshot->threads[snapshot->thread_count].name, S.threads[i].name, 16);
+        memcpy(snapshot->threads[snapshot->thread_count].name, lp_sampler_state.threads[i].name, 16);
         snapshot->thread_count++;
     }
     return 0;
@@ -91,15 +90,15 @@ static void section_header(sink_t *sink, uint32_t tag, uint64_t length) {
 }
 
 static void samples_payload(sink_t *sink, const snapshot_t *snapshot) {
-    put_u32(sink, S.hz);
-    put_u32(sink, S.max_depth);
-    put_u32(sink, S.timer_mode);
-    put_u32(sink, S.flags);
-    put_u64(sink, S.start_ns);
-    put_u64(sink, S.stop_ns);
+    put_u32(sink, lp_sampler_state.hz);
+    put_u32(sink, lp_sampler_state.max_depth);
+    put_u32(sink, lp_sampler_state.timer_mode);
+    put_u32(sink, lp_sampler_state.flags);
+    put_u64(sink, lp_sampler_state.start_ns);
+    put_u64(sink, lp_sampler_state.stop_ns);
     put_u64(sink, snapshot->count);
-    put_u64(sink, __atomic_load_n(&S.lost, __ATOMIC_ACQUIRE));
-    put_u64(sink, __atomic_load_n(&S.failed, __ATOMIC_ACQUIRE));
+    put_u64(sink, __atomic_load_n(&lp_sampler_state.lost, __ATOMIC_ACQUIRE));
+    put_u64(sink, __atomic_load_n(&lp_sampler_state.failed, __ATOMIC_ACQUIRE));
     put_u32(sink, snapshot->thread_count);
     put_u32(sink, 0);
     for (uint32_t i = 0; i < snapshot->thread_count; i++) {
@@ -107,7 +106,7 @@ static void samples_payload(sink_t *sink, const snapshot_t *snapshot) {
         put(sink, snapshot->threads[i].name, 16);
     }
     for (uint64_t offset = 0; offset < snapshot->end;) {
-        const lp_sample_record_t *record = (const lp_sample_record_t *)(S.buffer + offset);
+        const lp_sample_record_t *record = (const lp_sample_record_t *)(lp_sampler_state.buffer + offset);
         put_u64(sink, record->ts);
         put_u32(sink, record->tid);
         put_u16(sink, record->depth);
@@ -120,9 +119,9 @@ static void samples_payload(sink_t *sink, const snapshot_t *snapshot) {
 }
 
 static void modules_payload(sink_t *sink) {
-    put_u32(sink, S.module_count);
-    for (uint32_t i = 0; i < S.module_count; i++) {
-        const lp_module_t *module = &S.modules[i];
+    put_u32(sink, lp_sampler_state.module_count);
+    for (uint32_t i = 0; i < lp_sampler_state.module_count; i++) {
+        const lp_module_t *module = &lp_sampler_state.modules[i];
         uint32_t path_length = (uint32_t)strlen(module->path);
         put_u64(sink, module->bias);
         put_u64(sink, module->start);
@@ -137,22 +136,22 @@ static void modules_payload(sink_t *sink) {
 static void encode(sink_t *sink, const snapshot_t *snapshot) {
     sink_t measure = {NULL, 0, 0, 0};
     samples_payload(&measure, snapshot);
-    section_header(sink, LP_SECTION_SAMPLES, measure.size);
+    section_header(sink, LP_TRACE_SECTION_SAMPLES, measure.size);
     samples_payload(sink, snapshot);
     measure.size = 0;
     modules_payload(&measure);
-    section_header(sink, LP_SECTION_MODULES, measure.size);
+    section_header(sink, LP_TRACE_SECTION_MODULES, measure.size);
     modules_payload(sink);
 }
 
 uint8_t *lp_sampler_encode_sections(size_t *size) {
     *size = 0;
-    if (!__atomic_load_n(&S.started, __ATOMIC_ACQUIRE) || S.buffer == NULL) return NULL;
+    if (!__atomic_load_n(&lp_sampler_state.started, __ATOMIC_ACQUIRE) || lp_sampler_state.buffer == NULL) return NULL;
     // One writer at a time, and never while stop() replaces the module map.
     lp_sampler_lock();
     // A trace written while sampling still runs (Tracer.flush, a terminating
     // Lifecycle) needs the module map too; stop() takes the final one.
-    if (S.modules == NULL) lp_sampler_snapshot_modules();
+    if (lp_sampler_state.modules == NULL) lp_sampler_snapshot_modules();
     snapshot_t snapshot;
     uint8_t *bytes = NULL;
     if (take_snapshot(&snapshot) == 0) {
@@ -177,23 +176,14 @@ uint8_t *lp_sampler_encode_sections(size_t *size) {
 
 // MARK: - A whole trace file (preload library)
 
-static uint64_t fnv1a(const uint8_t *bytes, size_t count) {
-    uint64_t hash = UINT64_C(0xcbf29ce484222325);
-    for (size_t i = 0; i < count; i++) {
-        hash ^= bytes[i];
-        hash *= UINT64_C(0x100000001b3);
-    }
-    return hash;
-}
-
 /// Header, and the four tables a version-1 reader requires, all but empty:
 /// the category table holds LaunchTracker's `launchprof/launch`.
 static void trace_prefix(sink_t *sink, uint64_t spawn_ns, uint64_t entry_ns) {
-    put(sink, "LPTRACE\0", 8);
-    put_u32(sink, 1);   // format version
-    put_u32(sink, 96);  // header size
+    put(sink, LP_TRACE_MAGIC, LP_TRACE_MAGIC_SIZE);  // with its NUL
+    put_u32(sink, LP_TRACE_VERSION);
+    put_u32(sink, LP_TRACE_HEADER_SIZE);
     put_u32(sink, (uint32_t)getpid());
-    put_u32(sink, 0);   // policy: drop newest
+    put_u32(sink, LP_POLICY_DROP_NEWEST);
     put_u64(sink, spawn_ns);
     put_u64(sink, entry_ns);
     put_u64(sink, 0);   // main: not recorded
@@ -203,19 +193,19 @@ static void trace_prefix(sink_t *sink, uint64_t spawn_ns, uint64_t entry_ns) {
     put_u64(sink, 0);   // events
     put_u64(sink, 0);   // lost events
     put_u64(sink, 0);   // reserved
-    section_header(sink, 1, 4 + 4 + 10 + 4 + 6);
+    section_header(sink, LP_TRACE_SECTION_STRINGS, 4 + 4 + 10 + 4 + 6);
     put_u32(sink, 2);
     put_u32(sink, 10);
     put(sink, "launchprof", 10);
     put_u32(sink, 6);
     put(sink, "launch", 6);
-    section_header(sink, 2, 12);
+    section_header(sink, LP_TRACE_SECTION_CATEGORIES, 12);
     put_u32(sink, 1);
     put_u32(sink, 0);
     put_u32(sink, 1);
-    section_header(sink, 3, 4);
+    section_header(sink, LP_TRACE_SECTION_THREADS, 4);
     put_u32(sink, 0);
-    section_header(sink, 4, 8);
+    section_header(sink, LP_TRACE_SECTION_EVENTS, 8);
     put_u64(sink, 0);
 }
 
@@ -234,8 +224,8 @@ int lp_sampler_write_trace(const char *path, uint64_t spawn_ns, uint64_t entry_n
     trace_prefix(&sink, spawn_ns, entry_ns);
     if (encoded != NULL) put(&sink, encoded, sections);
     free(encoded);
-    uint64_t sum = fnv1a(bytes, sink.size);
-    section_header(&sink, 0xFFFFFFFFu, 8);
+    uint64_t sum = lp_trace_checksum(bytes, sink.size);
+    section_header(&sink, LP_TRACE_SECTION_CHECKSUM, 8);
     put_u64(&sink, sum);
     if (sink.overflow) {
         free(bytes);

@@ -124,6 +124,10 @@ int lp_sampler_loader_busy(void);
 struct dl_phdr_info;
 /// The descriptor of the ELF note `type`/`name` in the object's mapped
 /// PT_NOTE segments (its size in `desc_size`), or NULL.
+/// The sampler's helper thread (sampler_threads.c); the preload library's
+/// pthread_create hook lets it start unwrapped.
+void *lp_sampler_helper_main(void *unused);
+
 const uint8_t *lp_find_note(const struct dl_phdr_info *info, uint32_t type, const char *name,
                             uint32_t *desc_size);
 

@@ -23,7 +23,6 @@
 #include <pthread.h>
 #include <string.h>
 
-#define S lp_sampler_state
 
 typedef struct {
     uint8_t *base;
@@ -64,12 +63,12 @@ void lp_sampler_find_loader_locks(void) {
     pthread_mutex_t *tls_lock = write_lock + 1;
     if ((uint8_t *)(tls_lock + 1) > search.base + search.size) return;
     if (write_lock->__data.__lock != 0 || tls_lock->__data.__kind != PTHREAD_MUTEX_RECURSIVE_NP) return;
-    S.loader_locks[0] = write_lock;
-    S.loader_locks[1] = tls_lock;
+    lp_sampler_state.loader_locks[0] = write_lock;
+    lp_sampler_state.loader_locks[1] = tls_lock;
 }
 
 int lp_sampler_loader_busy(void) {
-    if (S.loader_locks[0] == NULL) return 0;
-    return __atomic_load_n(&S.loader_locks[0]->__data.__lock, __ATOMIC_ACQUIRE) != 0 ||
-           __atomic_load_n(&S.loader_locks[1]->__data.__lock, __ATOMIC_ACQUIRE) != 0;
+    if (lp_sampler_state.loader_locks[0] == NULL) return 0;
+    return __atomic_load_n(&lp_sampler_state.loader_locks[0]->__data.__lock, __ATOMIC_ACQUIRE) != 0 ||
+           __atomic_load_n(&lp_sampler_state.loader_locks[1]->__data.__lock, __ATOMIC_ACQUIRE) != 0;
 }

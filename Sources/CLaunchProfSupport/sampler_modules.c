@@ -22,7 +22,6 @@
 #include <libunwind.h>
 #endif
 
-#define S lp_sampler_state
 
 typedef struct {
     lp_module_t *modules;
@@ -103,14 +102,14 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *context) {
 
 void lp_sampler_snapshot_modules(void) {
     // A trace written mid-launch took one already: the later one is fuller.
-    for (uint32_t i = 0; i < S.module_count; i++) free(S.modules[i].path);
-    free(S.modules);
-    S.modules = NULL;
-    S.module_count = 0;
+    for (uint32_t i = 0; i < lp_sampler_state.module_count; i++) free(lp_sampler_state.modules[i].path);
+    free(lp_sampler_state.modules);
+    lp_sampler_state.modules = NULL;
+    lp_sampler_state.module_count = 0;
     module_list_t list = {NULL, 0, 0};
     dl_iterate_phdr(add_module, &list);
-    S.modules = list.modules;
-    S.module_count = list.count;
+    lp_sampler_state.modules = list.modules;
+    lp_sampler_state.module_count = list.count;
 }
 
 int (*lp_sampler_find_backtrace(int *preloaded))(void **, int) {

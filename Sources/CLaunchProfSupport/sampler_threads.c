@@ -26,7 +26,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define S lp_sampler_state
 #define LP_SCAN_MS 2
 
 #ifndef sigev_notify_thread_id
@@ -37,13 +36,13 @@ lp_sampled_thread_t *lp_sampler_thread(int32_t tid) {
     // Linear probing from a hash of the tid; claims are CAS, never undone.
     uint32_t start = ((uint32_t)tid * 2654435761u) % LP_SAMPLER_MAX_THREADS;
     for (uint32_t probe = 0; probe < LP_SAMPLER_MAX_THREADS; probe++) {
-        lp_sampled_thread_t *slot = &S.threads[(start + probe) % LP_SAMPLER_MAX_THREADS];
+        lp_sampled_thread_t *slot = &lp_sampler_state.threads[(start + probe) % LP_SAMPLER_MAX_THREADS];
         int32_t found = __atomic_load_n(&slot->tid, __ATOMIC_ACQUIRE);
         if (found == tid) return slot;
         if (found != 0) continue;
         int32_t expected = 0;
         if (__atomic_compare_exchange_n(&slot->tid, &expected, tid, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-            __atomic_fetch_add(&S.thread_count, 1, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&lp_sampler_state.thread_count, 1, __ATOMIC_RELAXED);
             return slot;
         }
         if (expected == tid) return slot;  // claimed by another thread just now
@@ -69,7 +68,7 @@ int lp_sampler_arm(lp_sampled_thread_t *thread) {
     if (timer_create(clock, &event, &timer) != 0) {
         code = errno;
     } else {
-        uint64_t period = UINT64_C(1000000000) / S.hz;
+        uint64_t period = UINT64_C(1000000000) / lp_sampler_state.hz;
         struct itimerspec spec;
         spec.it_interval.tv_sec = (time_t)(period / 1000000000);
         spec.it_interval.tv_nsec = (long)(period % 1000000000);
@@ -122,7 +121,7 @@ static void scan(pid_t self, int reap) {
     int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return;
     if (reap) {
-        for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) S.threads[i].seen = 0;
+        for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) lp_sampler_state.threads[i].seen = 0;
     }
     char buf[4096];
     for (;;) {
@@ -145,7 +144,7 @@ static void scan(pid_t self, int reap) {
     close(fd);
     if (!reap) return;
     for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) {
-        lp_sampled_thread_t *thread = &S.threads[i];
+        lp_sampled_thread_t *thread = &lp_sampler_state.threads[i];
         if (thread->tid == 0 || thread->seen) continue;
         lp_sampler_disarm(thread, NULL);  // its thread exited
     }
@@ -154,7 +153,7 @@ static void scan(pid_t self, int reap) {
 void lp_sampler_scan_once(void) { scan(0, 0); }
 
 void *lp_sampler_thread_began(void) {
-    if (!__atomic_load_n(&S.active, __ATOMIC_ACQUIRE)) return NULL;
+    if (!__atomic_load_n(&lp_sampler_state.active, __ATOMIC_ACQUIRE)) return NULL;
     lp_sampled_thread_t *slot = lp_sampler_thread((int32_t)lp_sampler_gettid());
     if (slot == NULL) return NULL;  // table full: this thread is not sampled
     // The thread's own name, with one prctl (reading /proc costs 10-20 µs
@@ -171,40 +170,40 @@ void lp_sampler_thread_ending(void *slot) {
     lp_sampler_disarm(slot, name);
 }
 
-static void *helper_main(void *unused) {
+void *lp_sampler_helper_main(void *unused) {
     (void)unused;
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);  // never sampled, never interrupted
     pid_t self = (pid_t)lp_sampler_gettid();
     pthread_setname_np(pthread_self(), "launchprof-smp");
-    while (__atomic_load_n(&S.active, __ATOMIC_ACQUIRE)) {
+    while (__atomic_load_n(&lp_sampler_state.active, __ATOMIC_ACQUIRE)) {
         scan(self, 1);
-        struct pollfd wake = {.fd = S.wake_fd, .events = POLLIN};
+        struct pollfd wake = {.fd = lp_sampler_state.wake_fd, .events = POLLIN};
         poll(&wake, 1, LP_SCAN_MS);
     }
     return NULL;
 }
 
 int lp_sampler_start_helper(void) {
-    S.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (S.wake_fd < 0) return -1;
-    if (pthread_create(&S.helper, NULL, helper_main, NULL) != 0) {
-        close(S.wake_fd);
-        S.wake_fd = -1;
+    lp_sampler_state.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (lp_sampler_state.wake_fd < 0) return -1;
+    if (pthread_create(&lp_sampler_state.helper, NULL, lp_sampler_helper_main, NULL) != 0) {
+        close(lp_sampler_state.wake_fd);
+        lp_sampler_state.wake_fd = -1;
         return -1;
     }
-    S.helper_running = 1;
+    lp_sampler_state.helper_running = 1;
     return 0;
 }
 
 void lp_sampler_stop_helper(void) {
-    if (!S.helper_running) return;
+    if (!lp_sampler_state.helper_running) return;
     uint64_t one = 1;
-    ssize_t ignored = write(S.wake_fd, &one, sizeof one);
+    ssize_t ignored = write(lp_sampler_state.wake_fd, &one, sizeof one);
     (void)ignored;
-    pthread_join(S.helper, NULL);
-    S.helper_running = 0;
-    close(S.wake_fd);
-    S.wake_fd = -1;
+    pthread_join(lp_sampler_state.helper, NULL);
+    lp_sampler_state.helper_running = 0;
+    close(lp_sampler_state.wake_fd);
+    lp_sampler_state.wake_fd = -1;
 }

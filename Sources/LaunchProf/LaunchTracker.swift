@@ -1,4 +1,5 @@
 import CLaunchProfSupport
+import LaunchProfFormat
 
 /// Launch milestones, from process entry to launch complete.
 ///
@@ -43,7 +44,7 @@ public enum LaunchTracker {
         let now = lp_now_ns()
         guard lp_launch_mark(0, now) != 0 else { return }
         lp_record_at(now, UInt8(LP_KIND_MILESTONE), Names.encode("main"), 0, 0, 0, 0)
-        lp_harness_record("main", now, nil, 0)
+        lp_harness_record(LP_RECORD_MAIN, now, nil, 0)
     }
 
     /// Marks a named milestone of the launch.
@@ -55,7 +56,7 @@ public enum LaunchTracker {
         guard lp_harness_connected() != 0 else { return }
         if name.hasPointerRepresentation {
             name.utf8Start.withMemoryRebound(to: CChar.self, capacity: name.utf8CodeUnitCount) {
-                lp_harness_record("milestone", now, $0, name.utf8CodeUnitCount)
+                lp_harness_record(LP_RECORD_MILESTONE, now, $0, name.utf8CodeUnitCount)
             }
         } else {
             sendMilestone(name.description, at: now)
@@ -76,7 +77,7 @@ public enum LaunchTracker {
     private static func sendMilestone(_ name: String, at now: UInt64) {
         var name = name
         name.withUTF8 { utf8 in
-            utf8.withMemoryRebound(to: CChar.self) { lp_harness_record("milestone", now, $0.baseAddress, $0.count) }
+            utf8.withMemoryRebound(to: CChar.self) { lp_harness_record(LP_RECORD_MILESTONE, now, $0.baseAddress, $0.count) }
         }
     }
 
@@ -96,7 +97,7 @@ public enum LaunchTracker {
                 StandardError.write("launchprof: \(error)\n")
             }
         }
-        lp_harness_record("ready", now, nil, 0)
+        lp_harness_record(LP_RECORD_READY, now, nil, 0)
         // After ready, so it costs time to ready nothing: how much of the
         // launch the main thread spent running (the rest it waited).
         lp_harness_main_cpu(now)
@@ -183,7 +184,7 @@ public enum LaunchTracker {
     }
 }
 
-// Protocol v1 records on LAUNCHPROF_READY_FD (docs/trace-format.md), one
+// Protocol v1 records on LAUNCHPROF_RECORD_FD (docs/trace-format.md), one
 // line and one write(2) each, formatted in C (lp_harness_record):
 //
 //     LP1 entry <ns> <pid>        (written by the C constructor)

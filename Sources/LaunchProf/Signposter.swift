@@ -28,7 +28,7 @@ public struct Signposter: Sendable {
     }
 
     /// Whether events are being recorded. Tracing is on when the process was
-    /// started by `launchprof` (LAUNCHPROF_TRACE or LAUNCHPROF_READY_FD set),
+    /// started by `launchprof` (LAUNCHPROF_TRACE or LAUNCHPROF_RECORD_FD set),
     /// with LAUNCHPROF_ENABLE=1, or after ``Tracer/enable()``.
     @inlinable
     public var isEnabled: Bool { lp_tracing_enabled() != 0 }

@@ -1,36 +1,37 @@
 import CLaunchProfSupport
+import LaunchProfFormat
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Trace file format, version 1 (docs/trace-format.md is the full description).
+/// Trace file format, version 1: the constants of launchprof_format.h
+/// (LaunchProfFormat), which the C sampler and the harness's reader share
+/// (docs/trace-format.md is the full description).
 ///
 /// All integers little-endian. A fixed header, then sections
 /// (tag u32, reserved u32, length u64, payload), the last of which is the
 /// checksum section holding the FNV-1a 64 of every byte before it.
 package enum TraceFormat {
-    package static let magic: [UInt8] = Array("LPTRACE\0".utf8)
-    package static let version: UInt32 = 1
-    package static let headerSize: UInt32 = 96
-    package static let eventSize = 40
+    package static let magic: [UInt8] = Array(LP_TRACE_MAGIC.utf8) + [0]
+    package static let version: UInt32 = LP_TRACE_VERSION
+    package static let headerSize: UInt32 = LP_TRACE_HEADER_SIZE
+    package static let eventSize = Int(LP_TRACE_EVENT_SIZE)
 
-    package enum Section: UInt32 {
-        case strings = 1
-        case categories = 2
-        case threads = 3
-        case events = 4
-        case checksum = 0xFFFF_FFFF
+    /// A section tag.
+    package struct Section: Sendable {
+        package let tag: UInt32
+        package static let strings = Section(tag: LP_TRACE_SECTION_STRINGS)
+        package static let categories = Section(tag: LP_TRACE_SECTION_CATEGORIES)
+        package static let threads = Section(tag: LP_TRACE_SECTION_THREADS)
+        package static let events = Section(tag: LP_TRACE_SECTION_EVENTS)
+        package static let checksum = Section(tag: LP_TRACE_SECTION_CHECKSUM)
     }
 
-    /// FNV-1a, 64-bit.
-    package static func checksum<C: Collection<UInt8>>(_ bytes: C) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return hash
+    /// FNV-1a, 64-bit (`lp_trace_checksum`, the one the C sampler uses).
+    package static func checksum(_ bytes: some Collection<UInt8>) -> UInt64 {
+        bytes.withContiguousStorageIfAvailable { lp_trace_checksum($0.baseAddress, $0.count) }
+            ?? Array(bytes).withUnsafeBufferPointer { lp_trace_checksum($0.baseAddress, $0.count) }
     }
 }
 
@@ -53,7 +54,7 @@ package struct ByteWriter {
     mutating func section(_ tag: TraceFormat.Section, _ build: (inout ByteWriter) -> Void) {
         var payload = ByteWriter()
         build(&payload)
-        u32(tag.rawValue)
+        u32(tag.tag)
         u32(0)
         u64(UInt64(payload.bytes.count))
         bytes.append(contentsOf: payload.bytes)

@@ -11,14 +11,12 @@ import Testing
 @Suite("Sampler: encoding while sampling")
 struct SamplerEncodeRaceTests {
     static let program = """
-        #define LP_PRELOAD 1
         #define _GNU_SOURCE
-        #include "sampler.c"
-        #include "sampler_threads.c"
-        #include "sampler_modules.c"
-        #include "sampler_loader.c"
-        #include "sampler_encode.c"
+        #include "sampler_internal.h"
+        #include <string.h>
+        #include <pthread.h>
         #include <stdio.h>
+        #include <stdlib.h>
 
         static volatile int running = 1;
         static volatile int bad = 0;
@@ -42,11 +40,11 @@ struct SamplerEncodeRaceTests {
         static uint32_t u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
         static int check(const uint8_t *b, size_t size) {
             if (size < 32) return 0;
-            if (u32(b) != LP_SECTION_SAMPLES) return 0;
+            if (u32(b) != LP_TRACE_SECTION_SAMPLES) return 0;
             uint64_t samples = u64(b + 8);
             if (16 + samples + 16 > size) return 0;
             const uint8_t *m = b + 16 + samples;
-            if (u32(m) != LP_SECTION_MODULES || 16 + samples + 16 + u64(m + 8) != size) return 0;
+            if (u32(m) != LP_TRACE_SECTION_MODULES || 16 + samples + 16 + u64(m + 8) != size) return 0;
             // Walk the records: they must fill the section exactly.
             const uint8_t *p = b + 16;
             // hz, depth, timer mode, flags (4 each), start, stop, count,
@@ -95,18 +93,8 @@ struct SamplerEncodeRaceTests {
 
     @Test("three threads encode while 10 kHz sampling runs and stops: every encoding is whole")
     func encodingsAreWhole() throws {
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/CLaunchProfSupport").path
-        let source = Products.temporaryPath("encode-race.c")
-        let binary = Products.temporaryPath("encode-race")
-        try Self.program.write(toFile: source, atomically: true, encoding: .utf8)
-        defer {
-            unlink(source)
-            unlink(binary)
-        }
-        let compile = try CommandRun.run(
-            "/usr/bin/cc", ["-O1", "-g", "-I", sources, "-I", sources + "/include", "-o", binary, source, "-lunwind", "-lpthread", "-ldl"])
-        try #require(compile.status == 0, "cc: \(compile.standardError)")
+        let binary = try SamplerPrograms.compile(Self.program, name: "encode-race", linkingSampler: true)
+        defer { unlink(binary) }
         let run = try CommandRun.run(binary, [], timeout: 120)
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
         #expect(run.standardOutput.contains("all whole"))

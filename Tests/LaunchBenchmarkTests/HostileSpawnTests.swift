@@ -274,7 +274,7 @@ struct HostileSpawnTests {
         #expect(run.exit == .exited(0))
         let environment = try String(contentsOfFile: out, encoding: .utf8)
         #expect(!environment.contains("LAUNCHPROF_SAMPLE_HZ_TEST_STALE"))
-        #expect(environment.contains("LAUNCHPROF_READY_FD=3"))
+        #expect(environment.contains("LAUNCHPROF_RECORD_FD=3"))
         #expect(run.notes.contains { $0.contains("LAUNCHPROF_SAMPLE_HZ_TEST_STALE") })
     }
 }
@@ -377,7 +377,7 @@ enum CommandRunner {
 
 /// C sources of the hostile programs.
 enum HostileSource {
-    /// Writes `LP1 milestone` records on LAUNCHPROF_READY_FD forever.
+    /// Writes `LP1 milestone` records on LAUNCHPROF_RECORD_FD forever.
     static let recordFlood = """
         #include <stdio.h>
         #include <stdlib.h>
@@ -385,7 +385,7 @@ enum HostileSource {
         #include <time.h>
         #include <unistd.h>
         int main(void) {
-            int fd = atoi(getenv("LAUNCHPROF_READY_FD"));
+            int fd = atoi(getenv("LAUNCHPROF_RECORD_FD"));
             char line[96];
             for (unsigned long i = 0;; i++) {
                 struct timespec now; clock_gettime(CLOCK_MONOTONIC, &now);
@@ -470,7 +470,7 @@ enum HostileSource {
         }
         """
     /// Forks two workers that each burn 150 ms of CPU and outlive it (setsid),
-    /// then says ready on LAUNCHPROF_READY_FD and waits.
+    /// then says ready on LAUNCHPROF_RECORD_FD and waits.
     static let forkingServer = """
         #include <stdio.h>
         #include <stdlib.h>
@@ -479,7 +479,7 @@ enum HostileSource {
         #include <unistd.h>
         static double cpu(void) { struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec / 1e9; }
         int main(void) {
-            int fd = atoi(getenv("LAUNCHPROF_READY_FD"));
+            int fd = atoi(getenv("LAUNCHPROF_RECORD_FD"));
             int done[2]; pipe(done);
             for (int i = 0; i < 2; i++) {
                 if (fork() == 0) {

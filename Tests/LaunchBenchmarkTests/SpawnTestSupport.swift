@@ -86,13 +86,13 @@ enum MisbehavingSource {
             for (;;) pause();
         }
         """
-    /// Writes a record of protocol version 2 on LAUNCHPROF_READY_FD, then waits.
+    /// Writes a record of protocol version 2 on LAUNCHPROF_RECORD_FD, then waits.
     static let wrongProtocol = """
         #include <stdlib.h>
         #include <string.h>
         #include <unistd.h>
         int main(void) {
-            const char *fd = getenv("LAUNCHPROF_READY_FD");
+            const char *fd = getenv("LAUNCHPROF_RECORD_FD");
             if (!fd) return 9;
             const char *line = "LP2 ready 123\\n";
             write(atoi(fd), line, strlen(line));
@@ -104,7 +104,7 @@ enum MisbehavingSource {
         #include <stdio.h>
         #include <stdlib.h>
         int main(void) {
-            const char *names[] = {"LAUNCHPROF_SPAWN_NS", "LAUNCHPROF_READY_FD", "NOTIFY_SOCKET"};
+            const char *names[] = {"LAUNCHPROF_SPAWN_NS", "LAUNCHPROF_RECORD_FD", "NOTIFY_SOCKET"};
             for (int i = 0; i < 3; i++) { const char *v = getenv(names[i]); printf("%s=%s\\n", names[i], v ? v : "(unset)"); }
             return 0;
         }

@@ -62,7 +62,7 @@ struct SpawnTests {
         #expect(run.exit == .exited(0))
         let lines = try scratch.read("out").split(separator: "\n")
         #expect(lines[0] == "LAUNCHPROF_SPAWN_NS=\(t0)")
-        #expect(lines[1].hasPrefix("LAUNCHPROF_READY_FD=") && !lines[1].hasSuffix("(unset)"))
+        #expect(lines[1].hasPrefix("LAUNCHPROF_RECORD_FD=") && !lines[1].hasSuffix("(unset)"))
         #expect(lines[2] == "NOTIFY_SOCKET=(unset)")
     }
 

@@ -50,7 +50,7 @@ struct LifecycleProtocolTests {
         defer { close(fd) }
         // The descriptor number is inherited as is (not CLOEXEC).
         let sample = try SampleProcess(
-            "lp-sample-lifecycle", ["--state-dir", directory.path], environment: ["LAUNCHPROF_READY_FD": "\(fd)"],
+            "lp-sample-lifecycle", ["--state-dir", directory.path], environment: ["LAUNCHPROF_RECORD_FD": "\(fd)"],
             placement: .processGroup)
         try #require(sample.waitForLine(containing: "launching -> ") != nil)
         sample.send(SIGTSTP)

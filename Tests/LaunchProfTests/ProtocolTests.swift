@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// The embedded library as the harness sees it: real processes (the sample
-/// app), a real file descriptor for LAUNCHPROF_READY_FD, a real datagram
+/// app), a real file descriptor for LAUNCHPROF_RECORD_FD, a real datagram
 /// socket for NOTIFY_SOCKET, a real trace file.
 @Suite("Harness protocol")
 struct ProtocolTests {
@@ -13,7 +13,7 @@ struct ProtocolTests {
         let records = directory.path + "/records"
         // The shell opens fd 3 on a file and execs the sample with it.
         let result = try runSample(
-            shellRedirect: "3>\(records)", environment: ["LAUNCHPROF_READY_FD": "3"])
+            shellRedirect: "3>\(records)", environment: ["LAUNCHPROF_RECORD_FD": "3"])
         #expect(result.status == 0)
         let lines = try String(contentsOfFile: records, encoding: .utf8).split(separator: "\n").map(String.init)
         let kinds = lines.map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
@@ -28,6 +28,16 @@ struct ProtocolTests {
         #expect(times[5] == times[6])
         #expect(cpu > 0 && cpu <= times[5] - times[0] + 100_000_000, "\(cpu) ns of CPU")
         #expect(lines[0].hasSuffix(" \(result.pid)"))
+    }
+
+    @Test("the descriptor's name before LAUNCHPROF_RECORD_FD, LAUNCHPROF_READY_FD, is still read")
+    func legacyRecordDescriptorName() throws {
+        let directory = try TemporaryDirectory()
+        let records = directory.path + "/records"
+        let result = try runSample(shellRedirect: "3>\(records)", environment: ["LAUNCHPROF_READY_FD": "3"])
+        #expect(result.status == 0)
+        let lines = try String(contentsOfFile: records, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first?.hasPrefix("LP1 entry ") == true && lines.contains { $0.hasPrefix("LP1 ready ") }, "\(lines)")
     }
 
     @Test("launch complete sends READY=1 to an abstract NOTIFY_SOCKET")
@@ -82,11 +92,11 @@ struct ProtocolTests {
         #expect(result.standardError.contains("No such file or directory"))
     }
 
-    @Test("a malformed LAUNCHPROF_READY_FD is ignored, not fatal")
+    @Test("a malformed LAUNCHPROF_RECORD_FD is ignored, not fatal")
     func badReadyFD() throws {
         for value in ["banana", "-1", "99999", "4294967296"] {
-            let result = try runSample(environment: ["LAUNCHPROF_READY_FD": value])
-            #expect(result.status == 0, "LAUNCHPROF_READY_FD=\(value)")
+            let result = try runSample(environment: ["LAUNCHPROF_RECORD_FD": value])
+            #expect(result.status == 0, "LAUNCHPROF_RECORD_FD=\(value)")
         }
     }
 }

@@ -78,7 +78,7 @@ public struct TraceFileBuilder {
                 section.u64(0)  // argument
                 section.u32(name)
                 section.u32(event.threadID)
-                section.raw([event.kind.rawValue, 0, 0, 0])  // kind, flags, category 0
+                section.raw([event.kind.code, 0, 0, 0])  // kind, flags, category 0
                 section.u32(0)
             }
         }

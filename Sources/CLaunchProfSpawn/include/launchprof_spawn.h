@@ -161,7 +161,7 @@ int lp_spawn_send(int control, const struct lp_spawn_request *request, const voi
 /// `dont_wait` and nothing is waiting).
 int lp_spawn_receive(int control, struct lp_spawn_reply *reply, int dont_wait);
 
-/// A datagram-boundary record socket pair for LAUNCHPROF_READY_FD: `ends[0]`
+/// A datagram-boundary record socket pair for LAUNCHPROF_RECORD_FD: `ends[0]`
 /// is the harness's (non-blocking, SO_PASSCRED: every record arrives with
 /// its sender's pid as the kernel saw it), `ends[1]` the child's. Both
 /// close-on-exec. Returns 0, or -1 with errno.

@@ -17,6 +17,7 @@
 #define LAUNCHPROF_SAMPLER_H
 
 #include <stddef.h>
+#include "launchprof_format.h"
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -29,17 +30,7 @@ extern "C" {
 #pragma GCC visibility push(hidden)
 #endif
 
-enum {
-    LP_SECTION_SAMPLES = 5,
-    LP_SECTION_MODULES = 6,
-};
-
-/// How samples were triggered (samples section, field "timer mode").
-enum {
-    LP_SAMPLER_TIMER_NONE = 0,
-    LP_SAMPLER_TIMER_THREAD_CPU = 1,  ///< timer_create on each thread's CPU clock.
-    LP_SAMPLER_TIMER_ITIMER_PROF = 2, ///< setitimer(ITIMER_PROF), process-wide.
-};
+// Section tags and timer modes: launchprof_format.h.
 
 /// Sample record flags.
 enum {

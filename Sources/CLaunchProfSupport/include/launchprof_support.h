@@ -12,6 +12,7 @@
 #ifndef LAUNCHPROF_SUPPORT_H
 #define LAUNCHPROF_SUPPORT_H
 
+#include "launchprof_format.h"
 #include <stdint.h>
 #include <stddef.h>
 #include <time.h>
@@ -20,28 +21,12 @@
 extern "C" {
 #endif
 
-// MARK: - Event kinds and flags (values are part of trace format v1)
-
-enum {
-    LP_KIND_BEGIN = 1,
-    LP_KIND_END = 2,
-    LP_KIND_EVENT = 3,
-    LP_KIND_MILESTONE = 4,
-    LP_KIND_LAUNCH_COMPLETE = 5,
-};
-
-enum {
-    LP_FLAG_HAS_ARG = 1,
-};
+// Event kinds and flags, ring policies: launchprof_format.h (trace format v1).
 
 /// Names are either a StaticString's address (resolved when the trace is
 /// written) or, with this bit set, an index into the interned-name table.
 static const uint64_t LP_NAME_INTERNED = UINT64_C(1) << 63;
 
-enum {
-    LP_POLICY_DROP_NEWEST = 0,
-    LP_POLICY_OVERWRITE_OLDEST = 1,
-};
 
 /// Slots are handed to threads in blocks so that threads never share a cache
 /// line or contend on one counter per event.
@@ -268,7 +253,7 @@ void lp_set_thread_name(const char *name);
 
 // MARK: - Harness protocol (async-signal-safe)
 
-/// Writes `len` bytes to LAUNCHPROF_READY_FD with one write(2) (retrying
+/// Writes `len` bytes to LAUNCHPROF_RECORD_FD with one write(2) (retrying
 /// EINTR). Returns 0 when written, -1 when there is no harness pipe or the
 /// write failed.
 int lp_harness_write(const char *buf, size_t len);
@@ -278,7 +263,7 @@ int lp_harness_write(const char *buf, size_t len);
 /// bytes, so the record stays below PIPE_BUF. `name` may be NULL.
 void lp_harness_record(const char *kind, uint64_t ns, const char *name, size_t name_len);
 
-/// Whether LAUNCHPROF_READY_FD named a usable descriptor.
+/// Whether LAUNCHPROF_RECORD_FD named a usable descriptor.
 int lp_harness_connected(void);
 
 /// Sends `state` (e.g. "READY=1") as one datagram to $NOTIFY_SOCKET. Abstract

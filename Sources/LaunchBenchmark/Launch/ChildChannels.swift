@@ -5,7 +5,7 @@ import Glibc
 /// creation until the spawn. All are close-on-exec; the child gets only what
 /// ``childDescriptors()`` hands the spawner, at the numbers given there.
 struct ChildChannels {
-    /// The record socket (LAUNCHPROF_READY_FD): a SOCK_SEQPACKET pair, so
+    /// The record socket (LAUNCHPROF_RECORD_FD): a SOCK_SEQPACKET pair, so
     /// every record arrives whole and with its sender's pid.
     var readyRead: Int32 = -1
     var readyWrite: Int32 = -1
@@ -25,7 +25,7 @@ struct ChildChannels {
     var activation: ActivationListener?
     let options: SpawnOptions
 
-    /// The record socket's number in the child (LAUNCHPROF_READY_FD): 3,
+    /// The record socket's number in the child (LAUNCHPROF_RECORD_FD): 3,
     /// or 4 when 3 is an activated socket (systemd's protocol starts there).
     var recordDescriptor: Int32 { activation == nil ? 3 : 4 }
 

@@ -262,7 +262,7 @@ public struct RunObserver {
         guard sender == process.pid else {
             ignoredRecords += 1
             if ignoredRecords == 1 {
-                note("ignored records on LAUNCHPROF_READY_FD from pid \(sender) (\(Self.processName(sender))), "
+                note("ignored records on LAUNCHPROF_RECORD_FD from pid \(sender) (\(Self.processName(sender))), "
                     + "which is not the launched process (pid \(process.pid)): only the launched program's "
                     + "milestones and readiness count; a wrapper script must exec it")
             }
@@ -271,7 +271,7 @@ public struct RunObserver {
         recordCount += 1
         if recordCount > Self.recordLimit {
             if recordCount == Self.recordLimit + 1 {
-                note("more than \(Self.recordLimit) records on LAUNCHPROF_READY_FD in one run; the rest were ignored")
+                note("more than \(Self.recordLimit) records on LAUNCHPROF_RECORD_FD in one run; the rest were ignored")
             }
             return
         }

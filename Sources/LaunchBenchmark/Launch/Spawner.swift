@@ -1,3 +1,4 @@
+import LaunchProfFormat
 import Glibc
 import Synchronization
 
@@ -7,7 +8,7 @@ import Synchronization
 /// The child gets its own process group (so the harness can stop it and
 /// everything it forked with one signal), a clean signal mask and default
 /// dispositions, /dev/null as stdin, and three variables:
-/// LAUNCHPROF_SPAWN_NS (t0), LAUNCHPROF_READY_FD (the record socket) and,
+/// LAUNCHPROF_SPAWN_NS (t0), LAUNCHPROF_RECORD_FD (the record socket) and,
 /// for the notify probe, NOTIFY_SOCKET. Every other LAUNCHPROF_* variable of
 /// launchprof's own environment is removed (a stale LAUNCHPROF_TRACE or
 /// LAUNCHPROF_SAMPLE_HZ in the user's shell must not change what is
@@ -24,6 +25,8 @@ public struct Spawner: Sendable {
     /// Variables that configure launchprof itself, not the programs it runs:
     /// kept from the child without a note.
     static let harnessVariables: Set<String> = ["LAUNCHPROF_SPAWNER", "LAUNCHPROF_PRELOAD_LIBRARY"]
+    /// The record descriptor's name before records other than "ready" existed.
+    static let legacyRecordFDVariable = "LAUNCHPROF_READY_FD"
 
     private let connection = SpawnConnection()
 
@@ -179,10 +182,12 @@ struct SpawnEnvironment {
             entries.append(text)
         }
         for (name, value) in additions.sorted(by: { $0.key < $1.key })
-        where name != "LAUNCHPROF_READY_FD" && name != "LAUNCHPROF_SPAWN_NS" {
+        where name != LP_RECORD_FD_VARIABLE && name != Spawner.legacyRecordFDVariable && name != "LAUNCHPROF_SPAWN_NS" {
             entries.append("\(name)=\(value)")
         }
-        entries.append("LAUNCHPROF_READY_FD=\(channels.recordDescriptor)")
+        entries.append("\(LP_RECORD_FD_VARIABLE)=\(channels.recordDescriptor)")
+        // Programs built with a LaunchProf older than the name read this one.
+        entries.append("\(Spawner.legacyRecordFDVariable)=\(channels.recordDescriptor)")
         if let notify = channels.notify { entries.append("NOTIFY_SOCKET=\(notify.address)") }
         if let activation = channels.options.activation {
             // systemd's socket activation: one descriptor from 3, named; the

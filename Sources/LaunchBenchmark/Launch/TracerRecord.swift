@@ -1,5 +1,8 @@
+import LaunchProfFormat
+
 /// One record of the harness pipe protocol (version 1), as the embedded
-/// library writes it on LAUNCHPROF_READY_FD (see docs/trace-format.md).
+/// library writes it on LAUNCHPROF_RECORD_FD (see docs/trace-format.md). The
+/// version and record kinds are launchprof_format.h's.
 public enum TracerRecord: Sendable, Equatable {
     /// `LP1 entry <ns> <pid>`: process entry, before main.
     case entry(nanoseconds: UInt64, pid: Int32)
@@ -23,7 +26,7 @@ public enum TracerRecord: Sendable, Equatable {
     }
 
     /// The protocol version this reader speaks.
-    public static let versionPrefix = "LP1"
+    public static let versionPrefix = LP_RECORD_VERSION
 
     /// Parses one line (without its newline). Returns nil for a record kind
     /// this version does not know, so later minor additions are skipped.
@@ -32,20 +35,20 @@ public enum TracerRecord: Sendable, Equatable {
         guard let version = fields.first, version.hasPrefix("LP") else { throw .malformed(String(line)) }
         guard version == versionPrefix else { throw .unsupportedVersion(String(version), line: String(line)) }
         guard fields.count >= 3, let nanoseconds = UInt64(fields[2]) else { throw .malformed(String(line)) }
-        switch fields[1] {
-        case "entry":
+        switch String(fields[1]) {
+        case LP_RECORD_ENTRY:
             guard fields.count == 4, let pid = Int32(fields[3]) else { throw .malformed(String(line)) }
             return .entry(nanoseconds: nanoseconds, pid: pid)
-        case "main":
+        case LP_RECORD_MAIN:
             return .main(nanoseconds: nanoseconds)
-        case "milestone":
+        case LP_RECORD_MILESTONE:
             guard fields.count == 4 else { throw .malformed(String(line)) }
             return .milestone(nanoseconds: nanoseconds, name: String(fields[3]))
-        case "ready":
+        case LP_RECORD_READY:
             return .ready(nanoseconds: nanoseconds)
-        case "resumed":
+        case LP_RECORD_RESUMED:
             return .resumed(nanoseconds: nanoseconds)
-        case "maincpu":
+        case LP_RECORD_MAIN_CPU:
             guard fields.count == 4, let cpu = UInt64(fields[3]) else { throw .malformed(String(line)) }
             return .mainThreadCPU(nanoseconds: nanoseconds, cpu: cpu)
         default:
@@ -67,7 +70,7 @@ public enum TracerRecordError: Error, Sendable, Equatable, CustomStringConvertib
             "the traced program speaks harness protocol '\(version)', this launchprof reads only "
                 + "'\(TracerRecord.versionPrefix)' (record: \"\(line)\"); use a launchprof matching its LaunchProf library"
         case .malformed(let line):
-            "malformed record on LAUNCHPROF_READY_FD: \"\(line)\" (expected 'LP1 <kind> <ns> …')"
+            "malformed record on LAUNCHPROF_RECORD_FD: \"\(line)\" (expected 'LP1 <kind> <ns> …')"
         }
     }
 }

@@ -1,3 +1,4 @@
+import LaunchProfFormat
 /// Summary statistics of one metric over the measured runs.
 public struct MetricSummary: Sendable, Equatable, Codable {
     /// The number of runs summarised.
@@ -101,7 +102,7 @@ public struct MachineDescription: Sendable, Equatable, Codable {
 /// What `launchprof run --export-json` writes (and baselines store).
 public struct ResultsDocument: Sendable, Equatable, Codable {
     /// Schema version of this document; readers reject unknown versions.
-    public static let currentVersion = 1
+    public static let currentVersion = Int(LP_RESULTS_SCHEMA_VERSION)
 
     /// The schema version this document was written with.
     public var version: Int

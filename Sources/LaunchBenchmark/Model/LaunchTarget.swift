@@ -39,7 +39,7 @@ public struct LaunchTarget: Sendable, Equatable, Codable {
 public enum ReadyProbe: Sendable, Equatable, CustomStringConvertible {
     /// The process exited (the default).
     case exit
-    /// The embedded library reported launch complete (`LP1 ready` on LAUNCHPROF_READY_FD).
+    /// The embedded library reported launch complete (`LP1 ready` on LAUNCHPROF_RECORD_FD).
     case tracer
     /// sd_notify `READY=1` on the private NOTIFY_SOCKET.
     case notify

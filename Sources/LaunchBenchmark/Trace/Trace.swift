@@ -1,3 +1,4 @@
+import LaunchProfFormat
 /// A trace file as read by ``TraceReader``: the launch's timestamps, the
 /// tables and the events, all validated.
 ///
@@ -125,17 +126,35 @@ public struct TraceCategory: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What an event record marks.
-public enum TraceEventKind: UInt8, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+public enum TraceEventKind: Sendable, Equatable, CaseIterable, CustomStringConvertible {
     /// The beginning of a signpost interval.
-    case intervalBegin = 1
+    case intervalBegin
     /// The end of a signpost interval.
-    case intervalEnd = 2
+    case intervalEnd
     /// A single signpost event.
-    case event = 3
+    case event
     /// A launch milestone.
-    case milestone = 4
+    case milestone
     /// Launch complete.
-    case launchComplete = 5
+    case launchComplete
+
+    /// The kind of an event record's kind byte (`LP_KIND_*` in
+    /// launchprof_format.h), or nil for a byte this version does not know.
+    public init?(code: UInt8) {
+        guard let kind = Self.allCases.first(where: { $0.code == code }) else { return nil }
+        self = kind
+    }
+
+    /// The kind byte an event record of this kind holds.
+    public var code: UInt8 {
+        switch self {
+        case .intervalBegin: UInt8(LP_KIND_BEGIN)
+        case .intervalEnd: UInt8(LP_KIND_END)
+        case .event: UInt8(LP_KIND_EVENT)
+        case .milestone: UInt8(LP_KIND_MILESTONE)
+        case .launchComplete: UInt8(LP_KIND_LAUNCH_COMPLETE)
+        }
+    }
 
     public var description: String {
         switch self {

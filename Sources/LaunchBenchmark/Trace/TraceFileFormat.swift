@@ -1,53 +1,61 @@
-/// Constants of trace format version 1, as the reader needs them
-/// (docs/trace-format.md; the writer is `TraceFormat` in LaunchProf, which this
-/// module does not link, so the few shared facts are restated here).
+import LaunchProfFormat
+
+/// The reader's view of trace format version 1. Every constant comes from
+/// launchprof_format.h (LaunchProfFormat), the header the writers compile
+/// too (docs/trace-format.md describes the layout).
 enum TraceFileFormat {
-    static let magic: [UInt8] = Array("LPTRACE\0".utf8)
-    static let version: UInt32 = 1
+    static let magic: [UInt8] = Array(LP_TRACE_MAGIC.utf8) + [0]
+    static let version: UInt32 = LP_TRACE_VERSION
     /// Version 1 headers are exactly this long; the header-size field lets a
     /// later minor revision grow it, so a reader skips to that offset.
-    static let minimumHeaderSize = 96
+    static let minimumHeaderSize = Int(LP_TRACE_HEADER_SIZE)
     /// Section header: tag u32, reserved u32, payload length u64.
-    static let sectionHeaderSize = 16
-    static let eventRecordSize = 40
+    static let sectionHeaderSize = Int(LP_TRACE_SECTION_HEADER_SIZE)
+    static let eventRecordSize = Int(LP_TRACE_EVENT_SIZE)
     /// Bit 0 of an event's flags: the argument field is valid.
-    static let hasArgumentFlag: UInt8 = 1
+    static let hasArgumentFlag = UInt8(LP_FLAG_HAS_ARG)
 
-    /// Section tags; tags not listed are skipped by the reader.
-    enum SectionTag: UInt32, CaseIterable {
-        case strings = 1
-        case categories = 2
-        case threads = 3
-        case events = 4
-        case checksum = 0xFFFF_FFFF
+    /// The sections every version-1 trace holds (and the checksum); other
+    /// tags are optional (samples, modules) or unknown, and the table
+    /// reader skips them.
+    enum SectionTag: CaseIterable {
+        case strings, categories, threads, events, checksum
 
-        var name: String {
+        init?(tag: UInt32) {
+            guard let found = Self.allCases.first(where: { $0.tag == tag }) else { return nil }
+            self = found
+        }
+
+        var tag: UInt32 {
             switch self {
-            case .strings: "strings"
-            case .categories: "categories"
-            case .threads: "threads"
-            case .events: "events"
-            case .checksum: "checksum"
+            case .strings: LP_TRACE_SECTION_STRINGS
+            case .categories: LP_TRACE_SECTION_CATEGORIES
+            case .threads: LP_TRACE_SECTION_THREADS
+            case .events: LP_TRACE_SECTION_EVENTS
+            case .checksum: LP_TRACE_SECTION_CHECKSUM
             }
         }
+
+        var name: String { TraceFileFormat.sectionName(tag: tag) }
     }
 
     /// A section's name for messages, known tag or not.
     static func sectionName(tag: UInt32) -> String {
         switch tag {
-        case 5: "samples"
-        case 6: "modules"
-        default: SectionTag(rawValue: tag)?.name ?? "unknown (tag \(tag))"
+        case LP_TRACE_SECTION_STRINGS: "strings"
+        case LP_TRACE_SECTION_CATEGORIES: "categories"
+        case LP_TRACE_SECTION_THREADS: "threads"
+        case LP_TRACE_SECTION_EVENTS: "events"
+        case LP_TRACE_SECTION_SAMPLES: "samples"
+        case LP_TRACE_SECTION_MODULES: "modules"
+        case LP_TRACE_SECTION_CHECKSUM: "checksum"
+        default: "unknown (tag \(tag))"
         }
     }
 
-    /// FNV-1a 64 of `bytes`: the checksum the writer stores in the last section.
+    /// FNV-1a 64 of `bytes` (`lp_trace_checksum`, the writers' own): the
+    /// checksum the writer stores in the last section.
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return hash
+        bytes.withUnsafeBufferPointer { lp_trace_checksum($0.baseAddress, $0.count) }
     }
 }

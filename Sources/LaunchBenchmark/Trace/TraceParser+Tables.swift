@@ -84,7 +84,7 @@ extension TraceParser {
         let name = try string(&payload, strings, "the name of the event at byte \(offset)")
         let tid = try payload.u32("an event thread id")
         let kindValue = try payload.u8("an event kind")
-        guard let kind = TraceEventKind(rawValue: kindValue) else {
+        guard let kind = TraceEventKind(code: kindValue) else {
             throw .unknownEventKind(path: path, offset: offset, kind: kindValue)
         }
         let flags = try payload.u8("event flags")

@@ -134,7 +134,7 @@ struct TraceParser {
             }
             // Fits in Int: bounded by the remaining byte count just above.
             let section = Section(tag: tag, offset: offset, payload: frame.offset..<frame.offset + Int(length))
-            if tag == TraceFileFormat.SectionTag.checksum.rawValue {
+            if tag == TraceFileFormat.SectionTag.checksum.tag {
                 try verifyChecksum(section)
                 return sections
             }
@@ -167,7 +167,7 @@ struct TraceParser {
     func requiredSections(_ sections: [Section]) throws(TraceReadError) -> [TraceFileFormat.SectionTag: Section] {
         var found: [TraceFileFormat.SectionTag: Section] = [:]
         for section in sections {
-            guard let tag = TraceFileFormat.SectionTag(rawValue: section.tag) else { continue }
+            guard let tag = TraceFileFormat.SectionTag(tag: section.tag) else { continue }
             guard found[tag] == nil else {
                 throw .duplicateSection(path: path, offset: section.offset, section: tag.name)
             }

@@ -1,5 +1,6 @@
 import CLaunchProfLifecycle
 import CLaunchProfSupport
+import LaunchProfFormat
 import LaunchProf
 import Glibc
 
@@ -159,7 +160,7 @@ extension LifecycleLoop {
             stopAndResume(signalledAt: signalledAt, resumeTransitions: true)
         case .resumed(let continuedAt):
             LifecycleTrace.interval("resume", from: continuedAt, to: now)
-            lp_harness_record("resumed", now, nil, 0)
+            lp_harness_record(LP_RECORD_RESUMED, now, nil, 0)
         case .reloaded(let signalledAt):
             LifecycleTrace.interval("reload", from: signalledAt, to: now)
             _ = lp_sd_notify("READY=1")
@@ -196,7 +197,7 @@ extension LifecycleLoop {
         }
         terminal = lp_terminal_state()
         guard resumeTransitions else {
-            lp_harness_record("resumed", lp_now_ns(), nil, 0)
+            lp_harness_record(LP_RECORD_RESUMED, lp_now_ns(), nil, 0)
             return
         }
         let states = path(from: .suspended, to: terminal == 2 ? .background : .active)

@@ -81,13 +81,30 @@ enum SamplerPrograms {
         """
 
     /// Compiles `source` into a fresh executable and returns its path (the
-    /// source, `<name>.c` in the temporary directory, is removed).
-    static func compile(_ source: String, name: String, optimization: String = "-O1") throws -> String {
+    /// source, `<name>.c` in the temporary directory, is removed). With
+    /// `linkingSampler`, the sampler's own translation units are compiled in
+    /// as the preload library's are (LP_PRELOAD, Plugins/PreloadLibrary), and
+    /// `source` may include "sampler_internal.h".
+    static func compile(
+        _ source: String, name: String, optimization: String = "-O1", linkingSampler: Bool = false
+    ) throws -> String {
         let sourcePath = Products.temporaryPath("\(name).c")
         let binary = Products.temporaryPath(name)
         try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
         defer { unlink(sourcePath) }
-        let run = try CommandRun.run("/usr/bin/cc", [optimization, "-g", "-o", binary, sourcePath, "-lpthread"])
+        var arguments = [optimization, "-g", "-o", binary, sourcePath, "-lpthread"]
+        if linkingSampler {
+            let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+            let sampler = sources.appendingPathComponent("CLaunchProfSupport").path
+            let format = sources.appendingPathComponent("LaunchProfFormat").path
+            arguments = [optimization, "-g", "-DLP_PRELOAD=1", "-I", sampler, "-I", sampler + "/include", "-I", format + "/include",
+                         "-o", binary, sourcePath, format + "/checksum.c"]
+                + ["sampler.c", "sampler_threads.c", "sampler_modules.c", "sampler_loader.c", "sampler_encode.c"]
+                    .map { sampler + "/" + $0 }
+                + ["-lunwind", "-lpthread", "-ldl"]
+        }
+        let run = try CommandRun.run("/usr/bin/cc", arguments)
         try #require(run.status == 0, "cc failed: \(run.standardError)")
         return binary
     }
