@@ -48,7 +48,7 @@ struct CompareCommand: ParsableCommand {
         let compared = current.compared(with: baseline, named: base, settings: settings)
         try Output.report(compared, markdown: exportMarkdown, json: exportJson, junit: gate.exportJunit)
         let status = GateVerdict(compared).exitStatus
-        if status != 0 { throw ExitCode(status) }
+        if status != .success { throw ExitCode(status) }
     }
 
     private func load(_ path: String) throws -> ResultsDocument {

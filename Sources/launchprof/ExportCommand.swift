@@ -55,7 +55,7 @@ struct ExportCommand: ParsableCommand {
     /// Prints `message` and returns the exit status for bad input.
     private func fail(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data("launchprof export: \(message)\n".utf8))
-        return ExitCode(LaunchExitStatus.usage.rawValue)
+        return ExitCode(LaunchExitStatus.usage)
     }
 }
 

@@ -28,7 +28,7 @@ struct LaunchProfCommand: AsyncParsableCommand {
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            exit(withError: ExitCode(LaunchExitStatus.usage.rawValue))
+            exit(withError: ExitCode(LaunchExitStatus.usage))
         }
     }
 }

@@ -33,13 +33,22 @@ enum Output {
     /// Prints `message` and returns the exit that ends the command with `status`.
     static func fail(_ message: String, status: LaunchExitStatus) -> ExitCode {
         error(message)
-        return ExitCode(status.rawValue)
+        return ExitCode(status)
     }
 
-    /// "launchprof: message" on standard error.
-    static func error(_ message: String) {
+    /// "launchprof: message" on standard error: an error.
+    static func error(_ message: String) { standardError(message) }
+
+    /// "launchprof: message" on standard error: progress or a note, which
+    /// stays off standard output (the report, or what a pipe reads).
+    static func note(_ message: String) { standardError(message) }
+
+    private static func standardError(_ message: String) {
         FileHandle.standardError.write(Data("launchprof: \(message)\n".utf8))
     }
+}
 
-    static func note(_ message: String) { error(message) }
+extension ExitCode {
+    /// The exit of a command that ends with `status` (README: exit statuses).
+    init(_ status: LaunchExitStatus) { self.init(status.rawValue) }
 }

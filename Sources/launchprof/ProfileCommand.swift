@@ -93,7 +93,7 @@ struct ProfileCommand: ParsableCommand {
             FileHandle.standardError.write(Data(profiled.summary(base: base).utf8))
         } catch {
             FileHandle.standardError.write(Data("launchprof profile: \(error)\n".utf8))
-            throw ExitCode(error.status.rawValue)
+            throw ExitCode(error.status)
         }
     }
 }

@@ -47,7 +47,7 @@ struct RecordCommand: ParsableCommand {
             FileHandle.standardError.write(Data(RecordSummary(recorded, path: path).text.utf8))
         } catch {
             FileHandle.standardError.write(Data("launchprof record: \(error)\n".utf8))
-            throw ExitCode(error.status.rawValue)
+            throw ExitCode(error.status)
         }
     }
 }

@@ -108,6 +108,6 @@ struct ReportCommand: ParsableCommand {
     /// Prints `message` and returns the exit status for bad input.
     private func fail(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data("launchprof report: \(message)\n".utf8))
-        return ExitCode(LaunchExitStatus.usage.rawValue)
+        return ExitCode(LaunchExitStatus.usage)
     }
 }

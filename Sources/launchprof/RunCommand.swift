@@ -93,7 +93,7 @@ struct RunCommand: ParsableCommand {
         if let path = outcome.savedBaseline, let name = options.saveBaseline {
             Output.note("saved baseline '\(name)' to \(path)")
         }
-        if outcome.status != .success { throw ExitCode(outcome.status.rawValue) }
+        if outcome.status != .success { throw ExitCode(outcome.status) }
     }
 
     /// The benchmark the flags and the config file describe.

@@ -98,16 +98,16 @@ struct BaselineComparerTests {
     @Test("verdict exit status: 0 clean, 1 budget or regression, 3 failed launch")
     func exitStatus() throws {
         var document = Self.document([BudgetTests.result("app", times: Self.times(100))])
-        #expect(GateVerdict(document).exitStatus == 0)
+        #expect(GateVerdict(document).exitStatus == .success)
         let base = Self.document([BudgetTests.result("app", times: Self.times(50))])
         document.comparison = BaselineComparer().compare(baseline: base, current: document, baselineName: "b")
-        #expect(GateVerdict(document).exitStatus == 1)
+        #expect(GateVerdict(document).exitStatus == .gateFailed)
         document.comparison = nil
         let budget = Budget(target: "app", metric: .wallToExit, limit: .absolute(Quantity(value: 1e6, unit: .nanoseconds)))
         document.budgets = BudgetEvaluator(budgets: [budget]).evaluate(document.results)
-        #expect(GateVerdict(document).exitStatus == 1)
+        #expect(GateVerdict(document).exitStatus == .gateFailed)
         #expect(GateVerdict.headline(document) == "1 of 1 budget exceeded")
         document.results[0].runs[0].exit = .timedOut
-        #expect(GateVerdict(document).exitStatus == 3)
+        #expect(GateVerdict(document).exitStatus == .launchFailed)
     }
 }

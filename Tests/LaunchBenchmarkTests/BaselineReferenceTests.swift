@@ -34,7 +34,7 @@ struct BaselineReferenceTests {
         #expect(comparison.regressions.isEmpty, "the reference's own change never gates")
         var document = now
         document.comparison = comparison
-        #expect(GateVerdict(document).exitStatus == 0)
+        #expect(GateVerdict(document).exitStatus == .success)
 
         let absolute = BaselineComparer(relativeToReference: false).compare(baseline: base, current: now, baselineName: "main")
         #expect(absolute.reference == nil && absolute.drift == nil)

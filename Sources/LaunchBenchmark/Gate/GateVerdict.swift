@@ -16,12 +16,13 @@ public struct GateVerdict: Sendable, Equatable {
         failedLaunches = document.results.filter { $0.runs.contains { !$0.exit.isSuccess } }.map(\.label)
     }
 
-    /// Documented in the README: 0 within budget and no regression, 1 a
-    /// budget exceeded or a regression, 3 a target failed to launch (it wins,
-    /// since its numbers cannot be trusted). 2 (bad usage) is the CLI's.
-    public var exitStatus: Int32 {
-        if !failedLaunches.isEmpty { return 3 }
-        return failedBudgets.isEmpty && regressions.isEmpty ? 0 : 1
+    /// Documented in the README: success within budget and no regression,
+    /// ``LaunchExitStatus/gateFailed`` for a budget exceeded or a regression,
+    /// ``LaunchExitStatus/launchFailed`` when a target failed to launch (it
+    /// wins, since its numbers cannot be trusted).
+    public var exitStatus: LaunchExitStatus {
+        if !failedLaunches.isEmpty { return .launchFailed }
+        return failedBudgets.isEmpty && regressions.isEmpty ? .success : .gateFailed
     }
 
     /// "2 budgets exceeded, 1 regression" or "all 4 budgets met, no regression".

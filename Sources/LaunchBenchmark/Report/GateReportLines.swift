@@ -60,7 +60,7 @@ struct GateReportLines {
             if !why.isEmpty { blocks.append([style.bold("Why (largest contributors to the change of time to ready)")] + why) }
         }
         if let headline = GateVerdict.headline(document) {
-            let failed = GateVerdict(document).exitStatus != 0
+            let failed = GateVerdict(document).exitStatus != .success
             blocks.append([failed ? style.red(style.bold("FAILED: \(headline)")) : style.green(style.bold("PASSED: \(headline)"))])
         }
         return blocks.map { $0.joined(separator: "\n") }

@@ -11,7 +11,7 @@ public struct MarkdownExporter: ResultsExporter {
         let rows = ReportRow.rowsByMode(document).flatMap(\.rows)
         var sections: [String] = []
         if let headline = GateVerdict.headline(document) {
-            let mark = GateVerdict(document).exitStatus == 0 ? "✅" : "❌"
+            let mark = GateVerdict(document).exitStatus == .success ? "✅" : "❌"
             sections.append("\(mark) **launchprof: \(escape(headline))**")
         }
         if let budgets = document.budgets, !budgets.isEmpty { sections.append(budgetTable(budgets)) }

@@ -45,7 +45,7 @@ public struct BenchmarkOutcome: Sendable {
         if failure != nil || baselineSaveError != nil { return .launchFailed }
         if interrupted || profiling?.interrupted == true { return .interrupted }
         let gate = verdict.exitStatus
-        if gate != 0 { return LaunchExitStatus(rawValue: gate) ?? .gateFailed }
+        if gate != .success { return gate }
         if profilingError != nil || !(profiling?.failed.isEmpty ?? true) { return .launchFailed }
         return .success
     }
