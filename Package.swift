@@ -104,12 +104,39 @@ let package = Package(
         .target(
             name: "CLaunchBenchmarkSupport"
         ),
-        // The engine: launch benchmarks, budgets, baselines, profiles, traces
-        // and reports. The CLI is flags and printing over it.
+        // The launch benchmark library, in modules whose dependencies point
+        // one way (docs/architecture.md; Scripts/check-architecture.sh).
+        // Support: units, atomic files, markup escaping, ELF, system calls
+        // and owned descriptors, terminal text. Foundation and Glibc only.
+        .target(
+            name: "LaunchSupport"
+        ),
+        // Analysis: trace files and profiles read, folded, compared and drawn.
+        .target(
+            name: "LaunchAnalysis",
+            dependencies: ["LaunchSupport", "LaunchProfFormat", "CLaunchBenchmarkSupport"]
+        ),
+        // The engine: the results model, launching and observing runs, page
+        // cache eviction, statistics, budgets, regression and attribution,
+        // recording and profiling.
+        .target(
+            name: "LaunchEngine",
+            dependencies: ["LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn"]
+        ),
+        // Rendering of finished documents: terminal, Markdown, JUnit, GitHub
+        // annotations, HTML, trace exports, Prometheus exposition.
+        .target(
+            name: "LaunchReports",
+            dependencies: ["LaunchSupport", "LaunchAnalysis", "LaunchEngine"]
+        ),
+        // The session and configuration over all of them, and the product
+        // users import (it re-exports the modules below).
         .target(
             name: "LaunchBenchmark",
             dependencies: [
-                "LaunchProfFormat", "CLaunchProfSpawn", "CLaunchBenchmarkSupport", .product(name: "Yams", package: "Yams")]
+                "LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         // The CLI links the Swift runtime and Foundation statically: a cold run
         // evicts libswiftCore.so and friends from the page cache, and the kernel
@@ -183,11 +210,14 @@ let package = Package(
         ),
         .testTarget(
             name: "LaunchBenchmarkTests",
-            dependencies: ["LaunchBenchmark", "LaunchProf", "LaunchProfTestSupport"]
+            dependencies: [
+                "LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports", "LaunchBenchmark", "LaunchProf",
+                "LaunchProfTestSupport",
+            ]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["LaunchBenchmark", "LaunchProfTestSupport"]
+            dependencies: ["LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports", "LaunchBenchmark", "LaunchProfTestSupport"]
         ),
     ]
 )

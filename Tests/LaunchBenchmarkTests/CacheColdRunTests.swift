@@ -1,7 +1,11 @@
 import Foundation
 import Glibc
 import Testing
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 @Suite("Cache: preparing cold runs", .serialized)
 struct CacheColdRunTests {

@@ -1,7 +1,11 @@
 import Foundation
 import Glibc
 import Testing
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 @Suite("Cache: page-cache eviction and residency")
 struct CachePageCacheTests {

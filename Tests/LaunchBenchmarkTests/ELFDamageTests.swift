@@ -1,6 +1,10 @@
 import Foundation
 import Glibc
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 import LaunchProfTestSupport
 import Testing
 
@@ -32,7 +36,7 @@ import Testing
         // e_phoff = 2^64 - 16: converting it to off_t trapped.
         let path = try Self.damagedCopy("phoff") { Self.put(0xFFFF_FFFF_FFFF_FFF0, size: 8, at: 0x20, in: &$0) }
         defer { unlink(path) }
-        #expect(throws: FileSetError.unsupportedELF(
+        #expect(throws: ELFError.unsupported(
             path: path, reason: "damaged ELF: the program header table (\(Self.programHeaderBytes) bytes at offset 18446744073709551600) runs past the end of the file"
         )) { try ELFImage.read(path: path) }
     }
@@ -53,7 +57,7 @@ import Testing
             }
         }
         defer { unlink(path) }
-        let error = #expect(throws: FileSetError.self) { try ELFImage.read(path: path) }
+        let error = #expect(throws: ELFError.self) { try ELFImage.read(path: path) }
         #expect(error?.description.hasPrefix("'\(path)': damaged ELF: PT_INTERP") == true, "\(String(describing: error))")
     }
 
@@ -61,7 +65,7 @@ import Testing
         // e_phentsize 64 (the kernel and ld.so read 56-byte entries only).
         let path = try Self.damagedCopy("phentsize") { Self.put(64, size: 2, at: 0x36, in: &$0) }
         defer { unlink(path) }
-        let error = #expect(throws: FileSetError.self) { try ELFImage.read(path: path) }
+        let error = #expect(throws: ELFError.self) { try ELFImage.read(path: path) }
         #expect(error?.description.contains("entries are 56 bytes") == true, "\(String(describing: error))")
     }
 
@@ -73,13 +77,13 @@ import Testing
         let path = TraceTestSupport.temporaryPath("short-elf")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { unlink(path) }
-        let error = #expect(throws: FileSetError.self) { try ELFImage.read(path: path) }
+        let error = #expect(throws: ELFError.self) { try ELFImage.read(path: path) }
         #expect(error?.description.contains(path) == true, "\(String(describing: error))")
     }
 
     @Test func shortAndEmptyInterpreterAreErrors() throws {
         let short = Array("\u{7F}ELF".utf8) + [2, 1, 1, 0]
-        #expect(throws: FileSetError.unsupportedELF(
+        #expect(throws: ELFError.unsupported(
             path: "short", reason: "damaged ELF: the file is 8 bytes long, shorter than the 64-byte ELF header"
         )) { try ELFImage.parse(short, path: "short") }
         let path = try Self.damagedCopy("nointerp") { bytes in
@@ -91,7 +95,7 @@ import Testing
             }
         }
         defer { unlink(path) }
-        #expect(throws: FileSetError.unsupportedELF(path: path, reason: "damaged ELF: PT_INTERP names no interpreter")) {
+        #expect(throws: ELFError.unsupported(path: path, reason: "damaged ELF: PT_INTERP names no interpreter")) {
             try ELFImage.read(path: path)
         }
     }
@@ -163,7 +167,7 @@ import Testing
         defer { unlink(fifo) }
         let cases = [(fifo, "a FIFO"), ("/dev/zero", "a character device"), ("/tmp", "a directory")]
         for (path, kind) in cases {
-            #expect(throws: FileSetError.notExecutable(path: path, reason: "it is \(kind), not a regular file")) {
+            #expect(throws: ELFError.unreadable(path: path, reason: "it is \(kind), not a regular file")) {
                 try ELFImage.read(path: path)
             }
             #expect(throws: ELFSymbolTable.ReadError(path: path, reason: "it is \(kind), not a regular file")) {

@@ -2,7 +2,11 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 import LaunchProfTestSupport
 
 /// `--svg-dir`: each chart as a standalone SVG file, and summary.md linking them.

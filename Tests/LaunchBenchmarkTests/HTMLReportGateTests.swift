@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 import LaunchProfTestSupport
 
 /// Budgets and baselines in the report: budget lines on their strips, the

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 import LaunchProfTestSupport
 
 /// The HTML report as a reader and a parser see it: well-formed, a chart per

@@ -1,6 +1,10 @@
 import Foundation
 import Glibc
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 import LaunchProfTestSupport
 import Testing
 

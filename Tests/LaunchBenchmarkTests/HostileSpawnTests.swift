@@ -2,7 +2,11 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// Programs that misbehave, run through the real spawner: floods, daemons
 /// that escape their group, impostors on the record and notify sockets.

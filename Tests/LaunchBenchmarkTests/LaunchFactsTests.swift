@@ -2,7 +2,11 @@ import Foundation
 import LaunchProfTestSupport
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// What cold launches read and which process trees they started, as the
 /// terminal and the HTML report say it, from the runs alone.

@@ -1,6 +1,10 @@
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// What a launch timeline holds: the median run's phases and marks, and a
 /// trace's threads, intervals (deferred and prewarm told apart) and events.

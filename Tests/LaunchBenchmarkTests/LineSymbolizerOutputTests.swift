@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// llvm-symbolizer's JSON output (`--output-style=JSON --inlines
 /// --no-demangle`), as LLVM 14 and 21 print it, read into source frames.

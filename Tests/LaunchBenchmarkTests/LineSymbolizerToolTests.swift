@@ -2,7 +2,11 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 import LaunchProfTestSupport
 
 /// Finding llvm-symbolizer, running it (here: stand-in scripts that answer,

@@ -2,7 +2,11 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// Ready probes with real programs: the sample app and server, systemd's own
 /// sd_notify client, and misbehaving C programs.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// The Prometheus text exposition of results: names and units, one HELP and
 /// TYPE per family, escaping, push groups and the labels' sources.

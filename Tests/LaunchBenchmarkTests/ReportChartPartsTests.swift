@@ -1,6 +1,10 @@
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 import LaunchProfTestSupport
 
 /// The pieces charts are built from: escaping, label placement, axes.

@@ -1,4 +1,8 @@
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// A small results document with a reference target, a traced target with
 /// milestones, and a warning, built from the model for the report tests.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 @Suite struct ReportJSONTests {
     private func temporaryDirectory() throws -> String {

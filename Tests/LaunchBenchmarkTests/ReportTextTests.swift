@@ -3,7 +3,11 @@ import Glibc
 #endif
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 @Suite struct ReportTextTests {
     @Test func humanUnitsUseThreeSignificantDigits() {

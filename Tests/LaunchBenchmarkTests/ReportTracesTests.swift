@@ -3,7 +3,11 @@ import Glibc
 import LaunchProf
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// Which target a `--trace` belongs to, with real trace files written by the
 /// embedded library.

@@ -1,6 +1,10 @@
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// Where the client of a launch on demand finds a response's end, fed the
 /// bytes in every split the network might deliver them in.

@@ -2,7 +2,11 @@ import Glibc
 import Synchronization
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// The scheduler with a scripted executor (deterministic, as hyperfine tests
 /// its scheduling with a mock), then once with real processes.

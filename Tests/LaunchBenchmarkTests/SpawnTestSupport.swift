@@ -3,7 +3,11 @@ import Glibc
 import LaunchProfTestSupport
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// Scratch space, tiny C programs compiled at test time, and process checks
 /// for the launch engine's tests.

@@ -2,7 +2,11 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// posix_spawn, wait4 and the process lifecycle, with real programs.
 @Suite("Spawning and measuring")

@@ -1,6 +1,10 @@
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 @Suite struct StatisticsComparisonTests {
     @Test func ratioOfMediansWithDeterministicBootstrapInterval() throws {

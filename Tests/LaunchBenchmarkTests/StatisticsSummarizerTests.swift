@@ -1,6 +1,10 @@
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// Synthetic runs built from the model: clean data gives no warnings, and each
 /// problem (outlier, slow first run, failures, few runs, warm cold runs) gives

@@ -1,6 +1,10 @@
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// Expected values were computed once on the development machine with
 /// numpy 2.4.6 / scipy 1.17.1 (np.median, np.mean, np.std(ddof=1),

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import LaunchAnalysis
 @testable import LaunchBenchmark
+@testable import LaunchEngine
+@testable import LaunchReports
+@testable import LaunchSupport
 
 /// What the writers make of source files, lines and inlined frames: the
 /// speedscope `file`/`line`, the flame graph's hover titles, the summary's

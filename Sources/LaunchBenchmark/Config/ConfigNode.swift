@@ -1,3 +1,5 @@
+import LaunchAnalysis
+import LaunchEngine
 import Yams
 
 /// A node of a parsed YAML config with its place (file, line, key path), so

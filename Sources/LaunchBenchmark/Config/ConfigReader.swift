@@ -1,4 +1,7 @@
 import Foundation
+import LaunchAnalysis
+import LaunchEngine
+import LaunchReports
 import Yams
 
 /// Reads and checks a `launchprof.yml`. Every problem is a ``ConfigError``
@@ -317,15 +320,6 @@ public enum ConfigReader {
     }
 }
 
-extension Metric {
-    /// Friendlier names accepted in config files.
-    static let aliases = ["ready": "wall_to_ready", "exit": "wall_to_exit", "pre_main": "main"]
-
-    static var configNames: String {
-        "wall_to_ready, wall_to_exit, process_entry, main (pre_main), milestone:NAME, user_cpu, system_cpu, cpu, "
-            + "max_rss, major_faults, minor_faults, voluntary_context_switches, involuntary_context_switches"
-    }
-}
 
 extension Metric.Unit {
     var noun: String {

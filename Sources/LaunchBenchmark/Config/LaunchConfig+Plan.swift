@@ -1,3 +1,5 @@
+import LaunchEngine
+
 /// Command-line settings that replace a config file's, for every target.
 public struct RunOverrides: Sendable, Equatable {
     /// Page-cache modes for every target.

@@ -1,3 +1,5 @@
+import LaunchEngine
+
 /// A `launchprof.yml`: targets to launch, their budgets, and the regression
 /// settings. See docs/config.md for the format.
 public struct LaunchConfig: Sendable, Equatable {

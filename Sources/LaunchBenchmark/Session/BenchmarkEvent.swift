@@ -1,3 +1,5 @@
+import LaunchEngine
+
 /// What a running benchmark tells its caller, in order: progress of each
 /// run, the measured results (before any profiling starts), then each
 /// target's profile.

@@ -1,3 +1,7 @@
+import LaunchEngine
+import LaunchReports
+import LaunchSupport
+
 /// What a benchmark session gave: the results document (with budgets,
 /// comparison and profiles), what stopped it early if anything did, and the
 /// verdict. Writes every format the CLI writes.

@@ -1,5 +1,8 @@
 import Foundation
 import Glibc
+import LaunchAnalysis
+import LaunchEngine
+import LaunchSupport
 
 /// One launch benchmark from its targets to its verdict: what
 /// `launchprof run` does, and what a Swift program or test calls.

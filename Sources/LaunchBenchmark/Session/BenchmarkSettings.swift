@@ -1,3 +1,5 @@
+import LaunchEngine
+
 /// How a benchmark runs and what it is checked against: everything
 /// `launchprof run`'s flags and a config file set besides the targets and
 /// their schedule (which a ``BenchmarkPlan`` holds).

@@ -1,4 +1,6 @@
 import Foundation
+import LaunchAnalysis
+import LaunchEngine
 
 /// `run --profile`: once measuring is done, each target's launch is sampled
 /// in runs of its own (so sampling never touches the measured runs), through

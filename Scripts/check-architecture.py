@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Fails when a module imports one it must not (docs/architecture.md).
+
+SwiftPM lets a target import any module that happens to be built before it,
+declared dependency or not, so the one-way graph of the modules is checked
+here: every `import` of every Swift file under Sources/ is compared with the
+modules its target may import. System modules (Foundation, Glibc, Dispatch,
+Synchronization) are allowed except where a rule says otherwise: the
+embedded libraries never import Foundation. C files may not include another
+target's .c files.
+
+Usage: Scripts/check-architecture.py   (from anywhere; exit 1 on a violation)
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+SYSTEM = {"Foundation", "FoundationEssentials", "Glibc", "Dispatch", "Synchronization", "Musl", "Darwin"}
+
+# Each target: the project modules (and packages) it may import, lowest layer first.
+ALLOWED = {
+    # The embedded side: what traced programs link.
+    "LaunchProf": {"LaunchProfFormat", "CLaunchProfSupport"},
+    "LaunchProfLifecycle": {"LaunchProf", "LaunchProfFormat", "CLaunchProfSupport", "CLaunchProfLifecycle"},
+    "LaunchProfCodable": {"LaunchProfLifecycle", "LaunchProf"},
+    # The launch benchmark library, one way: support, analysis, engine, reports, session.
+    "LaunchSupport": set(),
+    "LaunchAnalysis": {"LaunchSupport", "LaunchProfFormat", "CLaunchBenchmarkSupport"},
+    "LaunchEngine": {"LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn"},
+    "LaunchReports": {"LaunchSupport", "LaunchAnalysis", "LaunchEngine"},
+    "LaunchBenchmark": {"LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports", "Yams"},
+    # The CLI: flags and printing over the library's API.
+    "launchprof": {"LaunchBenchmark", "ArgumentParser"},
+}
+# Samples are programs that use the embedded libraries.
+SAMPLES = {"LaunchProf", "LaunchProfLifecycle"}
+# Modules that must never import Foundation (they are linked into every traced program).
+NO_FOUNDATION = {"LaunchProf", "LaunchProfLifecycle"}
+
+IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+(?:(?:struct|class|enum|func|var|let|protocol|typealias)\s+)?(\w+)", re.M)
+
+
+def target_of(path):
+    parts = os.path.relpath(path, os.path.join(ROOT, "Sources")).split(os.sep)
+    if parts[0] == "Samples":
+        return "Samples/" + parts[1]
+    return parts[0]
+
+
+def main():
+    problems = []
+    for directory, _, names in os.walk(os.path.join(ROOT, "Sources")):
+        for name in sorted(names):
+            path = os.path.join(directory, name)
+            relative = os.path.relpath(path, ROOT)
+            target = target_of(path)
+            with open(path, encoding="utf-8") as file:
+                text = file.read()
+            if name.endswith((".c", ".h")):
+                for number, line in enumerate(text.split("\n"), 1):
+                    if re.match(r'\s*#\s*include\s+"[^"]*\.c"', line):
+                        problems.append(f"{relative}:{number}: includes a .c file; compile it as its own translation unit")
+                continue
+            if not name.endswith(".swift"):
+                continue
+            allowed = SAMPLES if target.startswith("Samples/") else ALLOWED.get(target)
+            if allowed is None:
+                problems.append(f"{relative}: target '{target}' has no rule in Scripts/check-architecture.py")
+                continue
+            for match in IMPORT.finditer(text):
+                module = match.group(1)
+                number = text.count("\n", 0, match.start()) + 1
+                if module in SYSTEM:
+                    if module.startswith("Foundation") and target in NO_FOUNDATION:
+                        problems.append(f"{relative}:{number}: {target} must not import {module} (it is linked into every traced program)")
+                    continue
+                if module == target or module in allowed:
+                    continue
+                problems.append(f"{relative}:{number}: {target} must not import {module} (it may import: {', '.join(sorted(allowed)) or 'system modules only'})")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"check-architecture: {len(problems)} import(s) against docs/architecture.md", file=sys.stderr)
+        return 1
+    print("check-architecture: every module imports only what docs/architecture.md allows")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+import LaunchEngine
+import LaunchReports
+import LaunchSupport
+
+/// Where a benchmark's metrics go besides the results files: an exposition
+/// file (`--export-openmetrics`, for node_exporter's textfile collector)
+/// and a Pushgateway (`--push-gateway`, or the config's `push:` section).
+public struct MetricsExport: Sendable, Equatable {
+    /// The labels on every series.
+    public var labels: MetricLabels
+    /// The gateway pushed to, if any.
+    public var gateway: PushGateway?
+    /// The exposition file written, if any.
+    public var file: String?
+
+    /// An export with these parts.
+    public init(labels: MetricLabels, gateway: PushGateway? = nil, file: String? = nil) {
+        self.labels = labels
+        self.gateway = gateway
+        self.file = file
+    }
+
+    /// The export that flags and a config file ask for, checked before
+    /// anything runs, with `labels` (``MetricLabels/resolve(flags:configured:machine:environment:)``)
+    /// on every series; the gateway is `gatewayFlag`, else the config's.
+    /// Nil when neither a file nor a gateway is asked for.
+    public static func resolve(
+        gatewayFlag: String?, file: String?, config: LaunchConfig.PushConfig?, labels: MetricLabels
+    ) throws(MetricsExportError) -> MetricsExport? {
+        guard let url = gatewayFlag ?? config?.gateway else {
+            return file.map { MetricsExport(labels: labels, file: $0) }
+        }
+        do {
+            return MetricsExport(labels: labels, gateway: try PushGateway(url: url, job: config?.job ?? "launchprof"), file: file)
+        } catch {
+            throw .push(error)
+        }
+    }
+
+    /// Writes the exposition file, then pushes; returns the URLs pushed to.
+    /// Each is done whole or reported: the file is written atomically, and
+    /// a failed push names the group's URL.
+    @discardableResult
+    public func export(_ document: ResultsDocument) throws(ResultsWriteError) -> [String] {
+        let exposition = PrometheusExposition(labels: labels)
+        if let file {
+            do {
+                try AtomicWrite.write(Array(exposition.text(document).utf8), to: file)
+            } catch {
+                throw ResultsWriteError(path: file, reason: "\(error)")
+            }
+        }
+        guard let gateway else { return [] }
+        do {
+            return try gateway.push(document, exposition: exposition)
+        } catch {
+            throw ResultsWriteError(path: gateway.url, reason: "\(error)")
+        }
+    }
+}
+
+/// Metric export flags or config that cannot be used.
+public enum MetricsExportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A gateway URL or job that cannot be used.
+    case push(PushError)
+
+    public var description: String {
+        switch self {
+        case .push(let error): error.description
+        }
+    }
+}

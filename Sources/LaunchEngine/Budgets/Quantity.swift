@@ -1,0 +1,87 @@
+import Foundation
+import LaunchSupport
+
+/// A value with its unit as config files and flags write it: `40ms`,
+/// `1.5s`, `250us`, `30MiB`, `2GB`, `12` (a count), converted to the base
+/// unit of ``Metric/Unit`` (nanoseconds, bytes, or a count).
+public struct Quantity: Sendable, Equatable, CustomStringConvertible {
+    /// The number, in `unit`.
+    public var value: Double
+    /// Its unit.
+    public var unit: Metric.Unit
+
+    /// A quantity of `value` `unit`s.
+    public init(value: Double, unit: Metric.Unit) {
+        self.value = value
+        self.unit = unit
+    }
+
+    /// Parses `text`; a bare number is a count.
+    public init(parsing text: String) throws(QuantityError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let numberEnd = trimmed.firstIndex { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") }
+            ?? trimmed.endIndex
+        // "1e3ms" parses, but an 'e' starting a unit never appears among ours.
+        let numberText = String(trimmed[..<numberEnd])
+        let suffix = String(trimmed[numberEnd...]).trimmingCharacters(in: .whitespaces)
+        guard let number = Double(numberText), number.isFinite else { throw .notANumber(text) }
+        guard number >= 0 else { throw .negative(text) }
+        if suffix.isEmpty {
+            guard number <= Self.maximumValue else { throw .tooLarge(text) }
+            self.init(value: number, unit: .count)
+            return
+        }
+        guard let (unit, scale) = Self.units[suffix] else { throw .unknownUnit(text, unit: suffix) }
+        // "1e300s" is finite but its nanoseconds are not; limits past 2^63
+        // base units would also overflow every integer comparison after.
+        guard number * scale <= Self.maximumValue else { throw .tooLarge(text) }
+        self.init(value: number * scale, unit: unit)
+    }
+
+    /// The largest value in a base unit: 2^62 ns is 146 years, 2^62 bytes 4 EiB.
+    static let maximumValue: Double = 0x1p62
+
+    /// Units and their size in the base unit. Decimal prefixes (kB, MB, GB)
+    /// are powers of 1000, binary ones (KiB, MiB, GiB) powers of 1024.
+    static let units: [String: (Metric.Unit, Double)] = [
+        "ns": (.nanoseconds, 1), "us": (.nanoseconds, 1e3), "µs": (.nanoseconds, 1e3),
+        "ms": (.nanoseconds, 1e6), "s": (.nanoseconds, 1e9),
+        "B": (.bytes, 1), "kB": (.bytes, 1e3), "KB": (.bytes, 1e3), "MB": (.bytes, 1e6), "GB": (.bytes, 1e9),
+        "KiB": (.bytes, 1024), "MiB": (.bytes, 1_048_576), "GiB": (.bytes, 1_073_741_824),
+    ]
+
+    public var description: String { HumanUnits.format(value, unit: unit) }
+}
+
+/// Why a quantity could not be read.
+public enum QuantityError: Error, Equatable, CustomStringConvertible {
+    /// The text is not a number with a unit.
+    case notANumber(String)
+    /// The number is negative.
+    case negative(String)
+    /// The number is too large to hold.
+    case tooLarge(String)
+    /// The unit is not one launchprof knows.
+    case unknownUnit(String, unit: String)
+
+    public var description: String {
+        switch self {
+        case .notANumber(let text): "'\(text)' is not a number with a unit (e.g. 40ms, 1.5s, 30MiB, 12)"
+        case .negative(let text): "'\(text)' is negative"
+        case .tooLarge(let text): "'\(text)' is too large (at most 2^62 ns, bytes or a count)"
+        case let .unknownUnit(text, unit):
+            "'\(text)' has unknown unit '\(unit)' (times: ns, us, ms, s; sizes: B, kB, MB, GB, KiB, MiB, GiB)"
+        }
+    }
+}
+
+/// A share written as `5%` or `0.05` (thresholds, significance levels).
+public enum Fraction {
+    /// The value when `text` is a percentage or fraction strictly between 0
+    /// and 1; nil otherwise.
+    public static func parse(_ text: String) -> Double? {
+        let value = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
+        guard let value, value > 0, value < 1 else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,287 @@
+import CLaunchProfSpawn
+import Glibc
+import LaunchSupport
+
+/// How a run ended, with the resources it used: the launched process's own
+/// and its whole tree's.
+package struct ProcessEnd: Sendable, Equatable {
+    /// `.exited` or `.signaled`, as the kernel reported it.
+    package var status: ExitStatus
+    /// The launched process's own wait4 figures (they include the children
+    /// it waited for itself).
+    package var usage: ResourceUsage
+    /// Every process of the run's tree.
+    package var tree: TreeUsage
+}
+
+/// The rusage fields a launch is measured by, in the harness's units.
+public struct ResourceUsage: Sendable, Equatable, Codable {
+    /// CPU time in user mode, in nanoseconds.
+    public var userCPU: UInt64
+    /// CPU time in the kernel, in nanoseconds.
+    public var systemCPU: UInt64
+    /// The peak resident set size, in bytes.
+    public var maxRSSBytes: UInt64
+    /// Page faults that read from disk.
+    public var majorFaults: UInt64
+    /// Page faults served from memory.
+    public var minorFaults: UInt64
+    /// Times the CPU was given up (waiting).
+    public var voluntaryContextSwitches: UInt64
+    /// Times the process was preempted.
+    public var involuntaryContextSwitches: UInt64
+
+    /// Usage with these values.
+    public init(
+        userCPU: UInt64 = 0, systemCPU: UInt64 = 0, maxRSSBytes: UInt64 = 0, majorFaults: UInt64 = 0,
+        minorFaults: UInt64 = 0, voluntaryContextSwitches: UInt64 = 0, involuntaryContextSwitches: UInt64 = 0
+    ) {
+        self.userCPU = userCPU
+        self.systemCPU = systemCPU
+        self.maxRSSBytes = maxRSSBytes
+        self.majorFaults = majorFaults
+        self.minorFaults = minorFaults
+        self.voluntaryContextSwitches = voluntaryContextSwitches
+        self.involuntaryContextSwitches = involuntaryContextSwitches
+    }
+
+    init(_ usage: lp_spawn_usage) {
+        func count(_ value: Int64) -> UInt64 { UInt64(max(0, value)) }
+        self.init(
+            userCPU: count(usage.user_ns), systemCPU: count(usage.system_ns),
+            maxRSSBytes: count(usage.max_rss_kib) &* 1024,  // Linux reports KiB
+            majorFaults: count(usage.major_faults), minorFaults: count(usage.minor_faults),
+            voluntaryContextSwitches: count(usage.voluntary_switches),
+            involuntaryContextSwitches: count(usage.involuntary_switches))
+    }
+}
+
+/// The resources of a run's whole process tree: CPU, faults and context
+/// switches summed over every process; max RSS is the largest single
+/// process's peak (``largest`` says which).
+public struct TreeUsage: Sendable, Equatable, Codable {
+    /// Sums over the tree; `maxRSSBytes` is the largest one process reached.
+    public var usage: ResourceUsage
+    /// Processes launchprof's spawner reaped: the launched process, and every
+    /// descendant orphaned to it or still running when the run ended.
+    /// Children their own parent waited for are in that parent's figures
+    /// (and so in the sums) but not in this count.
+    public var processes: Int
+    /// The process with the largest max RSS.
+    public var largest: LargestProcess?
+    /// Processes that could not be killed and reaped within five seconds.
+    public var unreaped: Int
+
+    /// Usage of a process tree.
+    public init(usage: ResourceUsage = ResourceUsage(), processes: Int = 0, largest: LargestProcess? = nil, unreaped: Int = 0) {
+        self.usage = usage
+        self.processes = processes
+        self.largest = largest
+        self.unreaped = unreaped
+    }
+}
+
+/// Which process of a tree had the largest memory peak.
+public struct LargestProcess: Sendable, Equatable, Codable {
+    /// Its process id.
+    public var pid: Int32
+    /// Its command name (/proc/PID/comm, at most 15 bytes).
+    public var name: String
+    /// Its peak resident set size, in bytes.
+    public var maxRSSBytes: UInt64
+
+    /// The process `pid`, named `name`, which peaked at `maxRSSBytes`.
+    public init(pid: Int32, name: String, maxRSSBytes: UInt64) {
+        self.pid = pid
+        self.name = name
+        self.maxRSSBytes = maxRSSBytes
+    }
+}
+
+/// A running child started by ``Spawner``: its pid (also its process group),
+/// t0, the harness's ends of its channels, and the spawner that watches it.
+///
+/// The run is ended exactly once (`reap()`): the spawner kills what is
+/// left of its tree and returns the resources. If the owner drops it
+/// unreaped, deinit does the same, so a thrown error can never leave a
+/// process behind.
+public final class LaunchedProcess {
+    /// The pid; 0 until a quiet spawn's process has exited (``isKnown``).
+    public private(set) var pid: pid_t
+    /// CLOCK_MONOTONIC ns just before posix_spawn (read by the spawner);
+    /// until a quiet spawn is known, when launchprof asked for it (a little
+    /// earlier: deadlines count from there).
+    public private(set) var startNanoseconds: UInt64
+    /// Whether the pid and t0 are known (always, but for a quiet spawn
+    /// before its exit).
+    public private(set) var isKnown: Bool
+    /// A quiet spawn that failed.
+    private(set) var spawnFailure: LaunchError?
+    let channels: ParentChannels
+    let service: SpawnService
+    /// The program as resolved, for messages.
+    let program: String
+    /// When the spawner saw the process exit, and its wait status.
+    private(set) var exitedAt: UInt64?
+    private var exitStatus: Int32 = 0
+    /// Whether the kernel last reported the process stopped (and when).
+    private(set) var stoppedAt: UInt64?
+    private(set) var end: ProcessEnd?
+    /// Things the run's report should say (ignored variables, refused senders).
+    var notes: [String] = []
+
+    /// A quiet spawn not sent yet, and the child's ends to close once it is.
+    private var deferred: (request: SpawnRequest, childEnds: [Int32])?
+
+    init(
+        pid: pid_t?, startNanoseconds: UInt64, channels: ParentChannels, service: SpawnService, program: String,
+        deferred: (request: SpawnRequest, childEnds: [Int32])? = nil
+    ) {
+        self.deferred = deferred
+        self.pid = pid ?? 0
+        self.isKnown = pid != nil
+        self.startNanoseconds = startNanoseconds
+        self.channels = channels
+        self.service = service
+        self.program = program
+    }
+
+    deinit {
+        if end == nil { _ = try? reap() }
+        for fd in [channels.readyRead, channels.stdoutRead, channels.stderrRead, channels.ownedOutputFile] {
+            Syscall.closeQuietly(fd)
+        }
+        channels.activation?.close()
+    }
+
+    /// Sends a quiet spawn's request, if it was held back: the last thing
+    /// before the run loop's first poll. Deadlines count from here.
+    func start() throws(LaunchError) {
+        guard let pending = deferred else { return }
+        deferred = nil
+        defer { for fd in pending.childEnds { Syscall.closeQuietly(fd) } }
+        startNanoseconds = monotonicNanoseconds()
+        _ = try service.spawn(pending.request, quiet: true)
+    }
+
+    /// Readable when the spawner has something to say about the process.
+    var eventDescriptor: Int32 { service.control }
+
+    /// Applies every report the spawner has sent (exit, stop, continue).
+    func takeEvents() throws(LaunchError) {
+        while let event = try service.nextEvent() { apply(event) }
+    }
+
+    private func apply(_ event: lp_spawn_reply) {
+        if event.kind == LP_SPAWN_REPLY_SPAWNED.rawValue, !isKnown {
+            pid = event.pid
+            startNanoseconds = event.nanoseconds
+            isKnown = true
+            return
+        }
+        if event.kind == LP_SPAWN_REPLY_FAILED.rawValue, !isKnown {
+            spawnFailure = SpawnService.failure(event, program: program)
+            return
+        }
+        guard event.pid == pid else { return }
+        switch event.kind {
+        case LP_SPAWN_REPLY_EXITED.rawValue:
+            exitedAt = event.nanoseconds
+            exitStatus = event.status
+            stoppedAt = nil
+        case LP_SPAWN_REPLY_STOPPED.rawValue: stoppedAt = event.nanoseconds
+        case LP_SPAWN_REPLY_CONTINUED.rawValue: stoppedAt = nil
+        default: break
+        }
+    }
+
+    /// Sends `signal` to the child's whole process group (grandchildren in
+    /// it too). A group that is already gone is not an error.
+    public func signalGroup(_ signal: Int32) {
+        guard end == nil else { return }
+        service.signal(signal, scope: LP_SPAWN_SCOPE_GROUP)
+    }
+
+    /// Sends `signal` to every process of the run's tree, whatever its group
+    /// or session (daemons that called setsid).
+    public func signalTree(_ signal: Int32) {
+        guard end == nil else { return }
+        service.signal(signal, scope: LP_SPAWN_SCOPE_TREE)
+    }
+
+    /// Whether the process has exited (as far as the spawner has said).
+    func hasExited() -> Bool {
+        if end != nil || exitedAt != nil { return true }
+        try? takeEvents()
+        return exitedAt != nil
+    }
+
+    /// Whether the process is stopped (SIGTSTP, SIGSTOP).
+    func isStopped() -> Bool {
+        guard end == nil else { return false }
+        try? takeEvents()
+        return stoppedAt != nil
+    }
+
+    /// Whether `sender` belongs to this run: the launched process or one of
+    /// its descendants (followed up the parent chain in /proc; orphans are
+    /// the spawner's children, and the spawner serves only this run).
+    func isInTree(_ sender: pid_t) -> Bool {
+        var current = sender
+        for _ in 0..<64 {
+            if current == pid { return true }
+            if current == service.pid { return sender != service.pid }
+            guard current > 1, let parent = Self.parent(of: current) else { return false }
+            current = parent
+        }
+        return false
+    }
+
+    /// The parent pid in /proc/PID/stat (after the command name, which may
+    /// hold spaces and parentheses: the last ')' ends it).
+    static func parent(of pid: pid_t) -> pid_t? {
+        guard let text = ProcFile.read("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 1 else { return nil }
+        return pid_t(fields[1])
+    }
+
+    /// Ends the run: the spawner kills whatever is left of its tree and
+    /// reaps it all. Returns how the launched process ended and what the
+    /// tree used.
+    @discardableResult
+    func reap() throws(LaunchError) -> ProcessEnd {
+        if let end { return end }
+        if let pending = deferred {
+            // A quiet spawn never sent: nothing was started.
+            deferred = nil
+            for fd in pending.childEnds { Syscall.closeQuietly(fd) }
+            let never = ProcessEnd(status: .failedToStart("never started"), usage: ResourceUsage(), tree: TreeUsage())
+            end = never
+            return never
+        }
+        if let spawnFailure { throw spawnFailure }
+        let (finished, events) = try service.finish(program: program)
+        for event in events { apply(event) }
+        if let spawnFailure { throw spawnFailure }
+        let tree = TreeUsage(
+            usage: ResourceUsage(finished.tree), processes: Int(finished.processes),
+            largest: finished.largest_pid > 0
+                ? LargestProcess(
+                    pid: finished.largest_pid, name: SpawnService.text(of: finished.largest_name),
+                    maxRSSBytes: UInt64(max(0, finished.largest_rss_kib)) &* 1024)
+                : nil,
+            unreaped: Int(finished.unreaped))
+        let status = finished.error == 0 ? finished.status : exitStatus
+        let ended = ProcessEnd(status: Self.decode(status), usage: ResourceUsage(finished.process), tree: tree)
+        end = ended
+        return ended
+    }
+
+    /// WIFEXITED/WEXITSTATUS/WTERMSIG, which Swift cannot import as macros.
+    static func decode(_ status: Int32) -> ExitStatus {
+        let signal = status & 0x7f
+        if signal == 0 { return .exited((status >> 8) & 0xff) }
+        return .signaled(signal)
+    }
+}

@@ -1,0 +1,196 @@
+import CLaunchProfSpawn
+import Glibc
+import LaunchSupport
+
+/// launchprof's connection to one `lp-spawn` process, the small static C
+/// program that starts every measured process (docs/spawner.md).
+///
+/// Started on first use and kept for the benchmark; one run at a time. When
+/// this object goes away (or launchprof dies in any way), the spawner's
+/// socket reaches end of file and it kills and reaps whatever is left of the
+/// run's tree before it exits.
+package final class SpawnService {
+    /// launchprof's end of the control socket: readable when the spawner
+    /// reports an exit, a stop, or an answer.
+    package let control: Int32
+    /// The spawner's pid (the parent, and subreaper, of every run's tree).
+    package let pid: pid_t
+    /// Replies that arrived while another one was awaited, oldest first.
+    private var pending: [lp_spawn_reply] = []
+
+    /// The name of the spawner executable, installed beside `launchprof`.
+    package static let executableName = "lp-spawn"
+
+    package init(executable: String) throws(LaunchError) {
+        // Children's exit statuses and resources must reach their parent: an
+        // inherited SIGCHLD=SIG_IGN (some CI runners and shells set it) would
+        // make the kernel reap the spawner before launchprof can.
+        Glibc.signal(SIGCHLD, SIG_DFL)
+        var control: Int32 = -1
+        let pid = lp_spawn_start(executable, &control)
+        guard pid > 0 else {
+            throw .system(SystemCallError(call: "posix_spawn", subject: executable, errno: errno), program: executable)
+        }
+        self.pid = pid
+        self.control = control
+    }
+
+    /// Closes the socket (the spawner cleans up and exits) and reaps it.
+    deinit {
+        Syscall.closeQuietly(control)
+        // The spawner exits at once unless a process of the run cannot die
+        // (it gives up on those after five seconds).
+        var status: Int32 = 0
+        let deadline = monotonicNanoseconds() &+ 6_000_000_000
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if monotonicNanoseconds() > deadline {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                break
+            }
+            usleep(1_000)
+        }
+    }
+
+    /// Where the spawner is: `LAUNCHPROF_SPAWNER` when set (tests and
+    /// installs that keep it elsewhere), else beside the running executable
+    /// (the CLI, or the test bundle in the same build folder).
+    package static func locate() throws(LaunchError) -> String {
+        if let configured = getenv("LAUNCHPROF_SPAWNER").map({ String(cString: $0) }), !configured.isEmpty {
+            guard access(configured, X_OK) == 0 else {
+                throw .spawnerMissing(configured, reason: "LAUNCHPROF_SPAWNER names a file that is not executable")
+            }
+            return configured
+        }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else {
+            throw .spawnerMissing(executableName, reason: "cannot read /proc/self/exe to find the folder launchprof is in")
+        }
+        let own = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let folder = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let candidate = folder + "/" + executableName
+        guard access(candidate, X_OK) == 0 else {
+            throw .spawnerMissing(
+                candidate, reason: "it is built with launchprof (`swift build` builds both) and must be installed beside it")
+        }
+        return candidate
+    }
+
+    /// Asks the spawner to start a process; returns its pid and t0, or, for
+    /// a `quiet` spawn (`LP_SPAWN_FLAG_QUIET`), nil: they arrive with the
+    /// exit, and a failure to start arrives as an event.
+    func spawn(_ spawn: SpawnRequest, quiet: Bool) throws(LaunchError) -> (pid: pid_t, t0: UInt64)? {
+        let (program, arguments, environment, descriptors) = (spawn.program, spawn.arguments, spawn.environment, spawn.descriptors)
+        var payload: [UInt8] = []
+        for text in [program, spawn.workingDirectory ?? ""] + arguments + environment {
+            payload.append(contentsOf: text.utf8)
+            payload.append(0)
+        }
+        var request = lp_spawn_request()
+        request.magic = UInt32(LP_SPAWN_MAGIC)
+        request.kind = UInt32(LP_SPAWN_REQUEST_SPAWN.rawValue)
+        request.payload_size = UInt64(payload.count)
+        request.argc = UInt32(arguments.count)
+        request.envc = UInt32(environment.count)
+        request.spawn_time_slot = Int32(spawn.spawnTimeSlot ?? -1)
+        request.listen_pid_entry = spawn.listenPIDSlot.map { UInt32($0 + 1) } ?? 0
+        request.fd_count = UInt32(descriptors.count)
+        request.flags = quiet ? UInt32(LP_SPAWN_FLAG_QUIET) : 0
+        withUnsafeMutableBytes(of: &request.fd_targets) { raw in
+            let targets = raw.bindMemory(to: Int32.self)
+            for (index, descriptor) in descriptors.enumerated() where index < targets.count {
+                targets[index] = descriptor.target
+            }
+        }
+        let fds = descriptors.map(\.fd)
+        let sent = payload.withUnsafeBytes { bytes in
+            lp_spawn_send(control, &request, bytes.baseAddress, bytes.count, fds, UInt32(fds.count))
+        }
+        guard sent == 0 else { throw gone("sending a spawn request", errno: errno, program: program) }
+        if quiet { return nil }
+        let reply = try awaitReply(program: program) {
+            $0 == LP_SPAWN_REPLY_SPAWNED.rawValue || $0 == LP_SPAWN_REPLY_FAILED.rawValue
+        }
+        if reply.kind == LP_SPAWN_REPLY_FAILED.rawValue { throw Self.failure(reply, program: program) }
+        return (reply.pid, reply.nanoseconds)
+    }
+
+    /// The error for a FAILED reply.
+    static func failure(_ reply: lp_spawn_reply, program: String) -> LaunchError {
+        if reply.error == ENOEXEC {
+            return .notExecutable(program, reason: "the kernel cannot run it (not an ELF binary or a #! script)")
+        }
+        return .system(SystemCallError(call: "posix_spawn", subject: program, errno: reply.error), program: program)
+    }
+
+    /// Sends `signal` to the run's process, group or whole tree.
+    func signal(_ number: Int32, scope: lp_spawn_scope) {
+        var request = lp_spawn_request()
+        request.magic = UInt32(LP_SPAWN_MAGIC)
+        request.kind = UInt32(LP_SPAWN_REQUEST_SIGNAL.rawValue)
+        request.signal = number
+        request.scope = scope.rawValue
+        _ = lp_spawn_send(control, &request, nil, 0, nil, 0)
+    }
+
+    /// Ends the run: kills what is left of its tree, reaps it all, and
+    /// returns the resources, with every event that arrived before.
+    func finish(program: String) throws(LaunchError) -> (finished: lp_spawn_reply, events: [lp_spawn_reply]) {
+        var request = lp_spawn_request()
+        request.magic = UInt32(LP_SPAWN_MAGIC)
+        request.kind = UInt32(LP_SPAWN_REQUEST_FINISH.rawValue)
+        guard lp_spawn_send(control, &request, nil, 0, nil, 0) == 0 else {
+            throw gone("ending a run", errno: errno, program: program)
+        }
+        let finished = try awaitReply(program: program) { $0 == LP_SPAWN_REPLY_FINISHED.rawValue }
+        let events = pending
+        pending = []
+        return (finished, events)
+    }
+
+    /// The next unasked report (exit, stop, continue) without waiting, or
+    /// nil. A vanished spawner is reported as an error.
+    func nextEvent() throws(LaunchError) -> lp_spawn_reply? {
+        if !pending.isEmpty { return pending.removeFirst() }
+        var reply = lp_spawn_reply()
+        switch lp_spawn_receive(control, &reply, 1) {
+        case 1: return reply
+        case 0: throw gone("waiting for the run", errno: 0, program: nil)
+        default:
+            if errno == EAGAIN || errno == EINTR { return nil }
+            throw gone("waiting for the run", errno: errno, program: nil)
+        }
+    }
+
+    /// Reads replies until one of the kinds `wanted` accepts, keeping the
+    /// events that come before it.
+    private func awaitReply(program: String, _ wanted: (UInt32) -> Bool) throws(LaunchError) -> lp_spawn_reply {
+        while true {
+            var reply = lp_spawn_reply()
+            let result = lp_spawn_receive(control, &reply, 0)
+            if result == 1 {
+                if reply.kind == LP_SPAWN_REPLY_PROTOCOL_ERROR.rawValue {
+                    throw .spawnerFailed("the spawner could not read a request: \(Self.text(of: reply.message))")
+                }
+                if wanted(reply.kind) { return reply }
+                pending.append(reply)
+                continue
+            }
+            if result < 0, errno == EINTR { continue }
+            throw gone("waiting for its answer", errno: result == 0 ? 0 : errno, program: program)
+        }
+    }
+
+    private func gone(_ doing: String, errno code: Int32, program: String?) -> LaunchError {
+        let why = code == 0 ? "it exited" : String(cString: strerror(code))
+        return .spawnerFailed("lost the spawner (pid \(pid)) while \(doing)\(program.map { " for \($0)" } ?? ""): \(why)")
+    }
+
+    /// A fixed-size C character array as a String.
+    static func text<T>(of tuple: T) -> String {
+        withUnsafeBytes(of: tuple) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Glibc
+import LaunchProfFormat
+import LaunchSupport
+import Synchronization
+
+/// Starts measured processes the way `launchprof run` measures them, through
+/// launchprof's spawner process (`SpawnService`, docs/spawner.md).
+///
+/// The child gets its own process group (so the harness can stop it and
+/// everything it forked with one signal), a clean signal mask and default
+/// dispositions, /dev/null as stdin, and three variables:
+/// LAUNCHPROF_SPAWN_NS (t0), LAUNCHPROF_RECORD_FD (the record socket) and,
+/// for the notify probe, NOTIFY_SOCKET. Every other LAUNCHPROF_* variable of
+/// launchprof's own environment is removed (a stale LAUNCHPROF_TRACE or
+/// LAUNCHPROF_SAMPLE_HZ in the user's shell must not change what is
+/// measured); a target's own `environment` may still set them.
+///
+/// One spawner serves one run at a time: a `Spawner` is for one benchmark,
+/// `record` or `profile`, and starts its spawner process on first use.
+public struct Spawner: Sendable {
+    /// Variables of the harness's own environment that must not reach the
+    /// child: they would point it at the harness's parent, not at us.
+    static let strippedVariables: Set<String> = ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"]
+    /// Prefix of the variables LaunchProf and the preload library read.
+    static let launchProfPrefix = "LAUNCHPROF_"
+    /// Variables that configure launchprof itself, not the programs it runs:
+    /// kept from the child without a note.
+    static let harnessVariables: Set<String> = ["LAUNCHPROF_SPAWNER", "LAUNCHPROF_PRELOAD_LIBRARY"]
+    /// The record descriptor's name before records other than "ready" existed.
+    static let legacyRecordFDVariable = "LAUNCHPROF_READY_FD"
+
+    private let connection = SpawnConnection()
+
+    /// A spawner.
+    public init() {}
+
+    /// Spawns `target`. t0 is read by the spawner just before posix_spawn,
+    /// after everything else (path resolution, sockets, argv and environment)
+    /// is ready.
+    public func spawn(_ target: LaunchTarget, options: SpawnOptions = SpawnOptions()) throws(LaunchError) -> LaunchedProcess {
+        let arguments = try commandLine(of: target)
+        let program = try resolveProgram(of: target)
+        if case .port(let number) = target.ready {
+            var probe = PortProbe(port: number)
+            if probe.isAccepting() {
+                throw .portInUse(number, holder: PortHolder.describe(port: UInt16(number)) ?? "a process launchprof cannot name")
+            }
+        }
+        let service = try connection.service()
+        let channels = try ChildChannels(options: options, program: program)
+        let environment = SpawnEnvironment(base: target.environment, channels: channels)
+        // A run that needs nothing until the exit does not wake launchprof
+        // while the program starts (LP_SPAWN_FLAG_QUIET).
+        let quiet = options.quiet && !options.captureOutput && !options.notifySocket && options.activation == nil
+        let request = SpawnRequest(
+            program: program, workingDirectory: target.workingDirectory, arguments: arguments,
+            environment: environment.entries, spawnTimeSlot: environment.spawnSlot,
+            listenPIDSlot: environment.listenPIDSlot, descriptors: channels.childDescriptors())
+        if quiet {
+            // Sent by the run loop just before its first poll, so nothing
+            // launchprof does after the request competes with the start.
+            let process = LaunchedProcess(
+                pid: nil, startNanoseconds: monotonicNanoseconds(), channels: channels.parentChannels(), service: service,
+                program: program, deferred: (request, channels.childEnds()))
+            process.notes.append(contentsOf: environment.notes)
+            return process
+        }
+        do throws(LaunchError) {
+            let started = try service.spawn(request, quiet: false)
+            let process = LaunchedProcess(
+                pid: started?.pid, startNanoseconds: started?.t0 ?? 0, channels: channels.parentSide(),
+                service: service, program: program)
+            process.notes.append(contentsOf: environment.notes)
+            return process
+        } catch {
+            channels.closeAll()
+            throw error
+        }
+    }
+
+    /// The file `target` would execute; throws the error a spawn would, so a
+    /// missing or non-executable program is reported before any run.
+    public func resolveProgram(of target: LaunchTarget) throws(LaunchError) -> String {
+        let arguments = try commandLine(of: target)
+        let searchPath = target.environment["PATH"] ?? getenv("PATH").map { String(cString: $0) }
+        return try ProgramResolver.resolve(arguments[0], searchPath: searchPath)
+    }
+
+    /// argv as executed: the target's own, or `/bin/sh -c SCRIPT` for
+    /// `--shell`: one string is the script as written; several words are
+    /// each quoted, so `--shell -- printf '%s\n' "a b"` runs what it says.
+    func commandLine(of target: LaunchTarget) throws(LaunchError) -> [String] {
+        guard let first = target.arguments.first, !first.isEmpty else { throw .emptyCommand(target: target.name) }
+        guard target.useShell else { return target.arguments }
+        if target.arguments.count == 1 { return ["/bin/sh", "-c", first] }
+        return ["/bin/sh", "-c", target.arguments.map(Self.shellQuoted).joined(separator: " ")]
+    }
+
+    /// `word` as one POSIX shell word.
+    static func shellQuoted(_ word: String) -> String {
+        let safe = Set("-_./=:,+@%".utf8)
+        let plain = !word.isEmpty && word.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
+                || safe.contains(byte)
+        }
+        if plain { return word }
+        return "'" + word.replacing("'", with: "'\\''") + "'"
+    }
+}
+
+/// Everything the spawner needs to start one process.
+struct SpawnRequest {
+    var program: String
+    var workingDirectory: String?
+    var arguments: [String]
+    var environment: [String]
+    var spawnTimeSlot: Int?
+    /// Index of the LISTEN_PID entry the child fills with its pid (socket activation).
+    var listenPIDSlot: Int?
+    /// Descriptors here and their numbers in the child. Closed by whoever
+    /// holds the request once it was sent (the spawner has its own copies).
+    var descriptors: [(fd: Int32, target: Int32)]
+}
+
+/// The spawner process of one ``Spawner``, started on first use.
+final class SpawnConnection: Sendable {
+    // SpawnService is used by one run at a time; the lock only guards its creation.
+    private nonisolated(unsafe) var started: SpawnService?
+    private let lock = Mutex<Void>(())
+
+    func service() throws(LaunchError) -> SpawnService {
+        let result: Result<SpawnService, LaunchError> = lock.withLock { _ in
+            if let started { return .success(started) }
+            do throws(LaunchError) {
+                let service = try SpawnService(executable: try SpawnService.locate())
+                started = service
+                return .success(service)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// A NULL-terminated array of strdup'ed C strings, as argv and envp need.
+struct CStringArray {
+    var pointers: [UnsafeMutablePointer<CChar>?]
+
+    init(_ strings: [String]) {
+        pointers = strings.map { strdup($0) } + [nil]
+    }
+
+    func free() {
+        for pointer in pointers { Glibc.free(pointer) }
+    }
+}
+
+/// The child's environment: the harness's own (minus what points at our
+/// parent and every LAUNCHPROF_* variable), the target's additions, then the
+/// launchprof variables, with a slot the spawner fills with t0.
+struct SpawnEnvironment {
+    private(set) var entries: [String] = []
+    /// Index of the LAUNCHPROF_SPAWN_NS entry, filled in by the spawner.
+    private(set) var spawnSlot = 0
+    /// Index of the LISTEN_PID entry, filled in by the child (socket activation).
+    private(set) var listenPIDSlot: Int?
+    /// What was removed from launchprof's own environment, said once per run.
+    private(set) var notes: [String] = []
+
+    init(base additions: [String: String], channels: ChildChannels) {
+        var removed: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            index += 1
+            let text = String(cString: entry)
+            let name = String(text.prefix { $0 != "=" })
+            if additions[name] != nil || Spawner.strippedVariables.contains(name) { continue }
+            if name.hasPrefix(Spawner.launchProfPrefix) {
+                if !Spawner.harnessVariables.contains(name) { removed.append(name) }
+                continue
+            }
+            entries.append(text)
+        }
+        for (name, value) in additions.sorted(by: { $0.key < $1.key })
+        where name != LP_RECORD_FD_VARIABLE && name != Spawner.legacyRecordFDVariable && name != "LAUNCHPROF_SPAWN_NS" {
+            entries.append("\(name)=\(value)")
+        }
+        entries.append("\(LP_RECORD_FD_VARIABLE)=\(channels.recordDescriptor)")
+        // Programs built with a LaunchProf older than the name read this one.
+        entries.append("\(Spawner.legacyRecordFDVariable)=\(channels.recordDescriptor)")
+        if let notify = channels.notify { entries.append("NOTIFY_SOCKET=\(notify.address)") }
+        if let activation = channels.options.activation {
+            // systemd's socket activation: one descriptor from 3, named; the
+            // child writes its own pid (it is not known before the fork).
+            entries.append("LISTEN_FDS=1")
+            entries.append("LISTEN_FDNAMES=\(activation.name)")
+            listenPIDSlot = entries.count
+            entries.append("LISTEN_PID=" + String(repeating: "0", count: 20))
+        }
+        spawnSlot = entries.count
+        // Room for 20 digits (UInt64.max); the spawner writes t0 and a NUL.
+        entries.append("LAUNCHPROF_SPAWN_NS=" + String(repeating: "0", count: 20))
+        if !removed.isEmpty {
+            notes.append(
+                "ignored \(removed.sorted().joined(separator: ", ")) from launchprof's environment: the launched "
+                    + "program gets only the LAUNCHPROF_* variables launchprof sets (set them per target with env: "
+                    + "in launchprof.yml)")
+        }
+    }
+}

@@ -1,0 +1,155 @@
+/// A measured quantity of a run, with its unit. Keys are stable: they name
+/// metrics in JSON results, budgets and baselines.
+public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// From the spawn to ready (the probe); equal to ``wallToExit`` for the exit probe.
+    case wallToReady
+    /// From the spawn to the exit of the process.
+    case wallToExit
+    /// From the spawn to LaunchProf's process-entry constructor: exec and dynamic loading.
+    case processEntry
+    /// From the spawn to `LaunchTracker.recordLaunchStart()`.
+    case main
+    /// From the spawn to the named milestone.
+    case milestone(String)
+    /// CPU time in user mode, of the whole process tree.
+    case userCPU
+    /// CPU time in the kernel, of the whole process tree.
+    case systemCPU
+    /// User and system CPU time together.
+    case cpu  // user + system
+    /// The largest resident set size of any process of the tree, in bytes.
+    case maxRSS
+    /// Page faults that read from disk, over the whole tree.
+    case majorFaults
+    /// Page faults served from memory, over the whole tree.
+    case minorFaults
+    /// Times a process of the tree gave up the CPU (waiting).
+    case voluntaryContextSwitches
+    /// Times a process of the tree was preempted.
+    case involuntaryContextSwitches
+    /// `--measure resume`: SIGTSTP sent to the process stopped (resolution 1 ms).
+    case timeToSuspend
+    /// `--measure resume`: SIGCONT sent to LaunchProf's `LP1 resumed` record.
+    case timeToResume
+    /// `--measure shutdown`: SIGTERM sent to the process gone.
+    case timeToShutdown
+    /// `--activate`: from the spawn to the first byte of the response to the
+    /// request that waited in the backlog while the program launched.
+    case firstResponseByte
+    /// `--trace-runs`: the time in signpost intervals of this name on this
+    /// kind of thread (`main/NAME` or `other/NAME`), up to ready.
+    case interval(String)
+    /// `--activate`: the same request once the program is up, from connect
+    /// to the whole response: what the launch adds to the first is the rest.
+    case warmRequest
+
+    /// The unit a metric is measured in.
+    public enum Unit: String, Sendable, Codable {
+        /// Times: wall clock, CPU, lifecycle phases.
+        case nanoseconds
+        /// Memory: the maximum resident set size.
+        case bytes
+        /// Events: page faults, context switches.
+        case count
+    }
+
+    /// This metric's unit.
+    public var unit: Unit {
+        switch self {
+        case .wallToReady, .wallToExit, .processEntry, .main, .milestone, .interval, .userCPU, .systemCPU, .cpu: .nanoseconds
+        case .timeToSuspend, .timeToResume, .timeToShutdown, .firstResponseByte, .warmRequest: .nanoseconds
+        case .maxRSS: .bytes
+        case .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches: .count
+        }
+    }
+
+    /// Stable key: `wall_to_ready`, `milestone:<name>`, `max_rss`, …
+    public var key: String {
+        switch self {
+        case .wallToReady: "wall_to_ready"
+        case .wallToExit: "wall_to_exit"
+        case .processEntry: "process_entry"
+        case .main: "main"
+        case .milestone(let name): "milestone:\(name)"
+        case .interval(let name): "interval:\(name)"
+        case .userCPU: "user_cpu"
+        case .systemCPU: "system_cpu"
+        case .cpu: "cpu"
+        case .maxRSS: "max_rss"
+        case .majorFaults: "major_faults"
+        case .minorFaults: "minor_faults"
+        case .voluntaryContextSwitches: "voluntary_context_switches"
+        case .involuntaryContextSwitches: "involuntary_context_switches"
+        case .timeToSuspend: "time_to_suspend"
+        case .timeToResume: "time_to_resume"
+        case .timeToShutdown: "time_to_shutdown"
+        case .firstResponseByte: "first_response_byte"
+        case .warmRequest: "warm_request"
+        }
+    }
+
+    /// An interval metric's key split: `main/NAME` -> ("main", "NAME").
+    public static func intervalParts(_ key: String) -> (thread: String, name: String) {
+        guard let slash = key.firstIndex(of: "/") else { return ("other", key) }
+        return (String(key[..<slash]), String(key[key.index(after: slash)...]))
+    }
+
+    /// The metric named `key` (`wall_to_ready`, `milestone:NAME`, …); nil for an unknown key.
+    public init?(key: String) {
+        if key.hasPrefix("milestone:") {
+            self = .milestone(String(key.dropFirst("milestone:".count)))
+            return
+        }
+        if key.hasPrefix("interval:") {
+            self = .interval(String(key.dropFirst("interval:".count)))
+            return
+        }
+        let all: [Metric] = [
+            .wallToReady, .wallToExit, .processEntry, .main, .userCPU, .systemCPU, .cpu, .maxRSS,
+            .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches,
+            .timeToSuspend, .timeToResume, .timeToShutdown, .firstResponseByte, .warmRequest,
+        ]
+        guard let found = all.first(where: { $0.key == key }) else { return nil }
+        self = found
+    }
+
+    public var description: String { key }
+
+    /// This metric's value in `run`, nil when the run did not measure it.
+    public func value(in run: RunMeasurement) -> Double? {
+        // Not `.map(Double.init)`: for a UInt64 that resolves to
+        // Double(bitPattern:) and turns 10 ms into 4.9e-317.
+        switch self {
+        case .wallToReady: run.wallToReady.map { Double($0) }
+        case .wallToExit: run.wallToExit.map { Double($0) }
+        case .processEntry: run.processEntry.map { Double($0) }
+        case .main: run.main.map { Double($0) }
+        case .milestone(let name): run.milestones.first { $0.name == name }.map { Double($0.nanoseconds) }
+        // A traced run without the interval spent no time in it.
+        case .interval(let key): run.intervals.map { intervals in Double(intervals.first { $0.key == key }?.nanoseconds ?? 0) }
+        case .userCPU: Double(run.userCPU)
+        case .systemCPU: Double(run.systemCPU)
+        case .cpu: Double(run.userCPU + run.systemCPU)
+        case .maxRSS: Double(run.maxRSSBytes)
+        case .majorFaults: Double(run.majorFaults)
+        case .minorFaults: Double(run.minorFaults)
+        case .voluntaryContextSwitches: Double(run.voluntaryContextSwitches)
+        case .involuntaryContextSwitches: Double(run.involuntaryContextSwitches)
+        case .timeToSuspend: run.timeToSuspend.map { Double($0) }
+        case .timeToResume: run.timeToResume.map { Double($0) }
+        case .timeToShutdown: run.timeToShutdown.map { Double($0) }
+        case .firstResponseByte: run.firstResponseByte.map { Double($0) }
+        case .warmRequest: run.warmRequest.map { Double($0) }
+        }
+    }
+}
+
+extension Metric {
+    /// Friendlier names accepted in config files.
+    package static let aliases = ["ready": "wall_to_ready", "exit": "wall_to_exit", "pre_main": "main"]
+
+    package static var configNames: String {
+        "wall_to_ready, wall_to_exit, process_entry, main (pre_main), milestone:NAME, user_cpu, system_cpu, cpu, "
+            + "max_rss, major_faults, minor_faults, voluntary_context_switches, involuntary_context_switches"
+    }
+}

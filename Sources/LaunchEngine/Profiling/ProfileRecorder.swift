@@ -1,0 +1,181 @@
+import Foundation
+import Glibc
+import LaunchAnalysis
+import LaunchSupport
+
+/// Runs a program once with the launch sampler on and writes what it found:
+/// the trace, folded stacks, a speedscope profile and a flame graph SVG.
+///
+/// The sampler is asked for with LAUNCHPROF_SAMPLE_HZ. The preload library
+/// (liblaunchprof-preload.so) is always put in LD_PRELOAD when found: it
+/// samples programs that do not link LaunchProf, and stands down in those
+/// that do (they sample themselves) while still loading libunwind at
+/// start-up, so every thread of theirs can be sampled too.
+public struct ProfileRecorder: Sendable {
+    /// Samples per CPU-second of each thread.
+    public var rate: UInt32
+    /// A launch neither ready nor exited by then is killed.
+    public var timeout: Duration
+    /// Where the program's output goes.
+    public var output: OutputDisposition
+    /// liblaunchprof-preload.so, or nil to run without it.
+    public var preloadLibrary: String?
+    /// Launches to sample; their samples make one profile.
+    public var runs: Int
+    /// When the launch is over: `exit`, or a probe after which the program
+    /// is stopped (SIGTERM, then SIGKILL after `grace`).
+    public var probe: ReadyProbe
+    /// How long a program stopped after ready may take to exit.
+    public var grace: Duration
+    /// Stops profiling when it fires.
+    public var interrupt: InterruptMonitor?
+
+    /// A recorder of `runs` launches sampled at `rate`.
+    public init(
+        rate: UInt32 = RunDefaults.profileRate, timeout: Duration = RunDefaults.timeout, output: OutputDisposition = .inherit,
+        preloadLibrary: String?, runs: Int = 1, probe: ReadyProbe = .exit, grace: Duration = RunDefaults.grace,
+        interrupt: InterruptMonitor? = nil
+    ) {
+        self.rate = rate
+        self.timeout = timeout
+        self.output = output
+        self.preloadLibrary = preloadLibrary
+        self.runs = max(1, runs)
+        self.probe = probe
+        self.grace = grace
+        self.interrupt = interrupt
+    }
+
+    /// The files one profile produced.
+    public struct Outputs: Sendable {
+        /// One trace per launch.
+        public var traces: [String]
+        /// The folded stacks' path.
+        public var folded: String
+        /// The speedscope JSON's path.
+        public var speedscope: String
+        /// The flame graph SVG's path.
+        public var flameGraph: String
+    }
+
+    /// What profiling gave: each launch, the merged profile, the files.
+    public struct Profiled: Sendable {
+        /// Each launch recorded.
+        public var launches: [RecordedLaunch]
+        /// The merged, symbolized profile.
+        public var profile: SymbolizedProfile
+        /// The files written.
+        public var outputs: Outputs
+    }
+
+    /// The preload library `launchprof profile` uses: `explicit` when given,
+    /// none when `disabled`, else ``defaultPreloadLibrary()``; with the note
+    /// to show when none was found.
+    public static func preloadLibrary(explicit: String?, disabled: Bool) -> (path: String?, note: String?) {
+        if disabled { return (nil, nil) }
+        if let path = explicit ?? defaultPreloadLibrary() { return (path, nil) }
+        return (nil, "liblaunchprof-preload.so is not beside launchprof; only programs that link LaunchProf will be sampled (set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library)")
+    }
+
+    /// Where liblaunchprof-preload.so is: $LAUNCHPROF_PRELOAD_LIBRARY, or
+    /// in launchprof's resources beside the running executable (where
+    /// `swift build` puts it: `launchprof_launchprof.resources/`), or beside
+    /// the executable itself (an install that copied it there).
+    public static func defaultPreloadLibrary() -> String? {
+        if let path = ProcessInfo.processInfo.environment["LAUNCHPROF_PRELOAD_LIBRARY"], !path.isEmpty { return path }
+        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for candidate in [Self.resourcesFolder + "/" + Self.preloadLibraryName, Self.preloadLibraryName] {
+            let path = folder.appendingPathComponent(candidate).path
+            if access(path, R_OK) == 0 { return path }
+        }
+        return nil
+    }
+
+    /// The preload library's file name, and the folder SwiftPM copies the
+    /// launchprof target's resources to (beside the executable).
+    public static let preloadLibraryName = "liblaunchprof-preload.so"
+    /// The folder SwiftPM copies the launchprof target's resources to, beside the executable.
+    public static let resourcesFolder = "launchprof_launchprof.resources"
+
+    /// The output files for `base` in `directory`: `<base>.lptrace` (or
+    /// `<base>-1.lptrace`… for several launches), `.folded`,
+    /// `.speedscope.json` and `.svg`.
+    public func outputs(directory: String, base: String) -> Outputs {
+        let prefix = (directory as NSString).appendingPathComponent(base)
+        let traces = runs == 1 ? [prefix + ".lptrace"] : (1...runs).map { "\(prefix)-\($0).lptrace" }
+        return Outputs(
+            traces: traces, folded: prefix + ".folded", speedscope: prefix + ".speedscope.json", flameGraph: prefix + ".svg")
+    }
+
+    /// Profiles `runs` launches of `target` and writes the files of
+    /// ``outputs(directory:base:)``, creating `directory` when it is missing.
+    /// `progress` hears of each launch before it starts.
+    public func profile(
+        _ target: LaunchTarget, directory: String, base: String, progress: (Int) -> Void = { _ in }
+    ) throws(ProfileError) -> Profiled {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .directory(path: directory, reason: error.localizedDescription)
+        }
+        var target = target
+        target.environment["LAUNCHPROF_SAMPLE_HZ"] = String(rate)
+        if let preloadLibrary {
+            guard access(preloadLibrary, R_OK) == 0 else { throw .missingPreload(path: preloadLibrary) }
+            let existing = target.environment["LD_PRELOAD"] ?? ProcessInfo.processInfo.environment["LD_PRELOAD"] ?? ""
+            target.environment["LD_PRELOAD"] = existing.isEmpty ? preloadLibrary : "\(preloadLibrary):\(existing)"
+        }
+        let outputs = outputs(directory: directory, base: base)
+        let recorder = TraceRecorder(timeout: timeout, output: output, probe: probe, grace: grace, interrupt: interrupt)
+        var launches: [RecordedLaunch] = []
+        for (index, path) in outputs.traces.enumerated() {
+            progress(index)
+            do {
+                launches.append(try recorder.record(target, to: path))
+            } catch {
+                throw .record(error)
+            }
+        }
+        let profile: SymbolizedProfile
+        do {
+            profile = try Symbolizer().symbolize(launches.map(\.trace), name: base)
+        } catch {
+            throw .symbolize(error)
+        }
+        let launchesText = runs == 1 ? "launch" : "\(runs) launches"
+        do {
+            try AtomicWrite.write(FoldedStacks.text(of: profile), to: outputs.folded)
+            try AtomicWrite.write(SpeedscopeExporter.json(of: profile), to: outputs.speedscope)
+            try AtomicWrite.write(
+                FlameGraphSVG.svg(of: profile, title: "\(base) \(launchesText) (\(rate) Hz)"), to: outputs.flameGraph)
+        } catch {
+            throw .write(error)
+        }
+        return Profiled(launches: launches, profile: profile, outputs: outputs)
+    }
+}
+
+/// Why `launchprof profile` produced no profile.
+public enum ProfileError: Error, Sendable, CustomStringConvertible {
+    /// The preload library cannot be read.
+    case missingPreload(path: String)
+    /// A launch could not be recorded.
+    case record(RecordError)
+    /// The samples could not be symbolized.
+    case symbolize(Symbolizer.Failure)
+    /// An output file could not be written.
+    case write(AtomicWriteError)
+    /// The output directory cannot be created.
+    case directory(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .missingPreload(let path):
+            "the preload library '\(path)' cannot be read (build it with 'swift build', or set LAUNCHPROF_PRELOAD_LIBRARY)"
+        case .record(let error): error.description
+        case .symbolize(let error): error.description
+        case .write(let error): error.description
+        case .directory(let path, let reason): "cannot create the output directory '\(path)': \(reason)"
+        }
+    }
+}

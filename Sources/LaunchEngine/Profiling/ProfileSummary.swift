@@ -1,0 +1,85 @@
+import Foundation
+import LaunchAnalysis
+import LaunchSupport
+
+/// The few lines `launchprof profile` prints: what was sampled, what was
+/// lost, what the handler cost, the hottest functions and, when the debug
+/// info tells them, the hottest source lines.
+public struct ProfileSummary: Sendable {
+    /// The summary, one line each, ending with a newline.
+    public var text: String
+
+    /// Median handler (unwinding) time over the samples whose stack was
+    /// walked, in nanoseconds.
+    public static func medianHandlerNanoseconds(_ sampling: TraceSampling) -> UInt32? {
+        let costs = sampling.samples.filter { !$0.loaderBusy && !$0.unwindFailed }.map(\.handlerNanoseconds).sorted()
+        guard !costs.isEmpty else { return nil }
+        return costs[costs.count / 2]
+    }
+
+    /// Frames by self weight (leaf frames), heaviest first.
+    public static func hottest(_ profile: SymbolizedProfile, limit: Int) -> [(frame: SymbolizedProfile.Frame, weight: UInt64)] {
+        var weights: [Int: UInt64] = [:]
+        for stack in profile.stacks { if let leaf = stack.frames.last { weights[leaf, default: 0] += UInt64(stack.weight) } }
+        return weights.sorted { ($1.value, profile.frames[$0.key].name) < ($0.value, profile.frames[$1.key].name) }
+            .prefix(limit).map { (profile.frames[$0.key], $0.value) }
+    }
+
+    /// Source lines by self weight (where the leaf was), heaviest first,
+    /// each with its function; empty when no sample's line is known.
+    public static func hottestLines(
+        _ profile: SymbolizedProfile, limit: Int
+    ) -> [(location: SourceLocation, frame: SymbolizedProfile.Frame, weight: UInt64)] {
+        struct Key: Hashable { var location: SourceLocation, frame: Int }
+        var weights: [Key: UInt64] = [:]
+        for stack in profile.stacks {
+            guard let location = stack.location, let leaf = stack.frames.last else { continue }
+            weights[Key(location: location, frame: leaf), default: 0] += UInt64(stack.weight)
+        }
+        return weights.sorted {
+            ($1.value, $0.key.location.file, $0.key.location.line) < ($0.value, $1.key.location.file, $1.key.location.line)
+        }.prefix(limit).map { ($0.key.location, profile.frames[$0.key.frame], $0.value) }
+    }
+
+    /// The summary of `profile`, with its `limit` hottest functions.
+    public init(_ profile: SymbolizedProfile, limit: Int = 10) {
+        let sampling = profile.sampling
+        let total = profile.totalWeight
+        let threads = Set(profile.stacks.map { [UInt64($0.run), UInt64($0.threadID)] }).count
+        let launches = profile.runCount > 1 ? " from \(profile.runCount) launches" : ""
+        var lines = [
+            "\(profile.stacks.count) samples\(launches) (weight \(total), ≈\(String(format: "%.1f", Double(total) * profile.nanosecondsPerWeight / 1e6)) ms CPU) on \(threads) thread\(threads == 1 ? "" : "s") at \(sampling.rate) Hz, \(sampling.timerMode)"
+        ]
+        if sampling.lost > 0 || sampling.failed > 0 {
+            let busy = sampling.samples.filter(\.loaderBusy).count
+            lines.append("\(sampling.lost) samples lost (buffer full), \(sampling.failed) kept as their PC alone (\(busy) while the loader was busy, the rest unwalkable)")
+        }
+        if sampling.loaderUnguarded {
+            lines.append("warning: glibc's loader locks were not found: a sample taken while a thread enters dlopen/dlclose could deadlock")
+        }
+        if sampling.mainThreadOnly {
+            lines.append("only the main thread was sampled: libunwind was not preloaded (use launchprof profile, or LD_PRELOAD=liblaunchprof-preload.so)")
+        }
+        if let median = Self.medianHandlerNanoseconds(sampling) {
+            let depths = sampling.samples.filter { !$0.loaderBusy && !$0.unwindFailed }.map(\.frames.count).sorted()
+            lines.append("handler: median \(String(format: "%.2f", Double(median) / 1000)) µs per sample, median depth \(depths[depths.count / 2])")
+        }
+        let hottest = Self.hottest(profile, limit: limit)
+        if !hottest.isEmpty { lines.append("hottest functions (self):") }
+        func share(_ weight: UInt64) -> String { String(format: "%5.1f%%", Double(weight) / Double(max(total, 1)) * 100) }
+        for (frame, weight) in hottest {
+            let module = frame.module.isEmpty ? "" : "  [\(TerminalText.sanitized(frame.module))]"
+            lines.append("  \(share(weight))  \(TerminalText.sanitized(frame.name))\(frame.inlined ? " (inlined)" : "")\(module)")
+        }
+        let hottestLines = Self.hottestLines(profile, limit: 5)
+        if !hottestLines.isEmpty { lines.append("hottest lines (self):") }
+        for (location, frame, weight) in hottestLines {
+            lines.append("  \(share(weight))  \(TerminalText.sanitized(location.file)):\(location.line)  \(TerminalText.sanitized(frame.name))")
+        }
+        if profile.lineToolMissing {
+            lines.append("no source lines: llvm-symbolizer not found (install llvm, or set \(SourceLineTool.variable))")
+        }
+        for warning in profile.warnings { lines.append("warning: \(warning)") }
+        text = lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Glibc
+import LaunchSupport
+
+/// Runs a helper tool (llvm-symbolizer) to completion under a time limit.
+///
+/// Its input comes from a file and its output and errors go to files, not
+/// pipes: neither side can fill a pipe and wait for the other, however much
+/// either writes. The tool gets its own process group, so when it outlives
+/// the limit it is killed with anything it started, and it is always reaped:
+/// nothing is left behind.
+package struct ToolProcess {
+    /// How the tool ended.
+    package enum End: Equatable {
+        case exited(Int32)
+        case signaled(Int32)
+        /// Still running at the time limit: killed.
+        case timedOut
+    }
+
+    package var end: End
+    package var output: Data
+    package var errorOutput: Data
+
+    /// Runs `executable` with `arguments`, `input` as its standard input and
+    /// the harness's environment, for at most `timeout`, through the same
+    /// spawner as every measured process.
+    package static func run(
+        _ executable: String, arguments: [String], input: Data, timeout: Duration
+    ) throws(LaunchError) -> ToolProcess {
+        let directory: String
+        do {
+            directory = try PrivateDirectory.make(in: NSTemporaryDirectory(), prefix: "launchprof-tool")
+        } catch {
+            throw .system(error, program: executable)
+        }
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let inputPath = directory + "/input", outputPath = directory + "/output", errorPath = directory + "/errors"
+        guard FileManager.default.createFile(atPath: inputPath, contents: input) else {
+            throw .system(SystemCallError(call: "write", subject: inputPath, errno: errno), program: executable)
+        }
+        var options = SpawnOptions(output: .files(stdout: outputPath, stderr: errorPath))
+        options.input = inputPath
+        let target = LaunchTarget(name: executable, arguments: [executable] + arguments)
+        let process = try Spawner().spawn(target, options: options)
+        let observed = try RunObserver(process: process, settings: RunSettings(probe: .exit, timeout: timeout)).observe()
+        let end: End
+        switch observed.exit {
+        case .exited(let code): end = .exited(code)
+        case .signaled(let signal): end = .signaled(signal)
+        default: end = .timedOut
+        }
+        let output = (try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data()
+        let errorOutput = (try? Data(contentsOf: URL(fileURLWithPath: errorPath))) ?? Data()
+        return ToolProcess(end: end, output: output, errorOutput: errorOutput)
+    }
+}

@@ -1,0 +1,80 @@
+import LaunchAnalysis
+
+/// The comparison of a run with a baseline: stored in results
+/// (`comparison`) and shown in every report.
+public struct BaselineComparison: Sendable, Equatable, Codable {
+    /// The baseline's name or path, as given.
+    public var baseline: String
+    /// When and by which launchprof version the baseline was measured.
+    public var baselineDate: String
+    /// The launchprof version that measured the baseline.
+    public var baselineToolVersion: String
+    /// Another machine, another tool version, targets missing on one side.
+    public var warnings: [String]
+    /// One change per target, mode, metric and statistic compared, in the current results' order.
+    public var changes: [MetricChange]
+    /// The target that times were compared relative to, when it was measured
+    /// on both sides (`changes` then carry it as their `reference`).
+    public var reference: String?
+    /// The reference's own changes, as measured: how much the machine
+    /// drifted between the baseline and now. They never gate.
+    public var drift: [MetricChange]?
+    /// Why each target's time to ready changed: by phase and by interval
+    /// (``LaunchAttribution``), for every target and mode on both sides.
+    public var attributions: [LaunchAttribution]?
+    /// Where the launch's CPU went differently, by function, for targets
+    /// profiled on both sides (`run --profile`, the baseline saved with its profiles).
+    public var profileDifferences: [ProfileDifference]?
+
+    /// A comparison with the baseline named `baseline`, measured on `baselineDate`.
+    public init(
+        baseline: String, baselineDate: String, baselineToolVersion: String, warnings: [String], changes: [MetricChange],
+        reference: String? = nil, drift: [MetricChange]? = nil, attributions: [LaunchAttribution]? = nil
+    ) {
+        self.baseline = baseline
+        self.baselineDate = baselineDate
+        self.baselineToolVersion = baselineToolVersion
+        self.warnings = warnings
+        self.changes = changes
+        self.reference = reference
+        self.drift = drift
+        self.attributions = attributions
+    }
+
+    /// The attributions of the targets that regressed, once each, in the
+    /// order of their regressions: what the reports explain.
+    public var regressedAttributions: [LaunchAttribution] {
+        var shown: [LaunchAttribution] = []
+        for regressed in regressions where !shown.contains(where: { $0.target == regressed.target && $0.mode == regressed.mode }) {
+            if let attribution = attribution(of: regressed.target, regressed.mode) { shown.append(attribution) }
+        }
+        return shown
+    }
+
+    /// The attribution of `target` in `mode`, if there is one.
+    public func attribution(of target: String, _ mode: LaunchMode) -> LaunchAttribution? {
+        attributions?.first { $0.target == target && $0.mode == mode }
+    }
+
+    /// The changes judged regressed: worse beyond the threshold and significant.
+    public var regressions: [MetricChange] { changes.filter { $0.verdict == .regressed } }
+    /// The changes judged improved: better beyond the threshold and significant.
+    public var improvements: [MetricChange] { changes.filter { $0.verdict == .improved } }
+}
+
+/// What to check for regressions: a metric's statistic and its threshold.
+public struct RegressionCheck: Sendable, Equatable {
+    /// The metric compared.
+    public var metric: Metric
+    /// The statistic compared.
+    public var statistic: SummaryStatistic
+    /// 0.05 = worse by more than 5%; nil: the comparer's global threshold.
+    public var threshold: Double?
+
+    /// A check of `statistic` of `metric`, with its own `threshold` (nil: the comparer's).
+    public init(metric: Metric, statistic: SummaryStatistic = .p50, threshold: Double? = nil) {
+        self.metric = metric
+        self.statistic = statistic
+        self.threshold = threshold
+    }
+}

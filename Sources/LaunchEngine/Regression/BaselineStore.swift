@@ -1,0 +1,117 @@
+import Foundation
+import LaunchSupport
+
+/// Named baselines: `launchprof run --save-baseline NAME` writes the whole
+/// results document (every run's raw values, the machine, the tool version,
+/// the date) to `<directory>/NAME.json`; `--baseline NAME` reads it back.
+/// `--baseline` also takes a path to any results JSON file.
+public struct BaselineStore: Sendable {
+    /// `.launchprof/baselines`, relative to the current directory by default.
+    public var directory: String
+
+    /// `.launchprof/baselines`, relative to the current directory.
+    public static let defaultDirectory = ".launchprof/baselines"
+
+    /// A store of baselines in `directory`.
+    public init(directory: String = BaselineStore.defaultDirectory) { self.directory = directory }
+
+    /// Where the baseline called `name` lives; a name with '/' or ending in
+    /// `.json` is taken as a path.
+    public func path(for name: String) -> String {
+        Self.isPath(name) ? name : "\(directory)/\(name).json"
+    }
+
+    static func isPath(_ name: String) -> Bool { name.contains("/") || name.hasSuffix(".json") }
+
+    /// Checks a name for `--save-baseline`: letters, digits, '.', '_' and '-', not starting with '.'.
+    public static func validate(name: String) throws(BaselineError) {
+        let allowed = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }
+        guard !name.isEmpty, allowed, !name.hasPrefix(".") else { throw .badName(name) }
+    }
+
+    /// Writes `document` as the baseline `name`, atomically, creating the directory.
+    @discardableResult
+    public func save(_ document: ResultsDocument, as name: String) throws(BaselineError) -> String {
+        try Self.validate(name: name)
+        let path = path(for: name)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try JSONExporter().write(document, to: path)
+        } catch {
+            throw .write(path: path, reason: "\(error)")
+        }
+        return path
+    }
+
+    /// Writes `document` as the baseline `name` with copies of its profiles'
+    /// files (`NAME.profiles/`), so a later run's profiles can be compared
+    /// with them after `.launchprof/profiles` was overwritten.
+    @discardableResult
+    public func save(_ document: ResultsDocument, as name: String, keepingProfiles profiles: [ProfileRecord]) throws(BaselineError) -> String {
+        try Self.validate(name: name)
+        var document = document
+        if !profiles.isEmpty {
+            let folder = "\(directory)/\(name).profiles"
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw .write(path: folder, reason: "\(error)")
+            }
+            document.profiles = try profiles.map { record throws(BaselineError) in
+                var kept = record
+                for path in [\ProfileRecord.folded, \.flameGraph, \.speedscope] where !record[keyPath: path].isEmpty {
+                    let source = record[keyPath: path]
+                    let copy = "\(folder)/\((source as NSString).lastPathComponent)"
+                    guard let bytes = FileManager.default.contents(atPath: source) else { continue }
+                    do {
+                        try AtomicWrite.write(Array(bytes), to: copy)
+                    } catch {
+                        throw .write(path: copy, reason: "\(error)")
+                    }
+                    kept[keyPath: path] = copy
+                }
+                return kept
+            }
+        }
+        return try save(document, as: name)
+    }
+
+    /// Reads the baseline `name` (or the results file at that path).
+    public func load(_ name: String) throws(BaselineError) -> ResultsDocument {
+        let path = path(for: name)
+        if !Self.isPath(name), access(path, F_OK) != 0 {
+            let saved = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.filter { $0.hasSuffix(".json") }
+                .map { String($0.dropLast(5)) }.sorted() ?? []
+            throw .notFound(name: name, path: path, saved: saved)
+        }
+        do {
+            return try ResultsDocument.load(from: path)
+        } catch {
+            throw .unreadable(error)
+        }
+    }
+}
+
+/// Why a baseline could not be saved or read.
+public enum BaselineError: Error, Equatable, CustomStringConvertible {
+    /// The name is not a valid baseline name (letters, digits, `.`, `_`, `-`).
+    case badName(String)
+    /// No baseline of that name; `saved` lists those there are.
+    case notFound(name: String, path: String, saved: [String])
+    /// The baseline file is not a results document launchprof can read.
+    case unreadable(ResultsFileError)
+    /// The baseline could not be saved.
+    case write(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .badName(let name):
+            "baseline name '\(name)' must be letters, digits, '.', '_' or '-' and not start with '.'"
+        case let .notFound(name, path, saved):
+            "no baseline '\(name)' (\(path) does not exist); "
+                + (saved.isEmpty ? "save one with --save-baseline \(name)" : "saved baselines: \(saved.joined(separator: ", "))")
+        case .unreadable(let error): "baseline: \(error)"
+        case let .write(path, reason): "cannot save baseline '\(path)': \(reason)"
+        }
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+import LaunchSupport
+
+/// Why one target's time to ready changed against a baseline: the change
+/// broken down into the launch's phases (spawn → process entry, process
+/// entry → main, main → each milestone in order, the last milestone →
+/// ready) and into its signpost intervals by name and thread role (from
+/// `--trace-runs`), each part with its own change of median, confidence
+/// interval and p-value. Parts whose change is significant and not trivial
+/// are contributors, largest first, each with the share of the total change
+/// it explains; what the intervals do not explain is said to be unexplained.
+public struct LaunchAttribution: Sendable, Equatable, Codable {
+    /// One part of the launch and its change.
+    public struct Part: Sendable, Equatable, Codable {
+        /// A phase of the launch, or a signpost interval.
+        public enum Kind: String, Sendable, Equatable, Codable {
+            /// A stretch between two points of the launch (spawn, process entry, main, milestones, ready).
+            case phase
+            /// A signpost interval, by name and thread role.
+            case interval
+        }
+
+        /// Phase or interval.
+        public var kind: Kind
+        /// What a person reads: "main → index ready", "interval 'build index' (main thread)".
+        public var name: String
+        /// The median in the baseline's runs, in nanoseconds.
+        public var baseline: Double
+        /// The median in the current runs, in nanoseconds.
+        public var current: Double
+        /// The change of the median, current − baseline, in nanoseconds.
+        public var change: Double
+        /// The lower end of the change's 95% confidence interval (bootstrap).
+        public var changeLow: Double
+        /// The upper end of the change's 95% confidence interval.
+        public var changeHigh: Double
+        /// The Mann–Whitney U test's two-sided p-value.
+        public var pValue: Double
+        /// change / the total change of time to ready.
+        public var share: Double
+        /// Significant, its interval excludes zero, and at least 1% of the baseline's time to ready.
+        public var isContributor: Bool
+        /// An interval's thread role, `main` or `other`; nil for a phase.
+        public var thread: String? = nil
+
+        /// Its row in a report's table, plain text in ``LaunchAttribution/tableHeader``'s order.
+        public var cells: [String] {
+            [
+                name, HumanUnits.duration(baseline), HumanUnits.duration(current), LaunchAttribution.signed(change),
+                "\(LaunchAttribution.signed(changeLow)) … \(LaunchAttribution.signed(changeHigh))",
+                HumanUnits.percent(share), pValue < 0.0001 ? "< 0.0001" : HumanUnits.fixed(pValue, decimals: 4),
+            ]
+        }
+    }
+
+    /// The target.
+    public var target: String
+    /// Its page-cache mode.
+    public var mode: LaunchMode
+    /// Median time to ready in the baseline, in nanoseconds.
+    public var baselineReady: Double
+    /// Median time to ready now, in nanoseconds.
+    public var currentReady: Double
+    /// currentReady − baselineReady: what the parts' changes are shares of.
+    public var totalChange: Double
+    /// The phases, in launch order.
+    public var phases: [Part]
+    /// The intervals of traced runs (`--trace-runs` on both sides), largest change first.
+    public var intervals: [Part]
+    /// The part of the total change no contributing interval explains, in
+    /// nanoseconds (nil without traced intervals on both sides).
+    public var unexplained: Double?
+    /// The change of the time the launch spent off CPU, in nanoseconds: how
+    /// much of the change was waiting (I/O, locks, sleeps, other threads)
+    /// rather than work. The main thread's own (time to ready minus its CPU
+    /// time, `LP1 maincpu`) when every run of a LaunchProf program reported
+    /// it, else time to ready minus the whole process tree's CPU; by median.
+    public var offCPUChange: Double? = nil
+    /// Whether ``offCPUChange`` is the main thread's own.
+    public var offCPUIsMainThread: Bool? = nil
+    /// Cold runs: what each file of the launch (the executable, its shared
+    /// libraries, `--evict` paths) read from disk, before and after; files
+    /// on one side only are libraries added or dropped. Empty for warm runs.
+    public var files: [FileChange]? = nil
+
+    /// One file's reads in cold runs, before and after.
+    public struct FileChange: Sendable, Equatable, Codable {
+        /// The file.
+        public var path: String
+        /// Median bytes read from disk per cold launch in the baseline; nil: not in its file set.
+        public var bytesBefore: Double?
+        /// Median bytes read per cold launch now; nil: not in the file set now.
+        public var bytesAfter: Double?
+
+        /// A file the launch has now and did not have (a new shared library).
+        public var isNew: Bool { bytesBefore == nil && bytesAfter != nil }
+        /// A file the launch no longer has.
+        public var isGone: Bool { bytesBefore != nil && bytesAfter == nil }
+    }
+
+    /// The contributors, largest change first: intervals (the more precise
+    /// answer) before phases, each with its share.
+    public var contributors: [Part] {
+        let largestFirst: (Part, Part) -> Bool = { abs($0.change) > abs($1.change) }
+        return intervals.filter(\.isContributor).sorted(by: largestFirst) + phases.filter(\.isContributor).sorted(by: largestFirst)
+    }
+
+    /// The columns of a report's table of parts (``Part/cells``).
+    public static let tableHeader = ["Part", "Baseline", "Now", "Change", "95% CI", "Share", "p"]
+
+    /// What no main-thread interval explains, as a sentence, when it is at
+    /// least a fifth of the change; nil otherwise.
+    public var unexplainedSentence: String? {
+        guard let unexplained, totalChange != 0, abs(unexplained) >= 0.2 * abs(totalChange) else { return nil }
+        return "\(Self.signed(unexplained)) (\(Self.share(unexplained / totalChange))) is not explained by any interval"
+    }
+
+    /// Libraries (and other files of a cold launch) on one side only, as sentences.
+    public var fileSentences: [String] {
+        (files ?? []).filter { $0.isNew || $0.isGone }.map { file in
+            let name = (file.path as NSString).lastPathComponent
+            return file.isNew
+                ? "new in the launch: \(name) (\(HumanUnits.bytes(file.bytesAfter ?? 0)) read from disk per cold launch)"
+                : "no longer in the launch: \(name)"
+        }
+    }
+
+    /// What the terminal says after a regression verdict: the three largest
+    /// contributors, one line each, and the unexplained rest when it matters.
+    public var summaryLines: [String] {
+        let total = MetricChange.percent(baselineReady > 0 ? totalChange / baselineReady : 0)
+        var lines: [String] = []
+        let fileLines = fileSentences.prefix(3).map { "\(target) (\(mode.rawValue)): \($0)" }
+        let contributors = contributors
+        if contributors.isEmpty {
+            lines.append("\(target) (\(mode.rawValue)): no part of the launch changed beyond noise; "
+                + "the change of \(Self.signed(totalChange)) (\(total)) is unexplained")
+            return lines + fileLines
+        }
+        // Intervals first (contributors keeps them so): a phase that only
+        // contains a named interval says less.
+        for part in contributors.prefix(3) {
+            lines.append("\(target) (\(mode.rawValue)): \(part.name) \(Self.signed(part.change)) "
+                + "(\(Self.share(part.share)) of \(Self.signed(totalChange)), p \(Self.pText(part.pValue)))")
+        }
+        lines += fileLines
+        if let offCPUChange, totalChange > 0, offCPUChange >= 0.5 * totalChange {
+            let how = offCPUIsMainThread == true ? "the main thread spent waiting" : "was off CPU"
+            lines.append("\(target) (\(mode.rawValue)): \(Self.signed(offCPUChange)) of it \(how) "
+                + "(I/O, locks, sleeps, other threads), not working")
+        }
+        if let unexplainedSentence { lines.append("\(target) (\(mode.rawValue)): \(unexplainedSentence)") }
+        return lines
+    }
+
+    package static func signed(_ nanoseconds: Double) -> String {
+        (nanoseconds < 0 ? "-" : "+") + HumanUnits.duration(abs(nanoseconds))
+    }
+
+    static func share(_ fraction: Double) -> String { HumanUnits.percent(fraction) }
+
+    package static func pText(_ p: Double) -> String { p < 0.0001 ? "< 0.0001" : "= " + HumanUnits.fixed(p, decimals: 4) }
+}
+
+extension LaunchAttribution {
+    /// The attribution of `current`'s change against `baseline` (one target
+    /// and mode), from the successful runs of each; nil when either side has
+    /// no successful run.
+    public static func attribute(
+        baseline: BenchmarkResult, current: BenchmarkResult, significance: Double = RunDefaults.significance
+    ) -> LaunchAttribution? {
+        let before = baseline.runs.filter(\.exit.isSuccess), after = current.runs.filter(\.exit.isSuccess)
+        // Not `.map(Double.init)`: for a UInt64 that is Double(bitPattern:).
+        let readyBefore = before.compactMap(\.wallToReady).map { Double($0) }
+        let readyAfter = after.compactMap(\.wallToReady).map { Double($0) }
+        guard let baselineReady = SummaryStatistic.p50.value(of: readyBefore),
+              let currentReady = SummaryStatistic.p50.value(of: readyAfter)
+        else { return nil }
+        let floor = 0.01 * baselineReady
+        let total = currentReady - baselineReady
+        func part(_ kind: Part.Kind, _ name: String, _ a: [Double], _ b: [Double]) -> Part? {
+            guard let difference = BootstrapDifference(b, minus: a), let test = MannWhitneyU(b, a),
+                  let baselineValue = SummaryStatistic.p50.value(of: a), let currentValue = SummaryStatistic.p50.value(of: b)
+            else { return nil }
+            let excludesZero = difference.low > 0 || difference.high < 0
+            return Part(
+                kind: kind, name: name, baseline: baselineValue, current: currentValue, change: difference.difference,
+                changeLow: difference.low, changeHigh: difference.high, pValue: test.pValue,
+                share: total != 0 && (difference.difference / total).isFinite ? difference.difference / total : 0,
+                isContributor: test.pValue < significance && excludesZero && abs(difference.difference) >= floor)
+        }
+        let phases = Self.phaseNames(before + after).compactMap { phase in
+            part(.phase, phase.name, before.compactMap(phase.duration), after.compactMap(phase.duration))
+        }
+        var intervals: [Part] = []
+        var unexplained: Double?
+        let tracedBefore = before.filter { $0.intervals != nil }, tracedAfter = after.filter { $0.intervals != nil }
+        if !tracedBefore.isEmpty, !tracedAfter.isEmpty {
+            var keys: [String] = []
+            for run in tracedBefore + tracedAfter {
+                for interval in run.intervals ?? [] where !keys.contains(interval.key) { keys.append(interval.key) }
+            }
+            intervals = keys.compactMap { key in
+                let metric = Metric.interval(key)
+                var interval = part(.interval, metric.displayName, tracedBefore.compactMap(metric.value), tracedAfter.compactMap(metric.value))
+                interval?.thread = Metric.intervalParts(key).thread
+                return interval
+            }.sorted { abs($0.change) > abs($1.change) }
+            // Main-thread intervals are on the launch's path; the others
+            // explain it only through what the main thread waited for.
+            let explained = intervals.filter { $0.isContributor && $0.thread == "main" }.reduce(0) { $0 + $1.change }
+            unexplained = total - explained
+        }
+        var attribution = LaunchAttribution(
+            target: current.target.name, mode: current.mode, baselineReady: baselineReady, currentReady: currentReady,
+            totalChange: total, phases: phases, intervals: intervals, unexplained: unexplained)
+        let mainThread = !(before + after).isEmpty && (before + after).allSatisfy { $0.mainThreadCPU != nil }
+        func offCPU(_ run: RunMeasurement) -> Double? {
+            guard let ready = run.wallToReady else { return nil }
+            return Double(ready) - Double(mainThread ? run.mainThreadCPU ?? 0 : run.userCPU + run.systemCPU)
+        }
+        if let old = SummaryStatistic.p50.value(of: before.compactMap(offCPU)),
+           let new = SummaryStatistic.p50.value(of: after.compactMap(offCPU)) {
+            attribution.offCPUChange = new - old
+            attribution.offCPUIsMainThread = mainThread
+        }
+        if current.mode == .cold {
+            attribution.files = fileChanges(
+                before: before, program: baseline.target.arguments.first, after: after, program: current.target.arguments.first)
+        }
+        return attribution
+    }
+
+    /// Cold runs' reads per file, by median over the runs that reported
+    /// residency. The program itself is one entry whatever its path on each
+    /// side ("the executable"), so a rebuilt binary is not a new file.
+    static func fileChanges(before: [RunMeasurement], program oldProgram: String?, after: [RunMeasurement], program newProgram: String?)
+        -> [FileChange]?
+    {
+        func reads(_ runs: [RunMeasurement], program: String?) -> [String: Double] {
+            let programName = program.map { ($0 as NSString).lastPathComponent }
+            var perFile: [String: [Double]] = [:]
+            for run in runs {
+                guard let residency = run.residency else { continue }
+                let page = Double(residency.pageSize ?? 4096)
+                for file in residency.files {
+                    let key = (file.path as NSString).lastPathComponent == programName ? "(the executable)" : file.path
+                    perFile[key, default: []].append(Double(file.pagesRead ?? 0) * page)
+                }
+            }
+            return perFile.compactMapValues { SummaryStatistic.p50.value(of: $0) }
+        }
+        let old = reads(before, program: oldProgram), new = reads(after, program: newProgram)
+        guard !old.isEmpty || !new.isEmpty else { return nil }
+        let paths = Set(old.keys).union(new.keys)
+        return paths.map { FileChange(path: $0, bytesBefore: old[$0], bytesAfter: new[$0]) }
+            .sorted { (($0.isNew || $0.isGone) ? 1 : 0, abs(($0.bytesAfter ?? 0) - ($0.bytesBefore ?? 0)), $1.path)
+                > (($1.isNew || $1.isGone) ? 1 : 0, abs(($1.bytesAfter ?? 0) - ($1.bytesBefore ?? 0)), $0.path) }
+    }
+
+    /// A phase: its name and its duration in a run (nil when the run did not record its ends).
+    struct Phase {
+        var name: String
+        var duration: (RunMeasurement) -> Double?
+    }
+
+    /// The phases both sides can have, in launch order: spawn → process
+    /// entry → main → each milestone (in the order runs recorded them) → ready.
+    static func phaseNames(_ runs: [RunMeasurement]) -> [Phase] {
+        var milestones: [String] = []
+        for run in runs {
+            for milestone in run.milestones.sorted(by: { $0.nanoseconds < $1.nanoseconds }) where !milestones.contains(milestone.name) {
+                milestones.append(milestone.name)
+            }
+        }
+        typealias Point = (name: String, time: (RunMeasurement) -> UInt64?)
+        var points: [Point] = [("spawn", { _ in 0 })]
+        if runs.contains(where: { $0.processEntry != nil }) { points.append(("process entry", { $0.processEntry })) }
+        if runs.contains(where: { $0.main != nil }) { points.append(("main", { $0.main })) }
+        for name in milestones { points.append((name, { run in run.milestones.first { $0.name == name }?.nanoseconds })) }
+        points.append(("ready", { $0.wallToReady }))
+        return zip(points, points.dropFirst()).map { from, to in
+            Phase(name: "\(from.name) → \(to.name)") { run in
+                guard let start = from.time(run), let end = to.time(run), end >= start else { return nil }
+                return Double(end - start)
+            }
+        }
+    }
+}

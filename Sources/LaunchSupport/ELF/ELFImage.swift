@@ -1,0 +1,239 @@
+import Glibc
+
+/// What the dynamic loader needs to know of an ELF file: its interpreter
+/// (PT_INTERP), the libraries it names (DT_NEEDED) and where it says to look
+/// for them (DT_RUNPATH, DT_RPATH).
+///
+/// Reads only 64-bit little-endian files (x86_64, aarch64, riscv64), with
+/// pread: the headers and the dynamic string table, never the whole file.
+package struct ELFImage: Sendable, Equatable {
+    /// The PT_INTERP path; nil for a statically linked executable or a library.
+    package var interpreter: String?
+    /// Whether the file has a PT_DYNAMIC segment (static-pie binaries have one
+    /// but no interpreter).
+    package var isDynamic: Bool
+    package var needed: [String]
+    package var runpath: [String]
+    package var rpath: [String]
+
+    /// The ELF magic, `\x7fELF`.
+    package static let magic: [UInt8] = [0x7F, 0x45, 0x4C, 0x46]
+
+    private enum Tag {
+        static let ptLoad: UInt32 = 1, ptDynamic: UInt32 = 2, ptInterp: UInt32 = 3
+        static let dtNull: Int64 = 0, dtNeeded: Int64 = 1, dtStrtab: Int64 = 5
+        static let dtRpath: Int64 = 15, dtRunpath: Int64 = 29
+    }
+
+    private struct Segment {
+        var type: UInt32, offset: UInt64, vaddr: UInt64, filesz: UInt64
+    }
+
+    /// Reads the ELF headers of `path`. A path that is not a regular file
+    /// (a FIFO, a device, a directory) is refused without blocking.
+    package static func read(path: String) throws(ELFError) -> ELFImage {
+        let file = try RandomAccessFile(path: path)
+        defer { file.close() }
+        return try read(file)
+    }
+
+    /// Reads the ELF headers from `bytes` (a file's contents, for tests and
+    /// the fuzz target); `path` names them in errors.
+    package static func parse(_ bytes: [UInt8], path: String) throws(ELFError) -> ELFImage {
+        try read(RandomAccessFile(path: path, contents: bytes))
+    }
+
+    /// Most DT_NEEDED entries read from one file: ld.so has no limit, but
+    /// real programs name a few dozen; each costs a string read.
+    static let maximumNeeded = 4096
+
+    private static func read(_ file: RandomAccessFile) throws(ELFError) -> ELFImage {
+        let header = try file.bytes(at: 0, count: 64)
+        guard header.count >= 4, Array(header.prefix(4)) == magic else {
+            throw .notELF(path: file.path, firstBytes: Array(header.prefix(4)))
+        }
+        guard header.count >= 64 else {
+            throw .unsupported(path: file.path, reason: "damaged ELF: the file is \(header.count) bytes long, shorter than the 64-byte ELF header")
+        }
+        guard header[4] == 2 else {
+            throw .unsupported(path: file.path, reason: "32-bit ELF files are not supported (only 64-bit)")
+        }
+        guard header[5] == 1 else {
+            throw .unsupported(path: file.path, reason: "big-endian ELF files are not supported")
+        }
+        let segments = try readSegments(file, header: header)
+        var image = ELFImage(interpreter: nil, isDynamic: false, needed: [], runpath: [], rpath: [])
+        if let interp = segments.first(where: { $0.type == Tag.ptInterp }) {
+            image.interpreter = try readInterpreter(file, segment: interp)
+        }
+        if let dynamic = segments.first(where: { $0.type == Tag.ptDynamic }) {
+            image.isDynamic = true
+            try image.readDynamic(file, dynamic: dynamic, segments: segments)
+        }
+        return image
+    }
+
+    private static func readSegments(_ file: RandomAccessFile, header: [UInt8]) throws(ELFError) -> [Segment] {
+        let phoff = header.loadLE(UInt64.self, at: 0x20)
+        let phentsize = Int(header.loadLE(UInt16.self, at: 0x36))
+        let phnum = Int(header.loadLE(UInt16.self, at: 0x38))
+        // The kernel and ld.so accept only 56-byte ELF64 program headers.
+        guard phentsize == 56, phnum < 4096 else {
+            throw .unsupported(path: file.path, reason: "damaged ELF: bad program header table (\(phnum) x \(phentsize) bytes; entries are 56 bytes)")
+        }
+        // At most 4095 * 56 bytes.
+        let size = phentsize * phnum
+        let table = try file.bytes(at: phoff, count: size)
+        guard table.count == size else {
+            throw .unsupported(
+                path: file.path,
+                reason: "damaged ELF: the program header table (\(size) bytes at offset \(phoff)) runs past the end of the file")
+        }
+        return (0..<phnum).map { index in
+            let base = index * phentsize
+            return Segment(
+                type: table.loadLE(UInt32.self, at: base), offset: table.loadLE(UInt64.self, at: base + 8),
+                vaddr: table.loadLE(UInt64.self, at: base + 16), filesz: table.loadLE(UInt64.self, at: base + 32))
+        }
+    }
+
+    /// The PT_INTERP path: NUL-terminated, inside the file, at most 4 KiB.
+    private static func readInterpreter(_ file: RandomAccessFile, segment: Segment) throws(ELFError) -> String {
+        let size = Int(min(segment.filesz, 4096))
+        let bytes = try file.bytes(at: segment.offset, count: size)
+        guard bytes.count == size else {
+            throw .unsupported(
+                path: file.path, reason: "damaged ELF: PT_INTERP (\(segment.filesz) bytes at offset \(segment.offset)) runs past the end of the file")
+        }
+        let name = bytes.prefix { $0 != 0 }
+        guard !name.isEmpty else {
+            throw .unsupported(path: file.path, reason: "damaged ELF: PT_INTERP names no interpreter")
+        }
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    private mutating func readDynamic(
+        _ file: RandomAccessFile, dynamic: Segment, segments: [Segment]
+    ) throws(ELFError) {
+        let table = try file.bytes(at: dynamic.offset, count: Int(min(dynamic.filesz, 1 << 20)))
+        var strtabAddress: UInt64?
+        var neededOffsets: [UInt64] = [], runpathOffset: UInt64?, rpathOffset: UInt64?
+        for base in stride(from: 0, to: table.count - 15, by: 16) {
+            let tag = Int64(bitPattern: table.loadLE(UInt64.self, at: base))
+            let value = table.loadLE(UInt64.self, at: base + 8)
+            switch tag {
+            case Tag.dtNull: break
+            case Tag.dtNeeded: neededOffsets.append(value)
+            case Tag.dtStrtab: strtabAddress = value
+            case Tag.dtRunpath: runpathOffset = value
+            case Tag.dtRpath: rpathOffset = value
+            default: continue
+            }
+            if tag == Tag.dtNull { break }
+        }
+        guard neededOffsets.count <= Self.maximumNeeded else {
+            throw .unsupported(
+                path: file.path, reason: "damaged ELF: \(neededOffsets.count) DT_NEEDED entries (at most \(Self.maximumNeeded) are read)")
+        }
+        guard let strtabAddress else {
+            if !neededOffsets.isEmpty || runpathOffset != nil || rpathOffset != nil {
+                throw .unsupported(path: file.path, reason: "damaged ELF: the dynamic section names libraries but has no DT_STRTAB")
+            }
+            return
+        }
+        // DT_STRTAB is a virtual address: find the loaded segment holding it
+        // to turn it into a file offset.
+        let load = segments.first { segment in
+            let (end, overflow) = segment.vaddr.addingReportingOverflow(segment.filesz)
+            return segment.type == Tag.ptLoad && strtabAddress >= segment.vaddr && (overflow || strtabAddress < end)
+        }
+        // Cannot underflow: strtabAddress >= load.vaddr.
+        guard let load, case let (strtab, false) = (strtabAddress - load.vaddr).addingReportingOverflow(load.offset) else {
+            throw .unsupported(path: file.path, reason: "damaged ELF: DT_STRTAB (0x\(String(strtabAddress, radix: 16))) is outside every loaded segment")
+        }
+        func string(_ offset: UInt64, _ what: String) throws(ELFError) -> String {
+            guard case let (at, false) = strtab.addingReportingOverflow(offset) else {
+                throw .unsupported(path: file.path, reason: "damaged ELF: the string offset of \(what) (\(offset)) is out of range")
+            }
+            return try file.cString(at: at, what: what)
+        }
+        for offset in neededOffsets { needed.append(try string(offset, "a DT_NEEDED entry")) }
+        if let runpathOffset { runpath = try string(runpathOffset, "DT_RUNPATH").split(separator: ":").map(String.init) }
+        if let rpathOffset { rpath = try string(rpathOffset, "DT_RPATH").split(separator: ":").map(String.init) }
+    }
+}
+
+/// A read-only file read with pread, for headers at arbitrary offsets; or
+/// the same reads over bytes in memory (tests, the fuzz target).
+package struct RandomAccessFile {
+    let path: String
+    private let fd: Int32
+    private let contents: [UInt8]?
+    /// The file's size at open: reads are cut to it, so no buffer is ever
+    /// sized by a count from the file beyond the bytes that are there.
+    private let size: UInt64
+
+    /// Opens `path` only if it is a regular file (see ``RegularFile``).
+    package init(path: String) throws(ELFError) {
+        self.path = path
+        self.contents = nil
+        switch RegularFile.open(path) {
+        case .success(let file): (self.fd, self.size) = file
+        case .failure(.missing): throw .missing(path: path)
+        case .failure(let failure): throw .unreadable(path: path, reason: failure.description)
+        }
+    }
+
+    init(path: String, contents: [UInt8]) {
+        self.path = path
+        self.fd = -1
+        self.contents = contents
+        self.size = UInt64(contents.count)
+    }
+
+    func close() { if fd >= 0 { _ = Glibc.close(fd) } }
+
+    /// Runs `body` with the file, closing it afterwards.
+    package func withClose<T>(_ body: (RandomAccessFile) throws(ELFError) -> T) throws(ELFError) -> T {
+        defer { close() }
+        return try body(self)
+    }
+
+    /// Up to `count` bytes at `offset` (fewer at the end of the file, none
+    /// past it, whatever the offset).
+    package func bytes(at offset: UInt64, count: Int) throws(ELFError) -> [UInt8] {
+        if let contents {
+            guard count > 0, offset < UInt64(contents.count) else { return [] }
+            // offset < contents.count, so it fits in Int.
+            let start = Int(offset)
+            return Array(contents[start..<start + min(count, contents.count - start)])
+        }
+        guard offset < size else { return [] }
+        // size - offset < size: fits in Int when the file's size does.
+        let present = Int(clamping: size - offset)
+        guard let bytes = RegularFile.pread(fd, at: offset, count: min(count, present)) else {
+            throw .unsupported(path: path, reason: "read failed: \(String(cString: strerror(errno)))")
+        }
+        return bytes
+    }
+
+    /// The NUL-terminated string at `offset` (at most 4 KiB).
+    func cString(at offset: UInt64, what: String = "a string") throws(ELFError) -> String {
+        let bytes = try bytes(at: offset, count: 4096)
+        guard let end = bytes.firstIndex(of: 0) else {
+            throw .unsupported(path: path, reason: "damaged ELF: \(what) at file offset \(offset) is unterminated or past the end of the file")
+        }
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The little-endian integer at `offset`; 0 past the end (callers check sizes first).
+    func loadLE<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+        let size = MemoryLayout<T>.size
+        guard offset >= 0, offset + size <= count else { return 0 }
+        var value: T = 0
+        for index in (0..<size).reversed() { value = value << 8 | T(self[offset + index]) }
+        return value
+    }
+}
