@@ -21,6 +21,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "LaunchProf", targets: ["LaunchProf"]),
+        .library(name: "LaunchProfDeferred", targets: ["LaunchProfDeferred"]),
         .library(name: "LaunchProfLifecycle", targets: ["LaunchProfLifecycle"]),
         .library(name: "LaunchProfCodable", targets: ["LaunchProfCodable"]),
         // Launch benchmarks as a library: what `launchprof run` does, for
@@ -69,6 +70,13 @@ let package = Package(
             name: "LaunchProf",
             dependencies: ["LaunchProfFormat", "CLaunchProfSupport"]
         ),
+        // Work off the launch path: the deferred initializer and the prewarm
+        // registry. Separate from LaunchProf so that programs that only trace
+        // do not link (nor relocate at launch) any of it.
+        .target(
+            name: "LaunchProfDeferred",
+            dependencies: ["LaunchProf", "CLaunchProfSupport"]
+        ),
         // Lifecycle and StateStore: separate from LaunchProf so that programs
         // that only trace do not link (nor bind at launch) any of it.
         .target(
@@ -77,7 +85,7 @@ let package = Package(
         ),
         .target(
             name: "LaunchProfLifecycle",
-            dependencies: ["LaunchProf", "LaunchProfFormat", "CLaunchProfSupport", "CLaunchProfLifecycle"]
+            dependencies: ["LaunchProf", "LaunchProfDeferred", "LaunchProfFormat", "CLaunchProfSupport", "CLaunchProfLifecycle"]
         ),
         // Codable over StateStore's bytes: a separate module, because it needs Foundation.
         .target(
@@ -173,7 +181,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SampleDeferred",
-            dependencies: ["LaunchProf"],
+            dependencies: ["LaunchProf", "LaunchProfDeferred"],
             path: "Sources/Samples/SampleDeferred"
         ),
         // Hello-worlds with and without LaunchProf: Scripts/compare-launch-overhead.sh.
@@ -199,7 +207,7 @@ let package = Package(
         .testTarget(
             name: "LaunchProfTests",
             dependencies: [
-                "LaunchProf", "CLaunchProfSupport", "LaunchProfLifecycle", "LaunchProfCodable", "LaunchBenchmark",
+                "LaunchProf", "CLaunchProfSupport", "LaunchProfDeferred", "LaunchProfLifecycle", "LaunchProfCodable", "LaunchBenchmark",
             ]
         ),
         // Helpers both test targets use (markup parsing, files they execute).

@@ -40,6 +40,7 @@ let package = Package(
             name: "LaunchProfMetrics",
             dependencies: [
                 .product(name: "LaunchProf", package: launchprofIdentity),
+                .product(name: "LaunchProfDeferred", package: launchprofIdentity),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
@@ -50,6 +51,7 @@ let package = Package(
             dependencies: [
                 "LaunchProfTracing", "LaunchProfMetrics",
                 .product(name: "LaunchProf", package: launchprofIdentity),
+                .product(name: "LaunchProfDeferred", package: launchprofIdentity),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]

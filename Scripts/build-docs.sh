@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of LaunchProf, LaunchProfLifecycle and
-# LaunchBenchmark with swift-docc-plugin, warnings treated as errors, and
+# Builds the DocC documentation of LaunchProf, LaunchProfDeferred,
+# LaunchProfLifecycle and the
+# launch benchmark library's modules (LaunchSupport, LaunchAnalysis,
+# LaunchEngine, LaunchReports and LaunchBenchmark) with swift-docc-plugin, warnings treated as errors, and
 # fails when a public symbol declared in this repository has no doc comment.
 #
 # The plugin is a dependency only while LAUNCHPROF_DOCS is set (Package.swift),
@@ -16,7 +18,7 @@ site=.build-docs/site
 rm -rf "$site"
 mkdir -p "$site"
 status=0
-for module in LaunchProf LaunchProfLifecycle LaunchBenchmark; do
+for module in LaunchProf LaunchProfDeferred LaunchProfLifecycle LaunchSupport LaunchAnalysis LaunchEngine LaunchReports LaunchBenchmark; do
     echo "== docs: $module" >&2
     swift package --scratch-path .build-docs --allow-writing-to-directory "$site" \
         generate-documentation --target "$module" --output-path "$site/$module" \

@@ -23,7 +23,8 @@ SYSTEM = {"Foundation", "FoundationEssentials", "Glibc", "Dispatch", "Synchroniz
 ALLOWED = {
     # The embedded side: what traced programs link.
     "LaunchProf": {"LaunchProfFormat", "CLaunchProfSupport"},
-    "LaunchProfLifecycle": {"LaunchProf", "LaunchProfFormat", "CLaunchProfSupport", "CLaunchProfLifecycle"},
+    "LaunchProfDeferred": {"LaunchProf", "CLaunchProfSupport"},
+    "LaunchProfLifecycle": {"LaunchProf", "LaunchProfDeferred", "LaunchProfFormat", "CLaunchProfSupport", "CLaunchProfLifecycle"},
     "LaunchProfCodable": {"LaunchProfLifecycle", "LaunchProf"},
     # The launch benchmark library, one way: support, analysis, engine, reports, session.
     "LaunchSupport": set(),
@@ -35,9 +36,9 @@ ALLOWED = {
     "launchprof": {"LaunchBenchmark", "ArgumentParser"},
 }
 # Samples are programs that use the embedded libraries.
-SAMPLES = {"LaunchProf", "LaunchProfLifecycle"}
+SAMPLES = {"LaunchProf", "LaunchProfDeferred", "LaunchProfLifecycle"}
 # Modules that must never import Foundation (they are linked into every traced program).
-NO_FOUNDATION = {"LaunchProf", "LaunchProfLifecycle"}
+NO_FOUNDATION = {"LaunchProf", "LaunchProfDeferred", "LaunchProfLifecycle"}
 
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+(?:(?:struct|class|enum|func|var|let|protocol|typealias)\s+)?(\w+)", re.M)
 

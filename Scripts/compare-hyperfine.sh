@@ -6,7 +6,7 @@
 #
 #   Scripts/compare-hyperfine.sh [ROUNDS] [RUNS]      (default 3 rounds of 300 runs)
 #
-# Target (issue 3): launchprof's warm median within 5% of hyperfine's, and its
+# Target: launchprof's warm median within 5% of hyperfine's, and its
 # run-to-run spread (MAD) no larger.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What linking LaunchProf adds to a launch (issue 2's target: a hello-world
+# What linking LaunchProf adds to a launch (the target: a hello-world
 # that links it and records one milestone launches within 0.2 ms, median, of
 # one that does not).
 #

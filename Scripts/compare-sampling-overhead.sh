@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the launch sampler costs (issue 7's targets: at most 3% added to the
+# What the launch sampler costs (the targets: at most 3% added to the
 # launch at 1 kHz; at most 5 µs median handler time per sample at depth 30).
 #
 # 1. Launch time: lp-sample-app (release) to launch complete, measured with

@@ -14,7 +14,7 @@ package enum Names {
     }
 
     @usableFromInline
-    static func intern(_ name: String) -> UInt64 {
+    package static func intern(_ name: String) -> UInt64 {
         LP_NAME_INTERNED | UInt64(Registry.shared.intern(name))
     }
 

@@ -18,7 +18,7 @@ public struct Signposter: Sendable {
     public let subsystem: String
     /// The category named at creation ("launch", "network").
     public let category: String
-    @usableFromInline let categoryIndex: UInt16
+    @usableFromInline package let categoryIndex: UInt16
 
     /// Registers (once) the subsystem and category; cheap to create again.
     public init(subsystem: String, category: String) {

@@ -18,7 +18,7 @@ import LaunchProfTestSupport
         var cold = document.results[1]
         cold.mode = .cold
         document.results.append(cold)
-        return try ResultsDocument.decode(JSONExporter().encode(document), path: "fixture.json")
+        return try ResultsDocument.decode(document.jsonData(), path: "fixture.json")
     }
 
     @Test func everyRunMedianAndP90IsInTheHoverText() throws {

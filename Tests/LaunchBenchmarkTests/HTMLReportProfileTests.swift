@@ -108,12 +108,12 @@ import LaunchProfTestSupport
         #expect(record.hottest.first?.share == 0.5)
         var document = ReportFixtures.document()
         document.profiles = [record]
-        let data = try JSONExporter().encode(document)
+        let data = try document.jsonData()
         let decoded = try ResultsDocument.decode(data, path: "r.json")
         #expect(decoded.profiles == [record])
         // Results written before profiles existed still read.
         document.profiles = nil
-        let old = try JSONExporter().encode(document)
+        let old = try document.jsonData()
         #expect(!String(decoding: old, as: UTF8.self).contains("\"profiles\""))
         #expect(try ResultsDocument.decode(old, path: "old.json").profiles == nil)
     }

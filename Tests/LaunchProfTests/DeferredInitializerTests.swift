@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import LaunchProf
+@testable import LaunchProfDeferred
 
 /// Deferred initializer tests. All use the manual gate: the process-wide
 /// launch state is shared by every test in this process, so none of them

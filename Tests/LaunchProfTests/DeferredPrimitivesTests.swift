@@ -2,6 +2,7 @@ import CLaunchProfSupport
 import Testing
 
 @testable import LaunchProf
+@testable import LaunchProfDeferred
 
 /// The small pieces the deferred initializer and prewarm registry stand on.
 @Suite("Deferred primitives")

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import LaunchProf
+@testable import LaunchProfDeferred
 
 @Suite("Prewarm registry")
 struct PrewarmRegistryTests {

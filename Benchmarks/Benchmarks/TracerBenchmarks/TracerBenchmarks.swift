@@ -10,7 +10,7 @@ import Synchronization
 /// per event. They are whole nanoseconds, too coarse for a 1 ns budget, so
 /// each benchmark also reports "Picoseconds per op" (its own clock around the
 /// loop, in ps). Compare each against "clock_gettime (reference)" from the
-/// same run; issue 2's targets are ratios to it:
+/// same run; the tracer's targets are ratios to it:
 /// - enabled event <= 1.5x one clock read,
 /// - disabled event <= 2 ns,
 /// - 2 threads at once <= 2x the single-thread cost per event.

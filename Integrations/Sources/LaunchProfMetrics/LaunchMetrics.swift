@@ -1,5 +1,6 @@
 import Dispatch
 import LaunchProf
+import LaunchProfDeferred
 import Metrics
 
 /// Launch times, deferred tasks and prewarm outcomes through swift-metrics,

@@ -19,6 +19,7 @@ import Dispatch
 import Foundation
 import InMemoryTracing
 import LaunchProf
+import LaunchProfDeferred
 import LaunchProfMetrics
 import LaunchProfTracing
 import Metrics

@@ -1,4 +1,4 @@
-// launchprof_sampler.h — the launch-window sampling profiler (issue 7).
+// launchprof_sampler.h — the launch-window sampling profiler (docs/sampling.md).
 //
 // When LAUNCHPROF_SAMPLE_HZ is set, a constructor starts sampling at process
 // entry: each thread gets a timer on its own CPU-time clock (timer_create with

@@ -169,7 +169,7 @@ public struct ResultsWriteError: Error, Sendable, Equatable, CustomStringConvert
 /// that failed to launch or an interrupt. Its description is the CLI's own
 /// lines for it, so a failing test says what `launchprof run` would.
 public struct LaunchGateFailure: Error, Sendable, CustomStringConvertible {
-    /// What the benchmark ends with: ``LaunchExitStatus/gateFailed``, ``LaunchExitStatus/launchFailed`` or ``LaunchExitStatus/interrupted``.
+    /// What the benchmark ends with: `LaunchExitStatus.gateFailed`, `LaunchExitStatus.launchFailed` or `LaunchExitStatus.interrupted`.
     public var status: LaunchExitStatus
     /// The results, with the budgets checked and the comparison.
     public var document: ResultsDocument

@@ -25,7 +25,7 @@ import LaunchSupport
 /// The steps, in order: ``validate()`` (every check that needs no run: a
 /// reference that names a target, programs that exist, a baseline that can
 /// be read, directories that can be created); the measured runs, interleaved
-/// target by target ( ``BenchmarkRunner``); the results document with
+/// target by target ( `BenchmarkRunner`); the results document with
 /// budgets checked and the baseline compared (``BenchmarkEvent/measured(_:)``);
 /// profiles when asked for; the baseline saved when asked for. The outcome
 /// holds the document, writes every file format (``BenchmarkOutcome/write(_:)``)
@@ -285,7 +285,7 @@ public struct BenchmarkSession: Sendable {
 
 /// Why a benchmark could not start, with the exit status the CLI gives it.
 public struct BenchmarkSessionError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The exit status the CLI gives it: ``LaunchExitStatus/usage`` or ``LaunchExitStatus/launchFailed``.
+    /// The exit status the CLI gives it: `LaunchExitStatus.usage` or `LaunchExitStatus.launchFailed`.
     public var status: LaunchExitStatus
     /// What is wrong, naming the input.
     public var message: String

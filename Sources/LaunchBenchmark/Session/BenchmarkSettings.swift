@@ -2,7 +2,7 @@ import LaunchEngine
 
 /// How a benchmark runs and what it is checked against: everything
 /// `launchprof run`'s flags and a config file set besides the targets and
-/// their schedule (which a ``BenchmarkPlan`` holds).
+/// their schedule (which a `BenchmarkPlan` holds).
 public struct BenchmarkSettings: Sendable {
     /// For a target that has no timeout of its own: a run neither ready nor
     /// exited by then is killed with its process tree, and fails.
@@ -22,9 +22,9 @@ public struct BenchmarkSettings: Sendable {
     public var budgets: [Budget] = []
     /// Compared with the results; a regression fails the gate.
     public var baseline: BaselineSource?
-    /// A change beyond this is a regression when significant; nil: ``RunDefaults/threshold``.
+    /// A change beyond this is a regression when significant; nil: `RunDefaults.threshold`.
     public var threshold: Double?
-    /// The Mann–Whitney U test's level; nil: ``RunDefaults/significance``.
+    /// The Mann–Whitney U test's level; nil: `RunDefaults.significance`.
     public var significance: Double?
     /// Compare times relative to the reference target when both sides
     /// measured it, which takes the machine's drift out; false: as measured.
@@ -49,7 +49,7 @@ public struct BenchmarkSettings: Sendable {
     public var traceRuns: Bool?
     /// Recorded in the results document.
     public var commandLine: [String] = CommandLine.arguments
-    /// Recorded in the results document (``ResultsDocument/labels``): CI's
+    /// Recorded in the results document (`ResultsDocument.labels`): CI's
     /// commit, branch and runner, and any others; nil: the standard ones
     /// read from this process's environment.
     public var labels: MetricLabels?

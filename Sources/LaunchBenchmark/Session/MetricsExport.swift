@@ -21,7 +21,7 @@ public struct MetricsExport: Sendable, Equatable {
     }
 
     /// The export that flags and a config file ask for, checked before
-    /// anything runs, with `labels` (``MetricLabels/resolve(flags:configured:machine:environment:)``)
+    /// anything runs, with `labels` (`MetricLabels.resolve(flags:configured:machine:environment:)`)
     /// on every series; the gateway is `gatewayFlag`, else the config's.
     /// Nil when neither a file nor a gateway is asked for.
     public static func resolve(

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchSupport
 
 /// Why a results file (or baseline) could not be read.
 public enum ResultsFileError: Error, Equatable, CustomStringConvertible {
@@ -28,7 +29,21 @@ public enum ResultsFileError: Error, Equatable, CustomStringConvertible {
 }
 
 extension ResultsDocument {
-    /// Reads a results file written by `JSONExporter`, checking its schema
+    /// The document as JSON: pretty printed with sorted keys, so files diff
+    /// well (what `--export-json` writes and baselines store).
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// Writes the document's JSON (and a final newline) to `path`
+    /// atomically: a temporary file renamed into place.
+    public func writeJSON(to path: String) throws {
+        try AtomicWrite.write(Array(try jsonData()) + Array("\n".utf8), to: path)
+    }
+
+    /// Reads a results file written by `writeJSON(to:)`, checking its schema
     /// version before anything else so an old or newer file gets that error
     /// rather than a confusing one about a missing key.
     public static func load(from path: String) throws(ResultsFileError) -> ResultsDocument {

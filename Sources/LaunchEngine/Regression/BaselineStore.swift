@@ -36,7 +36,7 @@ public struct BaselineStore: Sendable {
         let path = path(for: name)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try JSONExporter().write(document, to: path)
+            try document.writeJSON(to: path)
         } catch {
             throw .write(path: path, reason: "\(error)")
         }

@@ -1,4 +1,5 @@
 import LaunchProf
+import LaunchProfDeferred
 
 /// Work to do outside the launch, at most as often as asked, on a schedule
 /// that outlives the process: the seeds' `BGAppRefreshTaskRequest` and

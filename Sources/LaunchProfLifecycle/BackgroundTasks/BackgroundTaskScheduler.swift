@@ -1,5 +1,6 @@
 import Glibc
 import LaunchProf
+import LaunchProfDeferred
 
 /// The seeds' BackgroundTaskManager (iOS's BGTaskScheduler) on Linux: work
 /// registered by identifier, requested with a minimum interval or as

@@ -1,6 +1,7 @@
 import CLaunchProfLifecycle
 import CLaunchProfSupport
 import LaunchProf
+import LaunchProfDeferred
 import Glibc
 
 /// The thread that runs the program's lifecycle handlers, one job at a

@@ -2,6 +2,7 @@ import CLaunchProfLifecycle
 import Glibc
 import CLaunchProfSupport
 import LaunchProf
+import LaunchProfDeferred
 
 /// Finds stops the process could not see, from gaps between the lifecycle
 /// thread's expected and actual wake-ups.

@@ -1,4 +1,5 @@
 import LaunchProf
+import LaunchProfDeferred
 
 /// How ``Lifecycle`` behaves. Every field has a default a server can use.
 public struct LifecycleConfiguration: Sendable, Equatable {

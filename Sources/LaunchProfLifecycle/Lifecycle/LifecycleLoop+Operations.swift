@@ -2,6 +2,7 @@ import CLaunchProfLifecycle
 import CLaunchProfSupport
 import LaunchProfFormat
 import LaunchProf
+import LaunchProfDeferred
 import Glibc
 
 extension LifecycleLoop {

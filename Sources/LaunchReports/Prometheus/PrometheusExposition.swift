@@ -9,7 +9,7 @@ import LaunchEngine
 /// family, each family's series together. A metric summarised over the runs
 /// is a summary (`quantile` 0.5, 0.9, 0.95 and 0.99, `_sum` and `_count` over
 /// the successful runs); run counts, budget and regression verdicts are
-/// gauges. Every series carries `target`, `mode` and the ``MetricLabels``.
+/// gauges. Every series carries `target`, `mode` and the `MetricLabels`.
 public struct PrometheusExposition: Sendable {
     /// Labels every series carries.
     public var labels: MetricLabels

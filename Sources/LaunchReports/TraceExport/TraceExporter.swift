@@ -1,6 +1,6 @@
 import LaunchAnalysis
 
-/// Turns a ``Trace`` into one output format.
+/// Turns a `Trace` into one output format.
 public protocol TraceExporter: Sendable {
     /// The whole output, ready to write.
     func export(_ trace: Trace) -> String

@@ -12,6 +12,7 @@
 // the deferred work before exiting, so the total work stays the same.
 import Glibc
 import LaunchProf
+import LaunchProfDeferred
 
 LaunchTracker.recordLaunchStart()
 let signposter = Signposter(subsystem: "dev.launchprof.sample", category: "deferred-sample")

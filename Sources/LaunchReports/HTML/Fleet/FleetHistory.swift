@@ -12,7 +12,7 @@ public struct FleetHistory: Sendable {
         /// What it holds.
         public var document: ResultsDocument
 
-        /// The run's commit (``ResultsDocument/labels``), if CI said.
+        /// The run's commit (`ResultsDocument.labels`), if CI said.
         public var commit: String? { document.labels?["commit"] }
         /// The run's branch, if CI said.
         public var branch: String? { document.labels?["branch"] }

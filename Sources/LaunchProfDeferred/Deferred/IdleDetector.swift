@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// Why deferred work began when it did.
 public enum DeferredStartReason: Sendable, Equatable, CustomStringConvertible {
     /// The process was idle: CPU share measured over the last window.

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// How a ``DeferredInitializer`` decides when to run its tasks, and how many
 /// at once.
 public struct DeferredConfiguration: Sendable {

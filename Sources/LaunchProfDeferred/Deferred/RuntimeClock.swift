@@ -1,3 +1,4 @@
+import LaunchProf
 import CLaunchProfSupport
 
 /// Clock readings shared by the deferred initializer and the prewarm

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// The order in which deferred tasks and prewarm items start: higher first,
 /// then in registration order.
 ///

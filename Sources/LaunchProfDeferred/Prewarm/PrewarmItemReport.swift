@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// How an item's value was first asked for.
 public enum PrewarmFirstUse: Sendable, Equatable, CustomStringConvertible {
     /// The value was ready: prewarming paid off in full.

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// How a ``PrewarmRegistry`` warms its items.
 public struct PrewarmConfiguration: Sendable {
     /// How many items may be made at the same time in the background.

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// A task registered with a ``DeferredInitializer``: cancel it before it
 /// starts, or look at its state.
 public struct DeferredTask: Sendable {

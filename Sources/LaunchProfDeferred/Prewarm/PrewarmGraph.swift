@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// The dependency graph of a registry's items, for finding cycles.
 struct PrewarmGraph {
     let nodes: [PrewarmNode]

@@ -1,3 +1,5 @@
+import LaunchProf
+
 
 /// One prewarm item: its recipe and a cell that is filled exactly once.
 ///

@@ -1,3 +1,4 @@
+import LaunchProf
 import Glibc
 
 /// A counting semaphore for plain threads, with timeouts on CLOCK_MONOTONIC.

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// How a deferred task ended.
 public enum DeferredOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The task returned without throwing.

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// A value registered with a ``PrewarmRegistry``: read it when you need it.
 ///
 /// Reading returns at once when the value is ready, waits when it is being

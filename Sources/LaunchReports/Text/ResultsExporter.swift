@@ -1,3 +1,4 @@
+import LaunchEngine
 import LaunchSupport
 
 /// One output format of a `ResultsDocument` (terminal, JSON, Markdown, …).

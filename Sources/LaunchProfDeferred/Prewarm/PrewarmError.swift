@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// Why a prewarm registry's items cannot be warmed or read.
 public enum PrewarmError: Error, Equatable, CustomStringConvertible {
     /// Two items were registered under one name.

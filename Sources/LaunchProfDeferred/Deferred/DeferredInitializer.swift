@@ -1,3 +1,5 @@
+import LaunchProf
+
 
 /// Runs non-critical start-up work after launch, when the process is idle.
 ///

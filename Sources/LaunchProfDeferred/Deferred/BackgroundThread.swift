@@ -1,3 +1,4 @@
+import LaunchProf
 import CLaunchProfSupport
 import Glibc
 

@@ -1,3 +1,5 @@
+import LaunchProf
+
 // MARK: - Making items: background workers and readers
 
 extension PrewarmRegistry {

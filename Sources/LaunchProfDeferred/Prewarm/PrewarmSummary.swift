@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// How well prewarming paid off: first uses by kind, and the items.
 public struct PrewarmSummary: Sendable, CustomStringConvertible {
     /// Every registered item, in registration order.

@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// The work a deferred task does.
 enum DeferredWork: Sendable {
     case sync(@Sendable () throws -> Void)

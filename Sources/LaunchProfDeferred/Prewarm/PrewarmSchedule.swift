@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// The mutable state of a ``PrewarmRegistry``, guarded by its lock.
 struct PrewarmSchedule {
     var nodes: [PrewarmNode] = []

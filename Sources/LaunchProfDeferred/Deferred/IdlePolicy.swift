@@ -1,3 +1,5 @@
+import LaunchProf
+
 /// When the process counts as idle: over a window of wall time, its CPU time
 /// (all threads, CLOCK_PROCESS_CPUTIME_ID) grew by less than a share of it.
 ///

@@ -1,0 +1,15 @@
+import Foundation
+import LaunchEngine
+
+/// The versioned JSON schema of `ResultsDocument` (`--export-json`,
+/// baselines): pretty printed with sorted keys, so files diff well; every
+/// run's raw numbers, the summaries and the warnings
+/// (`ResultsDocument.jsonData()` is the encoding).
+public struct JSONExporter: ResultsExporter {
+    /// An exporter.
+    public init() {}
+
+    public func export(_ document: ResultsDocument) throws -> String {
+        String(decoding: try document.jsonData(), as: UTF8.self) + "\n"
+    }
+}
