@@ -14,7 +14,9 @@ import LaunchProfTestSupport
         #expect(MarkupText.escape("see https://example.com/a") == "see https&#58;&#47;&#47;example.com/a")
         #expect(MarkupText.escape("//share") == "&#47;&#47;share")
         #expect(MarkupText.escape("/usr/bin/a b:c") == "/usr/bin/a b:c")
-        #expect(MarkupText.escape("bell\u{7}tab\tend\u{FFFE}") == "bell\u{FFFD}tab\tend\u{FFFD}")
+        #expect(MarkupText.escape("bell\u{7}tab\tend\u{FFFE}") == "bell\u{FFFD}tab&#9;end\u{FFFD}")
+        // Whitespace an attribute value would lose to normalization stays, as references.
+        #expect(MarkupText.escape("a\nb\r\tc") == "a&#10;b&#13;&#9;c")
         #expect(MarkupText.escape("µs → ready ✓") == "µs → ready ✓")
     }
 

@@ -45,20 +45,20 @@ public struct JUnitExporter: ResultsExporter {
         func xml(timestamp: String) -> [String] {
             let time = cases.reduce(0) { $0 + $1.seconds }
             var lines = [
-                #"  <testsuite name="\#(xmlEscaped(name))" tests="\#(cases.count)" failures="\#(failures)" errors="0" skipped="0" "#
-                    + #"time="\#(format(time))" timestamp="\#(xmlEscaped(timestamp))">"#
+                #"  <testsuite name="\#(MarkupText.escape(name))" tests="\#(cases.count)" failures="\#(failures)" errors="0" skipped="0" "#
+                    + #"time="\#(format(time))" timestamp="\#(MarkupText.escape(timestamp))">"#
             ]
             for test in cases {
-                let open = #"    <testcase name="\#(xmlEscaped(test.name))" classname="\#(xmlEscaped(test.classname))" time="\#(format(test.seconds))""#
+                let open = #"    <testcase name="\#(MarkupText.escape(test.name))" classname="\#(MarkupText.escape(test.classname))" time="\#(format(test.seconds))""#
                 guard test.failure != nil || test.output != nil else {
                     lines.append(open + "/>")
                     continue
                 }
                 lines.append(open + ">")
                 if let failure = test.failure {
-                    lines.append(#"      <failure message="\#(xmlEscaped(failure.message))" type="\#(failureType)">\#(xmlEscaped(failure.details))</failure>"#)
+                    lines.append(#"      <failure message="\#(MarkupText.escape(failure.message))" type="\#(failureType)">\#(MarkupText.escape(failure.details))</failure>"#)
                 }
-                if let output = test.output { lines.append("      <system-out>\(xmlEscaped(output))</system-out>") }
+                if let output = test.output { lines.append("      <system-out>\(MarkupText.escape(output))</system-out>") }
                 lines.append("    </testcase>")
             }
             lines.append("  </testsuite>")
@@ -120,28 +120,3 @@ public struct JUnitExporter: ResultsExporter {
 }
 
 private func format(_ seconds: Double) -> String { HumanUnits.fixed(seconds, decimals: 6) }
-
-/// XML attribute and text escaping (quotes included, newline and tab as
-/// references so attributes keep them; every other character XML 1.0
-/// forbids becomes U+FFFD, as in the HTML report).
-func xmlEscaped(_ text: String) -> String {
-    var escaped = ""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "&": escaped += "&amp;"
-        case "<": escaped += "&lt;"
-        case ">": escaped += "&gt;"
-        case "\"": escaped += "&quot;"
-        case "'": escaped += "&apos;"
-        case "\n": escaped += "&#10;"
-        case "\t": escaped += "&#9;"
-        default:
-            if MarkupText.isAllowedInXML(scalar) {
-                escaped.unicodeScalars.append(scalar)
-            } else {
-                escaped += "\u{FFFD}"
-            }
-        }
-    }
-    return escaped
-}

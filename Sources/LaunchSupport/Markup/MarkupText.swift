@@ -1,4 +1,5 @@
-/// Text and attribute values for XHTML and SVG markup.
+/// Text and attribute values for XML, XHTML and SVG markup: the one escaper
+/// of the HTML report, the flame graphs and the JUnit file.
 ///
 /// Escaping is what keeps a report well-formed and inert whatever the results
 /// hold: a target named `<script>` or `a & b`, a command line with quotes, a
@@ -22,6 +23,11 @@ package enum MarkupText {
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
+            // As references, so that an attribute value keeps them (a parser
+            // normalizes literal ones to spaces); in content they are the same.
+            case "\n": result += "&#10;"
+            case "\t": result += "&#9;"
+            case "\r": result += "&#13;"
             case ":" where next == "/": result += "&#58;"
             case "/" where previous == "/" || next == "/": result += "&#47;"
             default:
