@@ -3,12 +3,14 @@ import PackageDescription
 
 /// Linker flags for an executable that maps no shared Swift library: the
 /// standard library, Foundation and ICU linked statically.
-let staticSwiftRuntime: [String] = ["-static-stdlib"] + [
-    "--start-group", "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization",
-    "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
-    "-lswiftSynchronization", "-lswiftDispatch", "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "--end-group",
-    "-lstdc++", "-lm",
-].flatMap { $0.hasPrefix("-static-") ? [$0] : ["-Xlinker", $0] }
+let staticSwiftRuntime: [String] =
+    ["-static-stdlib"]
+    + [
+        "--start-group", "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization",
+        "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
+        "-lswiftSynchronization", "-lswiftDispatch", "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "--end-group",
+        "-lstdc++", "-lm",
+    ].flatMap { $0.hasPrefix("-static-") ? [$0] : ["-Xlinker", $0] }
 
 /// Sanitizer builds (Scripts/tsan.sh sets LAUNCHPROF_SANITIZER_BUILD): the
 /// sanitizers' runtimes cannot be linked into static executables, so the

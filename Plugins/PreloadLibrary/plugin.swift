@@ -17,12 +17,14 @@ struct PreloadLibrary: BuildToolPlugin {
         let format = sources.appending(path: "LaunchProfFormat")
         // The preload library's own file and the sampler's translation units,
         // compiled again with LP_PRELOAD (their functions hidden in the .so).
-        let units = [preload.appending(path: "preload.c"), format.appending(path: "checksum.c")]
+        let units =
+            [preload.appending(path: "preload.c"), format.appending(path: "checksum.c")]
             + ["sampler.c", "sampler_threads.c", "sampler_modules.c", "sampler_loader.c", "sampler_encode.c"]
-                .map { support.appending(path: $0) }
-        let headers = [format.appending(path: "include/launchprof_format.h")]
+            .map { support.appending(path: $0) }
+        let headers =
+            [format.appending(path: "include/launchprof_format.h")]
             + ["sampler_env.h", "sampler_internal.h", "include/launchprof_sampler.h", "include/launchprof_support.h"]
-                .map { support.appending(path: $0) }
+            .map { support.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: "liblaunchprof-preload.so")
         return [
             .buildCommand(
@@ -34,7 +36,7 @@ struct PreloadLibrary: BuildToolPlugin {
                     "-I", preload.appending(path: "include").path, "-I", format.appending(path: "include").path,
                     "-o", output.path,
                 ] + units.map(\.path) + ["-Wl,--as-needed", "-lunwind", "-ldl", "-lpthread"],
-                inputFiles: units + headers, outputFiles: [output]),
+                inputFiles: units + headers, outputFiles: [output])
         ]
     }
 }

@@ -44,12 +44,13 @@ public struct ActivatedSocket: Sendable, Equatable {
     /// variables themselves).
     public static func parse(listenPID: String?, listenFDs: String?, listenFDNames: String?, pid: Int32) -> [ActivatedSocket] {
         guard let listenPID, Int32(listenPID) == pid, let listenFDs, let count = Int32(listenFDs), count > 0,
-              count <= 4096
+            count <= 4096
         else { return [] }
         let names = listenFDNames.map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) } ?? []
         return (0..<count).map { index in
             ActivatedSocket(
-                descriptor: firstDescriptor + index, name: Int(index) < names.count && !names[Int(index)].isEmpty ? names[Int(index)] : "unknown")
+                descriptor: firstDescriptor + index,
+                name: Int(index) < names.count && !names[Int(index)].isEmpty ? names[Int(index)] : "unknown")
         }
     }
 

@@ -144,7 +144,9 @@ public struct LaunchTimeline: Sendable {
             mainNanoseconds: LaunchTracker.mainNanoseconds, launchCompleteNanoseconds: LaunchTracker.launchCompleteNanoseconds,
             intervals: [], events: [], lostEvents: 0, monotonicZeroUnixNanoseconds: zero)
         guard Tracer.isEnabled, let ring = TraceRing.global else {
-            timeline.events = LaunchTracker.milestones.map { Event(kind: .milestone, name: $0.name, timestamp: $0.nanoseconds, threadID: 0, subsystem: "", category: "", value: nil) }
+            timeline.events = LaunchTracker.milestones.map {
+                Event(kind: .milestone, name: $0.name, timestamp: $0.nanoseconds, threadID: 0, subsystem: "", category: "", value: nil)
+            }
             return timeline
         }
         let recorded = ring.snapshot().sorted { ($0.timestamp, $0.kind) < ($1.timestamp, $1.kind) }
@@ -171,9 +173,10 @@ public struct LaunchTimeline: Sendable {
             switch Int32(event.kind) {
             case Int32(LP_KIND_BEGIN):
                 let (subsystem, categoryName) = category(event.category)
-                timeline.intervals.append(Interval(
-                    name: name(event.name), subsystem: subsystem, category: categoryName, start: event.timestamp, end: nil,
-                    threadID: event.threadID, endThreadID: event.threadID, value: event.argument))
+                timeline.intervals.append(
+                    Interval(
+                        name: name(event.name), subsystem: subsystem, category: categoryName, start: event.timestamp, end: nil,
+                        threadID: event.threadID, endThreadID: event.threadID, value: event.argument))
                 open[Key(category: event.category, name: name(event.name), id: event.id), default: []]
                     .append(timeline.intervals.count - 1)
             case Int32(LP_KIND_END):
@@ -183,13 +186,15 @@ public struct LaunchTimeline: Sendable {
                 timeline.intervals[index].endThreadID = event.threadID
             case Int32(LP_KIND_EVENT):
                 let (subsystem, categoryName) = category(event.category)
-                timeline.events.append(Event(
-                    kind: .event, name: name(event.name), timestamp: event.timestamp, threadID: event.threadID,
-                    subsystem: subsystem, category: categoryName, value: event.argument))
+                timeline.events.append(
+                    Event(
+                        kind: .event, name: name(event.name), timestamp: event.timestamp, threadID: event.threadID,
+                        subsystem: subsystem, category: categoryName, value: event.argument))
             case Int32(LP_KIND_MILESTONE):
-                timeline.events.append(Event(
-                    kind: .milestone, name: name(event.name), timestamp: event.timestamp, threadID: event.threadID,
-                    subsystem: "", category: "", value: nil))
+                timeline.events.append(
+                    Event(
+                        kind: .milestone, name: name(event.name), timestamp: event.timestamp, threadID: event.threadID,
+                        subsystem: "", category: "", value: nil))
             default:
                 continue
             }

@@ -72,8 +72,9 @@ package final class TraceRing: @unchecked Sendable {
 
     /// Records one event (the same path as the Signposter's).
     package func record(kind: UInt8, name: StaticString, id: UInt64 = 0, argument: Int64? = nil, category: UInt16 = 0) {
-        lp_ring_record(pointer, kind, Names.encode(name), id, argument ?? 0,
-                       argument == nil ? 0 : UInt8(LP_FLAG_HAS_ARG), category)
+        lp_ring_record(
+            pointer, kind, Names.encode(name), id, argument ?? 0,
+            argument == nil ? 0 : UInt8(LP_FLAG_HAS_ARG), category)
     }
 
     package var statistics: TraceRingStatistics {

@@ -42,7 +42,8 @@ struct ExplainCommand: ParsableCommand {
         let chosen = document.results.filter { target == nil || $0.target.name == target }
         guard !chosen.isEmpty else {
             let names = document.results.map(\.target.name)
-            throw Output.fail("'\(results)' has no target named '\(target ?? "")' (targets: \(names.joined(separator: ", ")))", status: .usage)
+            throw Output.fail(
+                "'\(results)' has no target named '\(target ?? "")' (targets: \(names.joined(separator: ", ")))", status: .usage)
         }
         var all: [[String: Any]] = []
         for result in chosen {
@@ -55,9 +56,15 @@ struct ExplainCommand: ParsableCommand {
                 print("    why: \(insight.cause)")
                 print("    do:  \(insight.action)")
             }
-            all.append(["target": result.target.name, "mode": result.mode.rawValue, "insights": insights.map {
-                ["area": $0.area.rawValue, "finding": $0.finding, "cause": $0.cause, "action": $0.action, "nanoseconds": $0.nanoseconds]
-            }])
+            all.append([
+                "target": result.target.name, "mode": result.mode.rawValue,
+                "insights": insights.map {
+                    [
+                        "area": $0.area.rawValue, "finding": $0.finding, "cause": $0.cause, "action": $0.action,
+                        "nanoseconds": $0.nanoseconds,
+                    ]
+                },
+            ])
         }
         if let json, !json.isEmpty {
             do {

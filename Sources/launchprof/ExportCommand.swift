@@ -19,7 +19,8 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "The trace file written by a program using LaunchProf (LAUNCHPROF_TRACE).")
     var trace: String
 
-    @Option(help: "The output format: chrome (Trace Event JSON for Perfetto), otlp (OpenTelemetry OTLP/JSON) or text (a readable timeline).")
+    @Option(
+        help: "The output format: chrome (Trace Event JSON for Perfetto), otlp (OpenTelemetry OTLP/JSON) or text (a readable timeline).")
     var format: TraceExportFormat = .chrome
 
     @Option(help: "With --format otlp: the service.name of the resource (default: the program's name).")

@@ -3,17 +3,20 @@ import LaunchBenchmark
 
 /// Regression-test flags, shared by `run` and `compare`.
 struct GateOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "A change beyond this is a regression when significant (default 5%, or the config's).", valueName: "percent"))
+    @Option(
+        help: ArgumentHelp(
+            "A change beyond this is a regression when significant (default 5%, or the config's).", valueName: "percent"))
     var threshold: String?
 
-    @Option(help: ArgumentHelp(
-        "Significance level of the Mann–Whitney U test (default 0.01, or the config's).", valueName: "alpha"))
+    @Option(
+        help: ArgumentHelp(
+            "Significance level of the Mann–Whitney U test (default 0.01, or the config's).", valueName: "alpha"))
     var significance: String?
 
-    @Flag(help: ArgumentHelp(
-        "Compare times with the baseline as measured. By default, when the run's reference target (--reference or the "
-            + "config's) was measured on both sides, times are compared relative to it, which takes the machine's drift out."))
+    @Flag(
+        help: ArgumentHelp(
+            "Compare times with the baseline as measured. By default, when the run's reference target (--reference or the "
+                + "config's) was measured on both sides, times are compared relative to it, which takes the machine's drift out."))
     var absolute = false
 
     @Option(help: ArgumentHelp("Write budgets and regression checks as JUnit XML to this file.", valueName: "file"))

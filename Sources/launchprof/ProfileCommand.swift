@@ -26,9 +26,10 @@ struct ProfileCommand: ParsableCommand {
     @Option(help: "Launches to sample; their samples make one profile (a short launch gives few samples each).")
     var runs: Int = 1
 
-    @Option(help: ArgumentHelp(
-        "When the launch is over: exit (default), tracer, notify, port:N or output:REGEX; the program is then stopped with SIGTERM.",
-        valueName: "probe"))
+    @Option(
+        help: ArgumentHelp(
+            "When the launch is over: exit (default), tracer, notify, port:N or output:REGEX; the program is then stopped with SIGTERM.",
+            valueName: "probe"))
     var ready: String = "exit"
 
     @Option(help: "Seconds a program stopped after ready may take to exit before it gets SIGKILL.")
@@ -85,7 +86,8 @@ struct ProfileCommand: ParsableCommand {
         if let note = preload.note { FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8)) }
         let recorder = ProfileRecorder(
             rate: hz, timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit,
-            preloadLibrary: preload.path, runs: runs, probe: try probe(), grace: try RunOptions.seconds(grace, flag: "--grace", allowZero: true),
+            preloadLibrary: preload.path, runs: runs, probe: try probe(),
+            grace: try RunOptions.seconds(grace, flag: "--grace", allowZero: true),
             interrupt: try InterruptMonitor())
         defer { recorder.interrupt?.stop() }
         do {

@@ -40,7 +40,8 @@ struct RecordCommand: ParsableCommand {
         let path = output ?? "\(program).lptrace"
         let target = LaunchTarget(name: program, arguments: command)
         let recorder = TraceRecorder(
-            timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit, interrupt: try InterruptMonitor())
+            timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit,
+            interrupt: try InterruptMonitor())
         defer { recorder.interrupt?.stop() }
         do {
             let recorded = try recorder.record(target, to: path)

@@ -24,13 +24,15 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the HTML report to this file.", valueName: "file"))
     var output: String?
 
-    @Option(help: ArgumentHelp(
-        "Earlier results to compare with and draw beside: a saved baseline's name or a results JSON file.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Earlier results to compare with and draw beside: a saved baseline's name or a results JSON file.", valueName: "name"))
     var baseline: String?
 
-    @Option(help: ArgumentHelp(
-        "A trace of a target ('launchprof record'), matched by file or program name, or NAME=PATH (repeatable).",
-        valueName: "trace"))
+    @Option(
+        help: ArgumentHelp(
+            "A trace of a target ('launchprof record'), matched by file or program name, or NAME=PATH (repeatable).",
+            valueName: "trace"))
     var trace: [String] = []
 
     @Option(help: ArgumentHelp("Also write each chart as an SVG file, and summary.md linking them, to this directory.", valueName: "dir"))
@@ -93,8 +95,9 @@ struct ReportCommand: ParsableCommand {
         do {
             if let output {
                 try report.write(to: output)
-                FileHandle.standardError.write(Data(
-                    "launchprof report: wrote \(output) (\(report.history.entries.count) results files)\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "launchprof report: wrote \(output) (\(report.history.entries.count) results files)\n".utf8))
             }
             if let svgDir {
                 let files = try report.writeCharts(to: svgDir)

@@ -20,9 +20,10 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var options: RunOptions
     @OptionGroup var gate: GateOptions
 
-    @Argument(help: ArgumentHelp(
-        "Commands to benchmark, each one quoted string; or, after '--', one command passed as argv exactly.",
-        valueName: "command"))
+    @Argument(
+        help: ArgumentHelp(
+            "Commands to benchmark, each one quoted string; or, after '--', one command passed as argv exactly.",
+            valueName: "command"))
     var commands: [String] = []
 
     mutating func validate() throws {
@@ -57,10 +58,11 @@ struct RunCommand: ParsableCommand {
                 switch event {
                 case .progress(let progress):
                     guard line.isEnabled else { return }
-                    line.update(ProgressLine.Status(
-                        label: "\(progress.context.target.name) (\(progress.context.mode.rawValue))",
-                        run: progress.context.isWarmup ? 0 : progress.measuredRuns, total: progress.plannedRuns,
-                        median: progress.median))
+                    line.update(
+                        ProgressLine.Status(
+                            label: "\(progress.context.target.name) (\(progress.context.mode.rawValue))",
+                            run: progress.context.isWarmup ? 0 : progress.measuredRuns, total: progress.plannedRuns,
+                            median: progress.median))
                 case .measured(let document):
                     line.clear()
                     Output.printReport(document)
@@ -80,9 +82,10 @@ struct RunCommand: ParsableCommand {
             throw Output.fail(error.message, status: error.status)
         }
         do {
-            let pushed = try outcome.write(ResultsFiles(
-                json: options.exportJson, markdown: options.exportMarkdown, junit: gate.exportJunit, html: options.report,
-                metrics: metrics))
+            let pushed = try outcome.write(
+                ResultsFiles(
+                    json: options.exportJson, markdown: options.exportMarkdown, junit: gate.exportJunit, html: options.report,
+                    metrics: metrics))
             if let gateway = metrics?.gateway, !pushed.isEmpty {
                 Output.note("pushed \(pushed.count) group\(pushed.count == 1 ? "" : "s") to \(gateway.url) (job \(gateway.job))")
             }

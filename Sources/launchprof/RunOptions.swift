@@ -22,18 +22,21 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Page-cache mode, repeatable to run both: cold or warm.", valueName: "mode"))
     var mode: [LaunchMode] = []
 
-    @Option(help: ArgumentHelp(
-        "When a launch counts as done: exit (default), tracer, notify, port:N or output:REGEX.", valueName: "probe"))
+    @Option(
+        help: ArgumentHelp(
+            "When a launch counts as done: exit (default), tracer, notify, port:N or output:REGEX.", valueName: "probe"))
     var ready: String?
 
-    @Option(help: ArgumentHelp(
-        "Launch on demand: listen here (tcp:PORT on 127.0.0.1, tcp:0 for a free port, or unix:PATH), start the program with the socket as systemd's socket activation does, and time the request that waited for the launch; ready is its whole response.",
-        valueName: "endpoint"))
+    @Option(
+        help: ArgumentHelp(
+            "Launch on demand: listen here (tcp:PORT on 127.0.0.1, tcp:0 for a free port, or unix:PATH), start the program with the socket as systemd's socket activation does, and time the request that waited for the launch; ready is its whole response.",
+            valueName: "endpoint"))
     var activate: String?
 
-    @Option(help: ArgumentHelp(
-        "With --activate: the bytes to send (\\r, \\n, \\t, \\\\ and \\xHH escapes); the response ends when the program closes the connection.",
-        valueName: "bytes"))
+    @Option(
+        help: ArgumentHelp(
+            "With --activate: the bytes to send (\\r, \\n, \\t, \\\\ and \\xHH escapes); the response ends when the program closes the connection.",
+            valueName: "bytes"))
     var request: String?
 
     @Option(help: ArgumentHelp("With --activate: send an HTTP GET of this path (the default, '/').", valueName: "path"))
@@ -72,51 +75,63 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write the summary table as Markdown to this file.", valueName: "file"))
     var exportMarkdown: String?
 
-    @Option(help: ArgumentHelp(
-        "Write the results as Prometheus metrics (text exposition format) to this file, e.g. for node_exporter's textfile collector.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the results as Prometheus metrics (text exposition format) to this file, e.g. for node_exporter's textfile collector.",
+            valueName: "file"))
     var exportOpenmetrics: String?
 
-    @Option(help: ArgumentHelp(
-        "Push the results to this Prometheus Pushgateway (one group per target, mode and machine; after the files are written).",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Push the results to this Prometheus Pushgateway (one group per target, mode and machine; after the files are written).",
+            valueName: "url"))
     var pushGateway: String?
 
-    @Option(help: ArgumentHelp(
-        "A label recorded in the results and on every pushed or exported series (repeatable); commit, branch and runner are read from CI variables.",
-        valueName: "name=value"))
+    @Option(
+        help: ArgumentHelp(
+            "A label recorded in the results and on every pushed or exported series (repeatable); commit, branch and runner are read from CI variables.",
+            valueName: "name=value"))
     var label: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "Read targets and budgets from this YAML file (default: ./launchprof.yml when no command is given).",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Read targets and budgets from this YAML file (default: ./launchprof.yml when no command is given).",
+            valueName: "file"))
     var config: String?
 
     @Option(help: ArgumentHelp("Run only this target of the config file (repeatable).", valueName: "name"))
     var target: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "Save the results as a baseline: .launchprof/baselines/NAME.json.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Save the results as a baseline: .launchprof/baselines/NAME.json.", valueName: "name"))
     var saveBaseline: String?
 
-    @Option(help: ArgumentHelp(
-        "Compare with a saved baseline (a name, or a results JSON file) and fail on regressions.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Compare with a saved baseline (a name, or a results JSON file) and fail on regressions.", valueName: "name"))
     var baseline: String?
 
-    @Option(help: ArgumentHelp(
-        "After ready, also time a lifecycle phase (repeatable): resume (SIGTSTP, stopped, SIGCONT, LaunchProf's resumed record) or shutdown (SIGTERM to exit).",
-        valueName: "phase"))
+    @Option(
+        help: ArgumentHelp(
+            "After ready, also time a lifecycle phase (repeatable): resume (SIGTSTP, stopped, SIGCONT, LaunchProf's resumed record) or shutdown (SIGTERM to exit).",
+            valueName: "phase"))
     var measure: [LifecycleMeasure] = []
 
     @Flag(
         inversion: .prefixedNo,
-        help: "Trace every measured run of a LaunchProf program (written after ready, so time to ready is unchanged): its intervals are summarised in the results and attributed when compared with a baseline. Default: on for --ready tracer targets.")
+        help:
+            "Trace every measured run of a LaunchProf program (written after ready, so time to ready is unchanged): its intervals are summarised in the results and attributed when compared with a baseline. Default: on for --ready tracer targets."
+    )
     var traceRuns: Bool?
 
     @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
     var report: String?
 
-    @Flag(help: "After measuring, sample the call stacks of each target's launches (not measured) and write a flame graph, folded stacks and a speedscope profile per target; --export-json lists them, --report draws the flame graphs.")
+    @Flag(
+        help:
+            "After measuring, sample the call stacks of each target's launches (not measured) and write a flame graph, folded stacks and a speedscope profile per target; --export-json lists them, --report draws the flame graphs."
+    )
     var profile = false
 
     @Option(help: ArgumentHelp("With --profile: launches sampled per target, merged into one profile (default 10).", valueName: "n"))

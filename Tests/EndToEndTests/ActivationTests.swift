@@ -63,7 +63,10 @@ struct ActivationTests {
     func cProgramOnTCP() throws {
         let server = try SamplerPrograms.compile(Self.activatedServer, name: "activated-server", optimization: "-O2")
         let json = Products.temporaryPath("activated.json")
-        defer { unlink(server); unlink(json) }
+        defer {
+            unlink(server)
+            unlink(json)
+        }
         let run = try launchprof(["run", "--activate", "tcp:0", "-r", "8", "-w", "1", "--export-json", json, server])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains("first response byte"))
@@ -106,7 +109,10 @@ struct ActivationTests {
         }
         let server = try SamplerPrograms.compile(Self.activatedServer, name: "activated-reference", optimization: "-O2")
         let json = Products.temporaryPath("reference.json")
-        defer { unlink(server); unlink(json) }
+        defer {
+            unlink(server)
+            unlink(json)
+        }
         let run = try launchprof(["run", "--activate", "tcp:0", "-r", "10", "-w", "2", "--export-json", json, server])
         try #require(run.status == 0, "\(run.standardError)")
         let launchprofMedian = try #require(try Self.medians(json)["wall_to_ready"])
@@ -170,7 +176,6 @@ struct ActivationTests {
         return Double(end - start)
     }
 
-
     @Test("a program that never answers times out cleanly: exit 3, named, nothing left running")
     func requestWithoutAResponseTimesOut() throws {
         let marker = "299.\(getpid())"  // a sleep no other process runs
@@ -186,8 +191,9 @@ struct ActivationTests {
     func closedWithoutAResponse() throws {
         let run = try launchprof(["run", "--activate", "tcp:0", "-r", "1", "-w", "0", "--timeout", "10", "--", "/bin/true"])
         #expect(run.status == 3)
-        #expect(run.standardError.contains("exited before it was ready") || run.standardError.contains("no whole response"),
-                "\(run.standardError)")
+        #expect(
+            run.standardError.contains("exited before it was ready") || run.standardError.contains("no whole response"),
+            "\(run.standardError)")
     }
 
     @Test("activate: in launchprof.yml, with a bad one named by file and line")
@@ -197,14 +203,14 @@ struct ActivationTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try Products.path("lp-sample-server")
         try """
-            version: 1
-            defaults: {runs: 3, warmup: 1, modes: [warm]}
-            targets:
-              - name: server
-                command: [\(server)]
-                activate: tcp:0
-                http_get: /health
-            """.write(toFile: "\(directory)/launchprof.yml", atomically: true, encoding: .utf8)
+        version: 1
+        defaults: {runs: 3, warmup: 1, modes: [warm]}
+        targets:
+          - name: server
+            command: [\(server)]
+            activate: tcp:0
+            http_get: /health
+        """.write(toFile: "\(directory)/launchprof.yml", atomically: true, encoding: .utf8)
         let json = "\(directory)/out.json"
         let run = try launchprof(["run", "--config", "\(directory)/launchprof.yml", "--export-json", json])
         #expect(run.status == 0, "\(run.standardError)")
@@ -213,12 +219,12 @@ struct ActivationTests {
         #expect(target.ready == .response)
 
         try """
-            version: 1
-            targets:
-              - name: server
-                command: [\(server)]
-                activate: tcp:99999
-            """.write(toFile: "\(directory)/bad.yml", atomically: true, encoding: .utf8)
+        version: 1
+        targets:
+          - name: server
+            command: [\(server)]
+            activate: tcp:99999
+        """.write(toFile: "\(directory)/bad.yml", atomically: true, encoding: .utf8)
         let bad = try launchprof(["run", "--config", "\(directory)/bad.yml"])
         #expect(bad.status == 2)
         #expect(bad.standardError.contains("bad.yml"), "\(bad.standardError)")

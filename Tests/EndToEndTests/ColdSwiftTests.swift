@@ -20,14 +20,18 @@ struct ColdSwiftTests {
         #expect(spawner.standardOutput.contains("not a dynamic executable") || spawner.standardError.contains("not a dynamic executable"))
     }
 
-    @Test("libswiftCore.so is evicted before each cold run (or the processes keeping it are named, never launchprof), and each run's reads are listed per file")
+    @Test(
+        "libswiftCore.so is evicted before each cold run (or the processes keeping it are named, never launchprof), and each run's reads are listed per file"
+    )
     func swiftRuntimeIsCold() throws {
         let json = Products.temporaryPath("cold.json")
         defer { unlink(json) }
         let run = try CommandRun.run(
             try Products.path("launchprof"),
-            ["run", "--mode", "cold", "-r", "3", "-w", "0", "--ready", "tracer", "--export-json", json, "--",
-             try Products.path("lp-sample-app")])
+            [
+                "run", "--mode", "cold", "-r", "3", "-w", "0", "--ready", "tracer", "--export-json", json, "--",
+                try Products.path("lp-sample-app"),
+            ])
         #expect(run.status == 0, "\(run.standardError)")
         let document = try #require(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])

@@ -21,10 +21,13 @@ struct ExplainCommandTests {
             environment: ["LP_SAMPLE_SLOW_INDEX_MS": "40"], workingDirectory: directory)
         try #require(record.status == 0, "\(record.standardError)")
         let run = try launchprof(
-            ["run", "--ready", "tracer", "--mode", "cold", "--mode", "warm", "-r", "3", "-w", "1", "-n", "app",
-             "--export-json", "results.json", "--", app], in: directory)
+            [
+                "run", "--ready", "tracer", "--mode", "cold", "--mode", "warm", "-r", "3", "-w", "1", "-n", "app",
+                "--export-json", "results.json", "--", app,
+            ], in: directory)
         try #require(run.status == 0, "\(run.standardError)")
-        let explain = try launchprof(["explain", "results.json", "--trace", "app.lptrace", "--loader", "--json", "insights.json"], in: directory)
+        let explain = try launchprof(
+            ["explain", "results.json", "--trace", "app.lptrace", "--loader", "--json", "insights.json"], in: directory)
         #expect(explain.status == 0, "\(explain.standardError)")
         #expect(explain.standardOutput.contains("app (cold)") && explain.standardOutput.contains("app (warm)"))
         #expect(explain.standardOutput.contains("'build index' is the largest step on the path"), "\(explain.standardOutput)")
@@ -48,7 +51,8 @@ struct ExplainCommandTests {
         let missing = try launchprof(["explain", "nope.json"], in: directory)
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("nope.json"))
-        let run = try launchprof(["run", "-r", "2", "-w", "0", "-n", "hello", "--export-json", "r.json", try Products.path("lp-hello-c")], in: directory)
+        let run = try launchprof(
+            ["run", "-r", "2", "-w", "0", "-n", "hello", "--export-json", "r.json", try Products.path("lp-hello-c")], in: directory)
         try #require(run.status == 0)
         let unknown = try launchprof(["explain", "r.json", "--target", "other"], in: directory)
         #expect(unknown.status == 2)

@@ -45,7 +45,9 @@ import Testing
         #expect(other["lost_events"] as? Int == 0)
     }
 
-    @Test("OTLP/JSON: parsed strictly by the official protobuf definitions; the launch span, its children and milestones, from the trace's own times")
+    @Test(
+        "OTLP/JSON: parsed strictly by the official protobuf definitions; the launch span, its children and milestones, from the trace's own times"
+    )
     func otlpExport() throws {
         let trace = try Self.sampleTrace()
         let output = Products.temporaryPath("sample.otlp.json")
@@ -60,32 +62,37 @@ import Testing
         // rejects unknown fields and wrong types. OTLP/JSON writes IDs in hex (its
         // one departure from the protobuf JSON mapping, which reads bytes as
         // base64), so they are checked from the JSON text.
-        let check = try CommandRun.run("/usr/bin/env", ["python3", "-c", """
-            import json, sys
-            from google.protobuf import json_format
-            from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-            text = open(sys.argv[1]).read()
-            request = json_format.Parse(text, ExportTraceServiceRequest())
-            resource = request.resource_spans[0]
-            attributes = {a.key: a.value for a in resource.resource.attributes}
-            spans = resource.scope_spans[0].spans
-            raw = json.loads(text)["resourceSpans"][0]["scopeSpans"][0]["spans"]
-            assert all(len(s["traceId"]) == 32 and len(s["spanId"]) == 16 for s in raw), "ids are not hex of 16 and 8 bytes"
-            launch = raw[0]
-            assert launch["name"] == "launch" and "parentSpanId" not in launch
-            children = [s for s in raw if s.get("parentSpanId") == launch["spanId"]]
-            print(json.dumps({
-                "service": attributes["service.name"].string_value,
-                "pid": attributes["process.pid"].int_value,
-                "spans": len(spans),
-                "launch": [spans[0].start_time_unix_nano, spans[0].end_time_unix_nano],
-                "launchStatus": spans[0].status.code,
-                "children": sorted({s["name"] for s in children}),
-                "events": [e.name for e in spans[0].events],
-                "warm": sum(1 for s in raw if s["name"] == "warm cache"),
-                "oneTrace": len({s["traceId"] for s in raw}) == 1,
-            }))
-            """, output])
+        let check = try CommandRun.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import json, sys
+                from google.protobuf import json_format
+                from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+                text = open(sys.argv[1]).read()
+                request = json_format.Parse(text, ExportTraceServiceRequest())
+                resource = request.resource_spans[0]
+                attributes = {a.key: a.value for a in resource.resource.attributes}
+                spans = resource.scope_spans[0].spans
+                raw = json.loads(text)["resourceSpans"][0]["scopeSpans"][0]["spans"]
+                assert all(len(s["traceId"]) == 32 and len(s["spanId"]) == 16 for s in raw), "ids are not hex of 16 and 8 bytes"
+                launch = raw[0]
+                assert launch["name"] == "launch" and "parentSpanId" not in launch
+                children = [s for s in raw if s.get("parentSpanId") == launch["spanId"]]
+                print(json.dumps({
+                    "service": attributes["service.name"].string_value,
+                    "pid": attributes["process.pid"].int_value,
+                    "spans": len(spans),
+                    "launch": [spans[0].start_time_unix_nano, spans[0].end_time_unix_nano],
+                    "launchStatus": spans[0].status.code,
+                    "children": sorted({s["name"] for s in children}),
+                    "events": [e.name for e in spans[0].events],
+                    "warm": sum(1 for s in raw if s["name"] == "warm cache"),
+                    "oneTrace": len({s["traceId"] for s in raw}) == 1,
+                }))
+                """, output,
+            ])
         try #require(check.status == 0, "python could not parse the OTLP/JSON: \(check.standardError)")
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any])
         #expect(parsed["service"] as? String == "lp-sample-app")
@@ -96,8 +103,11 @@ import Testing
         #expect(parsed["events"] as? [String] == ["process entry", "main", "config loaded", "index ready", "workers warm"])
         // The launch span lasts exactly from spawn (process entry here: no harness
         // spawned it) to launch complete, as the trace says.
-        let header = try #require(try JSONSerialization.jsonObject(with: Data(
-            try CommandRun.run(try Products.path("launchprof"), ["export", trace, "--format", "chrome"]).standardOutput.utf8)) as? [String: Any])
+        let header = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    try CommandRun.run(try Products.path("launchprof"), ["export", trace, "--format", "chrome"]).standardOutput.utf8))
+                as? [String: Any])
         let other = try #require(header["otherData"] as? [String: Any])
         let spawn = try #require(UInt64(other["spawn_ns"] as? String ?? other["process_entry_ns"] as? String ?? ""))
         let complete = try #require(UInt64(other["launch_complete_ns"] as? String ?? ""))

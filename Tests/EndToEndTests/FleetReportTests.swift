@@ -11,7 +11,8 @@ import Testing
 @Suite("launchprof report: the fleet view")
 struct FleetReportTests {
     private func launchprof(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandRun {
-        try CommandRun.run(try Products.path("launchprof"), arguments, environment: environment, workingDirectory: NSTemporaryDirectory(), timeout: 120)
+        try CommandRun.run(
+            try Products.path("launchprof"), arguments, environment: environment, workingDirectory: NSTemporaryDirectory(), timeout: 120)
     }
 
     @Test("runs of two commits on two runners: one chart per target, a point per run, failed budgets said, other JSON skipped")
@@ -24,13 +25,13 @@ struct FleetReportTests {
         for (commit, limit) in [("aaaaaaa1111", "10s"), ("bbbbbbb2222", "1us")] {
             let config = "\(directory)/\(commit).yml"
             try """
-                version: 1
-                defaults: {runs: 3, warmup: 0, modes: [warm]}
-                targets:
-                  - name: hello-c
-                    command: [\(hello)]
-                    budgets: [{metric: wall_to_ready, statistic: p50, limit: \(limit)}]
-                """.write(toFile: config, atomically: true, encoding: .utf8)
+            version: 1
+            defaults: {runs: 3, warmup: 0, modes: [warm]}
+            targets:
+              - name: hello-c
+                command: [\(hello)]
+                budgets: [{metric: wall_to_ready, statistic: p50, limit: \(limit)}]
+            """.write(toFile: config, atomically: true, encoding: .utf8)
             for runner in ["runner-a", "runner-b"] {
                 let json = "\(directory)/artifacts/\(runner == "runner-a" ? "" : "nested/")\(commit)-\(runner).json"
                 let run = try launchprof(
@@ -38,7 +39,8 @@ struct FleetReportTests {
                     environment: ["GITHUB_SHA": commit, "GITHUB_REF_NAME": "main", "RUNNER_NAME": runner])
                 #expect(run.status == (limit == "1us" ? 1 : 0), "\(run.standardError)")
                 let document = try ResultsDocument.load(from: json)
-                #expect(document.labels?["commit"] == commit && document.labels?["runner"] == runner && document.labels?["branch"] == "main")
+                #expect(
+                    document.labels?["commit"] == commit && document.labels?["runner"] == runner && document.labels?["branch"] == "main")
             }
         }
         try "{\"name\": \"not results\"}".write(toFile: "\(directory)/artifacts/other.json", atomically: true, encoding: .utf8)
@@ -61,7 +63,8 @@ struct FleetReportTests {
             for runner in ["runner-a", "runner-b"] {
                 let json = "\(directory)/artifacts/\(runner == "runner-a" ? "" : "nested/")\(commit)-\(runner).json"
                 let median = try #require(try ResultsDocument.load(from: json).results[0].summaries["wall_to_ready"]?.median)
-                let titles = Set(page.titles(startingWith: "commit \(commit), branch main, on \(runner), ").filter { $0.contains(": median ") })
+                let titles = Set(
+                    page.titles(startingWith: "commit \(commit), branch main, on \(runner), ").filter { $0.contains(": median ") })
                 #expect(titles.count == 1, "one point for \(commit) on \(runner)")
                 let title = try #require(titles.first)
                 #expect(title.contains(": median \(HumanUnits.duration(median)) "))

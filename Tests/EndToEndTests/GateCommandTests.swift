@@ -71,7 +71,8 @@ struct RegressionGateTests {
         #expect(slower.status == 1, "\(slower.standardOutput)\(slower.standardError)")
         #expect(slower.standardOutput.contains("regressed  app (warm) wall_to_ready p50"), "\(slower.standardOutput)")
         #expect(slower.standardOutput.contains("FAILED: 1 regression against main"))
-        #expect(slower.standardOutput.contains("app (warm) ran with another environment in the baseline (LP_SAMPLE_EXTRA_MS differ)"),
+        #expect(
+            slower.standardOutput.contains("app (warm) ran with another environment in the baseline (LP_SAMPLE_EXTRA_MS differ)"),
             "\(slower.standardOutput)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"<testsuite name="regressions against main" tests="1" failures="1""#), "\(xml)")
@@ -131,11 +132,15 @@ struct GateCommandTests {
         #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
         #expect(result.standardOutput.contains("FAIL  true (warm) wall_to_exit p90 <= 1.00 µs"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("FAILED: 1 of 2 budgets exceeded"))
-        #expect(result.standardOutput.contains(
-            "::error file=\(path),line=9,title=launchprof budget exceeded%3A true (warm) wall_to_exit p90 <= 1.00 µs::"),
+        #expect(
+            result.standardOutput.contains(
+                "::error file=\(path),line=9,title=launchprof budget exceeded%3A true (warm) wall_to_exit p90 <= 1.00 µs::"),
             "\(result.standardOutput)")
         let junit = try String(contentsOfFile: "/j.xml", encoding: .utf8)
-        defer { unlink("/j.xml"); unlink("/m.md") }
+        defer {
+            unlink("/j.xml")
+            unlink("/m.md")
+        }
         #expect(junit.contains(#"<testsuite name="budgets" tests="2" failures="1""#))
         let markdown = try String(contentsOfFile: "/m.md", encoding: .utf8)
         #expect(markdown.contains("| ❌ | true | warm | wall_to_exit | p90 | <= 1.00 µs |"))
@@ -145,12 +150,14 @@ struct GateCommandTests {
     func otherExits() throws {
         let directory = try scratchDirectory("exits")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try "targets:\n  - name: false\n    command: [/bin/false]\n".write(toFile: "\(directory)/launchprof.yml", atomically: true, encoding: .utf8)
+        try "targets:\n  - name: false\n    command: [/bin/false]\n".write(
+            toFile: "\(directory)/launchprof.yml", atomically: true, encoding: .utf8)
         let failed = try launchprof(["run", "-r", "2", "-w", "0"], in: directory)
         #expect(failed.status == 3, "\(failed.standardError)")
         #expect(failed.standardError.contains("target 'false' (warm), run 1: exited with status 1"), "\(failed.standardError)")
 
-        try "targets:\n  - name: x\n    command: [/bin/true]\n    runs: many\n".write(toFile: "\(directory)/bad.yml", atomically: true, encoding: .utf8)
+        try "targets:\n  - name: x\n    command: [/bin/true]\n    runs: many\n".write(
+            toFile: "\(directory)/bad.yml", atomically: true, encoding: .utf8)
         let bad = try launchprof(["run", "--config", "bad.yml"], in: directory)
         #expect(bad.status == 2)
         #expect(bad.standardError == "launchprof: bad.yml:4:11: targets[0].runs: expected a whole number, got 'many'\n")
@@ -178,14 +185,17 @@ struct GateCommandTests {
             let document = ResultsDocument(
                 toolVersion: launchprofVersion, date: "2026-11-23T00:00:00Z", commandLine: [], machine: .current(),
                 reference: nil,
-                results: [Summarizer().summarize(BenchmarkResult(target: LaunchTarget(name: "app", arguments: ["app"]), mode: .warm, runs: runs))])
+                results: [
+                    Summarizer().summarize(BenchmarkResult(target: LaunchTarget(name: "app", arguments: ["app"]), mode: .warm, runs: runs))
+                ])
             try JSONExporter().write(document, to: "\(directory)/\(name).json")
         }
         try write("base", center: 50)
         try write("slow", center: 60)
         let regressed = try launchprof(["compare", "base.json", "slow.json", "--export-markdown", "pr.md"], in: directory)
         #expect(regressed.status == 1, "\(regressed.standardOutput)\(regressed.standardError)")
-        #expect(regressed.standardOutput.contains("regressed  app (warm) wall_to_ready p50  50.1 ms → 60.1 ms (+20.0%"),
+        #expect(
+            regressed.standardOutput.contains("regressed  app (warm) wall_to_ready p50  50.1 ms → 60.1 ms (+20.0%"),
             "\(regressed.standardOutput)")
         #expect(try String(contentsOfFile: "\(directory)/pr.md", encoding: .utf8).contains("🔴 regressed"))
         // A 25% threshold lets +20% pass.

@@ -40,8 +40,9 @@ struct HostileRunTests {
         return !alive(pid)
     }
 
-    @Test("SIGKILL, SIGQUIT or SIGTERM to launchprof: nothing of the run survives, setsid daemon included",
-          arguments: [SIGKILL, SIGQUIT, SIGTERM])
+    @Test(
+        "SIGKILL, SIGQUIT or SIGTERM to launchprof: nothing of the run survives, setsid daemon included",
+        arguments: [SIGKILL, SIGQUIT, SIGTERM])
     func killedLaunchprofLeavesNothing(signal: Int32) throws {
         let pids = Products.temporaryPath("pids")
         defer { unlink(pids) }
@@ -74,8 +75,11 @@ struct HostileRunTests {
         defer { unlink(yes) }
         // head exits after one line; the target keeps printing.
         let run = try CommandRun.run(
-            "/bin/sh", ["-c", "\"$0\" run -r 2 -w 0 --timeout 5 --show-output -- \"$1\" 2>/dev/null | head -1; echo done",
-                        launchprof, yes], timeout: 60)
+            "/bin/sh",
+            [
+                "-c", "\"$0\" run -r 2 -w 0 --timeout 5 --show-output -- \"$1\" 2>/dev/null | head -1; echo done",
+                launchprof, yes,
+            ], timeout: 60)
         #expect(run.standardOutput.contains("done"))
         let stray = try CommandRun.run("/usr/bin/pgrep", ["-f", yes])
         #expect(stray.standardOutput.isEmpty, "stray copies of yes: \(stray.standardOutput)")

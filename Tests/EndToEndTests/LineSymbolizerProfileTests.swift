@@ -84,8 +84,9 @@ struct LineSymbolizerProfileTests {
         let missing = "/nonexistent/bin/llvm-symbolizer"
         let profiled = try profile([binary, "100000000"], name: "bad", environment: ["LAUNCHPROF_SYMBOLIZER": missing])
         defer { try? FileManager.default.removeItem(atPath: profiled.directory) }
-        #expect(profiled.run.standardError.contains(
-            "warning: LAUNCHPROF_SYMBOLIZER='\(missing)' cannot be used (program '\(missing)' does not exist)"),
+        #expect(
+            profiled.run.standardError.contains(
+                "warning: LAUNCHPROF_SYMBOLIZER='\(missing)' cannot be used (program '\(missing)' does not exist)"),
             "\(profiled.run.standardError)")
         #expect(profiled.foldedText.contains(";main;noinline_caller "), "\(profiled.foldedText)")
     }

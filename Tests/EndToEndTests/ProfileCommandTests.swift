@@ -26,14 +26,16 @@ struct ProfileCommandTests {
         #expect(sampling.threadsHooked, "the preload library's pthread_create hook armed LaunchProf's threads: no helper thread")
         let svg = try String(contentsOfFile: "\(profiled.directory)/app.svg", encoding: .utf8)
         #expect(svg.contains("<svg") && svg.contains("computeLaunchHotspot") && svg.contains("function search()"))
-        let speedscope = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: "\(profiled.directory)/app.speedscope.json"))) as? [String: Any]
+        let speedscope =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: "\(profiled.directory)/app.speedscope.json"))) as? [String: Any]
         let profiles = try #require(speedscope?["profiles"] as? [[String: Any]])
         #expect(profiles.count >= 2, "the main thread and worker threads")
         #expect(profiles.allSatisfy { $0["type"] as? String == "sampled" })
 
         // The Chrome export puts the samples on the threads' tracks, beside the milestones.
-        let export = try CommandRun.run(try Products.path("launchprof"), ["export", "\(profiled.directory)/app.lptrace", "--format", "chrome"])
+        let export = try CommandRun.run(
+            try Products.path("launchprof"), ["export", "\(profiled.directory)/app.lptrace", "--format", "chrome"])
         #expect(export.status == 0, "\(export.standardError)")
         let chrome = try JSONSerialization.jsonObject(with: Data(export.standardOutput.utf8)) as? [String: Any]
         let events = try #require(chrome?["traceEvents"] as? [[String: Any]])

@@ -12,7 +12,10 @@ struct ReportCommandTests {
     @Test("run --report on the traced sample app to tracer ready: hover numbers equal the JSON")
     func runReportOnTheSampleApp() throws {
         let (html, json) = (Products.temporaryPath("app.html"), Products.temporaryPath("app.json"))
-        defer { unlink(html); unlink(json) }
+        defer {
+            unlink(html)
+            unlink(json)
+        }
         let app = try Products.path("lp-sample-app")
         let result = try launchprof([
             "run", "-r", "4", "-w", "1", "--ready", "tracer", "-n", "sample-app", "--export-json", json, "--report", html,
@@ -26,7 +29,10 @@ struct ReportCommandTests {
         let document = try ResultsDocument.load(from: json)
         let runs = document.results[0].runs
         for run in runs {
-            for (metric, value) in [("time to ready", run.wallToReady), ("milestone 'index ready'", run.milestones.first { $0.name == "index ready" }?.nanoseconds)] {
+            for (metric, value) in [
+                ("time to ready", run.wallToReady),
+                ("milestone 'index ready'", run.milestones.first { $0.name == "index ready" }?.nanoseconds),
+            ] {
                 let title = try #require(page.titles(startingWith: "sample-app (warm), \(metric), run \(run.index + 1): ").first)
                 #expect(abs(try #require(nanoseconds(inHoverText: title)) - Double(try #require(value))) <= 0.5)
             }

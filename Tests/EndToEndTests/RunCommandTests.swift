@@ -115,35 +115,37 @@ struct RunCommandTests {
         #expect(noPermission.standardError.contains("'\(text)' is not executable: no execute permission"))
     }
 
-    @Test("bad usage exits 2 with a message", arguments: [
-        (["run", "--bogus", "/bin/true"], "Unknown option '--bogus'"),
-        (["run", "--ready", "soon", "/bin/true"], "unknown ready probe 'soon'"),
-        (["run", "--ready", "port:0", "/bin/true"], "is not a TCP port"),
-        (["run", "'unterminated"], "unterminated ' quote"),
-        (["run", "-r", "0", "/bin/true"], "--runs must be from 1 to 1000000, got '0'"),
-        (["run", "--reference", "x", "/bin/true"], "--reference 'x' names no target"),
-        (["run"], "no command to run"),
-        (["run", "--mode", "cold", "--evict", "/nonexistent/x", "/bin/true"], "--evict '/nonexistent/x' does not exist"),
-        (["run", "--evict", "/tmp", "/bin/true"], "add --mode cold"),
-        (["run", "-m", "5", "-M", "2", "/bin/true"], "--min-runs (5) is more than --max-runs (2)"),
-        (["run", "/bin/true", "--", "/bin/true"], "not both"),
-        // Numbers that trapped in Int64(_:) before one validated parser took them.
-        (["run", "-r", "1", "--timeout", "inf", "/bin/true"], "--timeout must be a finite number of seconds, got 'inf'"),
-        (["run", "-r", "1", "--timeout", "nan", "/bin/true"], "--timeout is not a number, got 'nan'"),
-        (["run", "-r", "1", "--timeout", "1e300", "/bin/true"], "--timeout must be at most 1000000 seconds, got '1e+300'"),
-        (["run", "-r", "1", "--timeout=-5", "/bin/true"], "--timeout must be a positive number of seconds, got '-5'"),
-        (["run", "-r", "1", "--grace", "1e19", "/bin/true"], "--grace must be at most 1000000 seconds, got '1e+19'"),
-        (["run", "-r", "1", "--grace=-1", "/bin/true"], "--grace cannot be negative, got '-1'"),
-        (["run", "--min-time", "inf", "/bin/true"], "--min-time must be a finite number of seconds, got 'inf'"),
-        (["run", "-r", "9223372036854775807", "/bin/true"], "--runs must be from 1 to 1000000, got '9223372036854775807'"),
-        (["run", "-r", "1", "--warmup=-3", "/bin/true"], "--warmup must be from 0 to 1000000, got '-3'"),
-        (["run", "-M", "99999999", "/bin/true"], "--max-runs must be from 1 to 1000000, got '99999999'"),
-        (["run", "-r", "1", "--profile", "--profile-hz", "0", "/bin/true"], "--profile-hz must be from 1 to 100000, got '0'"),
-        (["run", "-r", "1", "--profile", "--profile-runs", "5000", "/bin/true"], "--profile-runs must be from 1 to 1000, got '5000'"),
-        (["profile", "--timeout", "inf", "/bin/true"], "--timeout must be a finite number of seconds, got 'inf'"),
-        (["profile", "--grace", "1e300", "/bin/true"], "--grace must be at most 1000000 seconds"),
-        (["record", "--timeout", "1e10", "/bin/true"], "--timeout must be at most 1000000 seconds, got '10000000000'"),
-    ])
+    @Test(
+        "bad usage exits 2 with a message",
+        arguments: [
+            (["run", "--bogus", "/bin/true"], "Unknown option '--bogus'"),
+            (["run", "--ready", "soon", "/bin/true"], "unknown ready probe 'soon'"),
+            (["run", "--ready", "port:0", "/bin/true"], "is not a TCP port"),
+            (["run", "'unterminated"], "unterminated ' quote"),
+            (["run", "-r", "0", "/bin/true"], "--runs must be from 1 to 1000000, got '0'"),
+            (["run", "--reference", "x", "/bin/true"], "--reference 'x' names no target"),
+            (["run"], "no command to run"),
+            (["run", "--mode", "cold", "--evict", "/nonexistent/x", "/bin/true"], "--evict '/nonexistent/x' does not exist"),
+            (["run", "--evict", "/tmp", "/bin/true"], "add --mode cold"),
+            (["run", "-m", "5", "-M", "2", "/bin/true"], "--min-runs (5) is more than --max-runs (2)"),
+            (["run", "/bin/true", "--", "/bin/true"], "not both"),
+            // Numbers that trapped in Int64(_:) before one validated parser took them.
+            (["run", "-r", "1", "--timeout", "inf", "/bin/true"], "--timeout must be a finite number of seconds, got 'inf'"),
+            (["run", "-r", "1", "--timeout", "nan", "/bin/true"], "--timeout is not a number, got 'nan'"),
+            (["run", "-r", "1", "--timeout", "1e300", "/bin/true"], "--timeout must be at most 1000000 seconds, got '1e+300'"),
+            (["run", "-r", "1", "--timeout=-5", "/bin/true"], "--timeout must be a positive number of seconds, got '-5'"),
+            (["run", "-r", "1", "--grace", "1e19", "/bin/true"], "--grace must be at most 1000000 seconds, got '1e+19'"),
+            (["run", "-r", "1", "--grace=-1", "/bin/true"], "--grace cannot be negative, got '-1'"),
+            (["run", "--min-time", "inf", "/bin/true"], "--min-time must be a finite number of seconds, got 'inf'"),
+            (["run", "-r", "9223372036854775807", "/bin/true"], "--runs must be from 1 to 1000000, got '9223372036854775807'"),
+            (["run", "-r", "1", "--warmup=-3", "/bin/true"], "--warmup must be from 0 to 1000000, got '-3'"),
+            (["run", "-M", "99999999", "/bin/true"], "--max-runs must be from 1 to 1000000, got '99999999'"),
+            (["run", "-r", "1", "--profile", "--profile-hz", "0", "/bin/true"], "--profile-hz must be from 1 to 100000, got '0'"),
+            (["run", "-r", "1", "--profile", "--profile-runs", "5000", "/bin/true"], "--profile-runs must be from 1 to 1000, got '5000'"),
+            (["profile", "--timeout", "inf", "/bin/true"], "--timeout must be a finite number of seconds, got 'inf'"),
+            (["profile", "--grace", "1e300", "/bin/true"], "--grace must be at most 1000000 seconds"),
+            (["record", "--timeout", "1e10", "/bin/true"], "--timeout must be at most 1000000 seconds, got '10000000000'"),
+        ])
     func badUsage(_ arguments: [String], _ message: String) throws {
         let result = try launchprof(arguments)
         #expect(result.status == 2)
@@ -168,7 +170,8 @@ struct RunCommandTests {
         #expect(result.standardOutput.contains("\(name)': damaged ELF: the program header table"), "\(result.standardOutput)")
     }
 
-    @Test("SIGINT (or SIGTERM) mid-benchmark: the child is killed, the JSON export still written, exit 130",
+    @Test(
+        "SIGINT (or SIGTERM) mid-benchmark: the child is killed, the JSON export still written, exit 130",
         arguments: [SIGINT, SIGTERM])
     func interrupt(_ signal: Int32) throws {
         let marker = "30.\(UInt32.random(in: 100_000...999_999))"

@@ -44,10 +44,12 @@ struct RunMeasureTests {
         #expect(result.standardError.contains("--measure resume:"), "\(result.standardError)")
     }
 
-    @Test("--measure needs a ready probe other than exit; an unknown phase is refused", arguments: [
-        (["--measure", "shutdown", "/bin/true"], "--measure times a program that stays up after ready"),
-        (["--ready", "tracer", "--measure", "sleep", "/bin/true"], "sleep"),
-    ])
+    @Test(
+        "--measure needs a ready probe other than exit; an unknown phase is refused",
+        arguments: [
+            (["--measure", "shutdown", "/bin/true"], "--measure times a program that stays up after ready"),
+            (["--ready", "tracer", "--measure", "sleep", "/bin/true"], "sleep"),
+        ])
     func badUsage(arguments: [String], message: String) throws {
         let result = try launchprof(["run"] + arguments)
         #expect(result.status != 0 && result.status != 3)

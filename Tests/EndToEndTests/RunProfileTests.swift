@@ -13,18 +13,23 @@ struct RunProfileTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let app = try Products.path("lp-sample-app")
-        let common = ["run", "--ready", "tracer", "--runs", "8", "--warmup", "1", "--profile", "--profile-runs", "6",
-                      "--profile-dir", "\(directory)/profiles", "-n", "app"]
+        let common = [
+            "run", "--ready", "tracer", "--runs", "8", "--warmup", "1", "--profile", "--profile-runs", "6",
+            "--profile-dir", "\(directory)/profiles", "-n", "app",
+        ]
         let saved = try CommandRun.run(
             try Products.path("launchprof"), common + ["--save-baseline", "before", "--", app, "--words", "5000"],
             workingDirectory: directory, timeout: 300)
         try #require(saved.status == 0, "\(saved.standardError)")
-        #expect(FileManager.default.fileExists(atPath: "\(directory)/.launchprof/baselines/before.profiles/app.folded"),
-                "the baseline keeps a copy of its profile")
+        #expect(
+            FileManager.default.fileExists(atPath: "\(directory)/.launchprof/baselines/before.profiles/app.folded"),
+            "the baseline keeps a copy of its profile")
         let slower = try CommandRun.run(
             try Products.path("launchprof"),
-            common + ["--baseline", "before", "--export-json", "\(directory)/after.json", "--report", "\(directory)/after.html",
-                      "--", app, "--words", "5000"],
+            common + [
+                "--baseline", "before", "--export-json", "\(directory)/after.json", "--report", "\(directory)/after.html",
+                "--", app, "--words", "5000",
+            ],
             environment: ["LP_SAMPLE_SLOW_INDEX_MS": "40"], workingDirectory: directory, timeout: 300)
         #expect(slower.status == 1, "a regression: \(slower.standardError)")
         #expect(slower.standardError.contains("differential flame graph"), "\(slower.standardError)")
@@ -51,15 +56,19 @@ struct RunProfileTests {
         let app = try Products.path("lp-sample-app")
         let run = try CommandRun.run(
             try Products.path("launchprof"),
-            ["run", "--runs", "3", "--warmup", "0", "--profile", "--profile-runs", "3", "--profile-dir", directory,
-             "--export-json", "\(directory)/results.json", "--report", "\(directory)/report.html",
-             "--command-name", "hot app", "\(app) --hot-ms 300"])
+            [
+                "run", "--runs", "3", "--warmup", "0", "--profile", "--profile-runs", "3", "--profile-dir", directory,
+                "--export-json", "\(directory)/results.json", "--report", "\(directory)/report.html",
+                "--command-name", "hot app", "\(app) --hot-ms 300",
+            ])
         try #require(run.status == 0, "\(run.standardError)")
         // The measured report came first, then the profile's summary.
         #expect(run.standardOutput.contains("hot app"))
         #expect(run.standardError.contains("profile of 'hot app':"), "\(run.standardError)")
         #expect(run.standardError.contains("from 3 launches"), "\(run.standardError)")
-        for file in ["hot-app-1.lptrace", "hot-app-2.lptrace", "hot-app-3.lptrace", "hot-app.folded", "hot-app.speedscope.json", "hot-app.svg"] {
+        for file in [
+            "hot-app-1.lptrace", "hot-app-2.lptrace", "hot-app-3.lptrace", "hot-app.folded", "hot-app.speedscope.json", "hot-app.svg",
+        ] {
             #expect(FileManager.default.fileExists(atPath: "\(directory)/\(file)"), "\(file) is missing")
         }
         let stacks = try SamplerPrograms.folded("\(directory)/hot-app.folded")
@@ -70,8 +79,9 @@ struct RunProfileTests {
         let traces = try (1...3).map { try TraceReader.read(path: "\(directory)/hot-app-\($0).lptrace") }
         #expect(Set(traces.map(\.header.pid)).count == 3)
         #expect(traces.allSatisfy { $0.sampling != nil && $0.header.launchCompleteNanoseconds != nil })
-        let speedscope = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/hot-app.speedscope.json"))) as? [String: Any]
+        let speedscope =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/hot-app.speedscope.json"))) as? [String: Any]
         let names = (speedscope?["profiles"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(names.contains { $0.hasPrefix("run 3: ") }, "one profile per launch and thread: \(names)")
         // The results list the profile; the report draws its flame graph.
@@ -102,8 +112,10 @@ struct RunProfileTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let run = try CommandRun.run(
             try Products.path("launchprof"),
-            ["profile", "--quiet", "--ready", "tracer", "--runs", "2", "--output-dir", directory, "--name", "server", "--",
-             try Products.path("lp-sample-server"), "--port", "0"],
+            [
+                "profile", "--quiet", "--ready", "tracer", "--runs", "2", "--output-dir", directory, "--name", "server", "--",
+                try Products.path("lp-sample-server"), "--port", "0",
+            ],
             timeout: 60)
         try #require(run.status == 0, "\(run.standardError)")
         #expect(run.standardError.contains("stopped by launchprof after ready"), "\(run.standardError)")

@@ -65,7 +65,9 @@ struct SampleSectionCorruptionTests {
 
         // Cut inside the samples section.
         let truncated = Array(original[0..<(samples + 40)])
-        #expect(readError(truncated)?.contains("is truncated: samples section at byte \(samples - 16) declares") == true, "\(readError(truncated) ?? "")")
+        #expect(
+            readError(truncated)?.contains("is truncated: samples section at byte \(samples - 16) declares") == true,
+            "\(readError(truncated) ?? "")")
 
         /// `value` written over `size` bytes at `at`, the checksum made right
         /// again, must be rejected with an error containing `message`.

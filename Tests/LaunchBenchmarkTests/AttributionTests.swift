@@ -89,16 +89,16 @@ struct AttributionTests {
         // A library whose constructor works for 15 ms and that carries 2 MiB
         // of data, as a heavy dependency would.
         try """
-            #include <time.h>
-            static char weight[2 << 20] = {1};
-            __attribute__((constructor)) static void start(void) {
-                struct timespec a, b;
-                clock_gettime(CLOCK_MONOTONIC, &a);
-                do clock_gettime(CLOCK_MONOTONIC, &b);
-                while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 15000000L);
-            }
-            int extra_value(void) { return weight[0]; }
-            """.write(toFile: "\(directory)/extra.c", atomically: true, encoding: .utf8)
+        #include <time.h>
+        static char weight[2 << 20] = {1};
+        __attribute__((constructor)) static void start(void) {
+            struct timespec a, b;
+            clock_gettime(CLOCK_MONOTONIC, &a);
+            do clock_gettime(CLOCK_MONOTONIC, &b);
+            while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 15000000L);
+        }
+        int extra_value(void) { return weight[0]; }
+        """.write(toFile: "\(directory)/extra.c", atomically: true, encoding: .utf8)
         try "int main(void) { return 0; }\n".write(toFile: "\(directory)/before.c", atomically: true, encoding: .utf8)
         try "int extra_value(void);\nint main(void) { return extra_value() == 1 ? 0 : 1; }\n"
             .write(toFile: "\(directory)/after.c", atomically: true, encoding: .utf8)

@@ -25,7 +25,8 @@ struct BaselineComparerTests {
     func verdicts() throws {
         let base = Self.document([BudgetTests.result("app", times: Self.times(100))])
         let comparer = BaselineComparer()
-        let slower = comparer.compare(baseline: base, current: Self.document([BudgetTests.result("app", times: Self.times(120, seed: 3))]), baselineName: "main")
+        let slower = comparer.compare(
+            baseline: base, current: Self.document([BudgetTests.result("app", times: Self.times(120, seed: 3))]), baselineName: "main")
         let change = try #require(slower.changes.first)
         #expect(change.verdict == .regressed)
         #expect(change.change > 0.15 && change.change < 0.25)
@@ -37,7 +38,8 @@ struct BaselineComparerTests {
         #expect(same.changes.first?.verdict == .unchanged)
         #expect(same.changes.first?.pValue == 1 || (same.changes.first?.pValue ?? 0) > 0.5)
 
-        let faster = comparer.compare(baseline: base, current: Self.document([BudgetTests.result("app", times: Self.times(80, seed: 5))]), baselineName: "main")
+        let faster = comparer.compare(
+            baseline: base, current: Self.document([BudgetTests.result("app", times: Self.times(80, seed: 5))]), baselineName: "main")
         #expect(faster.changes.first?.verdict == .improved)
         #expect(faster.regressions.isEmpty && faster.improvements.count == 1)
     }
@@ -51,7 +53,9 @@ struct BaselineComparerTests {
         #expect(smallChange.pValue < 0.01)
         #expect(smallChange.verdict == .unchanged)
         // With a 2% threshold it is a regression.
-        #expect(BaselineComparer(threshold: 0.02).compare(baseline: base, current: small, baselineName: "b").changes.first?.verdict == .regressed)
+        #expect(
+            BaselineComparer(threshold: 0.02).compare(baseline: base, current: small, baselineName: "b").changes.first?.verdict
+                == .regressed)
         // Median +10% from three runs each: not significant at 0.01.
         let few = Self.document([BudgetTests.result("app", times: [100e6, 90e6, 120e6])])
         let fewer = Self.document([BudgetTests.result("app", times: [110e6, 95e6, 125e6])])
@@ -91,7 +95,8 @@ struct BaselineComparerTests {
         var before = base
         before.results[0].target.environment = ["SAME": "1", "OLD": "x"]
         let environment = BaselineComparer().compare(baseline: before, current: changed, baselineName: "old")
-        #expect(environment.warnings.contains("app (warm) ran with another environment in the baseline (MODE, OLD differ)"),
+        #expect(
+            environment.warnings.contains("app (warm) ran with another environment in the baseline (MODE, OLD differ)"),
             "\(environment.warnings)")
     }
 

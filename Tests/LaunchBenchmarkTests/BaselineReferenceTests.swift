@@ -90,15 +90,17 @@ struct BaselineReferenceTests {
         #expect(comparison.reference == nil && comparison.drift == nil)
         #expect(comparison.changes.first?.reference == nil)
         #expect(comparison.changes.first?.verdict == .regressed)
-        #expect(comparison.warnings.contains {
-            $0.contains("the reference ref (warm) is not in the baseline, so times are compared as measured")
-        }, "\(comparison.warnings)")
+        #expect(
+            comparison.warnings.contains {
+                $0.contains("the reference ref (warm) is not in the baseline, so times are compared as measured")
+            }, "\(comparison.warnings)")
 
         var failed = Self.document(app: 100)
         for run in failed.results[0].runs.indices { failed.results[0].runs[run].exit = .signaled(9) }
         let unlaunched = BaselineComparer().compare(baseline: failed, current: now, baselineName: "main")
         #expect(unlaunched.reference == nil)
-        #expect(unlaunched.warnings.contains { $0.contains("the reference ref (warm) has no successful run on the baseline's side") },
+        #expect(
+            unlaunched.warnings.contains { $0.contains("the reference ref (warm) has no successful run on the baseline's side") },
             "\(unlaunched.warnings)")
     }
 

@@ -29,12 +29,13 @@ struct BenchmarkSessionTests {
             try Budget("server", .wallToReady, "1000x hello-c"),
             try Budget("server", .maxRSS, "40MiB"),
         ]).run { event in
-            let name = switch event {
-            case .progress: "progress"
-            case .measured: "measured"
-            case .profiling, .profiled: "profile"
-            case .note: "note"
-            }
+            let name =
+                switch event {
+                case .progress: "progress"
+                case .measured: "measured"
+                case .profiling, .profiled: "profile"
+                case .note: "note"
+                }
             events.withLock { $0.append(name) }
         }
         try outcome.requirePassing()
@@ -52,7 +53,8 @@ struct BenchmarkSessionTests {
         // The same document the CLI's --export-json writes.
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try outcome.write(ResultsFiles(json: directory + "/results.json", junit: directory + "/junit.xml", html: directory + "/report.html"))
+        try outcome.write(
+            ResultsFiles(json: directory + "/results.json", junit: directory + "/junit.xml", html: directory + "/report.html"))
         #expect(try ResultsDocument.load(from: directory + "/results.json") == outcome.document)
         #expect(FileManager.default.fileExists(atPath: directory + "/report.html"))
         #expect(outcome.terminalReport().contains("PASSED: all 2 budgets met"))
@@ -98,12 +100,14 @@ struct BenchmarkSessionTests {
         var faster = saved.measured
         faster.results = faster.results.map { result in
             guard result.target.name == "server" else { return result }
-            return BenchmarkResult(target: result.target, mode: result.mode, runs: result.runs.map { run in
-                var run = run
-                run.wallToReady = run.wallToReady.map { $0 / 4 }
-                run.wallToExit = run.wallToExit.map { $0 / 4 }
-                return run
-            })
+            return BenchmarkResult(
+                target: result.target, mode: result.mode,
+                runs: result.runs.map { run in
+                    var run = run
+                    run.wallToReady = run.wallToReady.map { $0 / 4 }
+                    run.wallToExit = run.wallToExit.map { $0 / 4 }
+                    return run
+                })
         }
         var slower = try session(budgets: [], baseline: .document(faster, name: "faster"))
         slower.settings.relativeToReference = false

@@ -25,8 +25,9 @@ struct BudgetTests {
         #expect(try Budget.Limit(parsing: "<= 40ms", defaultReference: nil) == .absolute(Quantity(value: 40e6, unit: .nanoseconds)))
         #expect(try Budget.Limit(parsing: "1.2x hello-c", defaultReference: nil) == .ratio(1.2, reference: "hello-c"))
         #expect(try Budget.Limit(parsing: "≤ 1.2× hello-c", defaultReference: nil) == .ratio(1.2, reference: "hello-c"))
-        #expect(try Budget.Limit(parsing: "3x hello-c exit", defaultReference: nil)
-            == .ratio(3, reference: "hello-c", metric: .wallToExit))
+        #expect(
+            try Budget.Limit(parsing: "3x hello-c exit", defaultReference: nil)
+                == .ratio(3, reference: "hello-c", metric: .wallToExit))
         #expect(try Budget.Limit(parsing: "2x", defaultReference: "plain") == .ratio(2, reference: "plain"))
         #expect(throws: BudgetLimitError.ratioWithoutReference("2x")) { try Budget.Limit(parsing: "2x", defaultReference: nil) }
         #expect(throws: BudgetLimitError.badRatio("0x hello")) { try Budget.Limit(parsing: "0x hello", defaultReference: nil) }
@@ -43,9 +44,11 @@ struct BudgetTests {
             (.min, 1e6), (.p50, 5.5e6), (.p90, 9.1e6), (.p95, 9.55e6), (.p99, 9.91e6), (.mean, 5.5e6), (.max, 10e6),
         ]
         for (statistic, value) in expected {
-            let passing = Budget(target: "app", metric: .wallToExit, statistic: statistic,
+            let passing = Budget(
+                target: "app", metric: .wallToExit, statistic: statistic,
                 limit: .absolute(Quantity(value: value + 1, unit: .nanoseconds)))
-            let failing = Budget(target: "app", metric: .wallToExit, statistic: statistic,
+            let failing = Budget(
+                target: "app", metric: .wallToExit, statistic: statistic,
                 limit: .absolute(Quantity(value: value - 1, unit: .nanoseconds)))
             let evaluations = BudgetEvaluator(budgets: [passing, failing]).evaluate([result])
             #expect(evaluations.count == 2)
@@ -93,7 +96,8 @@ struct BudgetTests {
             result.runs[index].maxRSSBytes = 26 << 20
             result.runs[index].maxRSSIsUpperBound = true
         }
-        let generous = Budget(target: "app", metric: .maxRSS, statistic: .max, limit: .absolute(Quantity(value: 64 * 1_048_576, unit: .bytes)))
+        let generous = Budget(
+            target: "app", metric: .maxRSS, statistic: .max, limit: .absolute(Quantity(value: 64 * 1_048_576, unit: .bytes)))
         let tight = Budget(target: "app", metric: .maxRSS, statistic: .max, limit: .absolute(Quantity(value: 8 * 1_048_576, unit: .bytes)))
         let evaluations = BudgetEvaluator(budgets: [generous, tight]).evaluate([result])
         #expect(evaluations[0].passed && evaluations[0].message.contains("(an upper bound: launchprof's own peak)"))

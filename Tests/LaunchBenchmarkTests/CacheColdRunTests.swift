@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import LaunchAnalysis
 @testable import LaunchBenchmark
 @testable import LaunchEngine

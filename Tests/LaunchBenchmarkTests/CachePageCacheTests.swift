@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import LaunchAnalysis
 @testable import LaunchBenchmark
 @testable import LaunchEngine
@@ -60,7 +61,9 @@ struct CachePageCacheTests {
         defer { munmap(mapping, size) }
         // Touch every page so it is in this process's page tables.
         var sum = 0
-        for offset in stride(from: 0, to: size, by: PageCache.pageSize) { sum &+= Int(mapping.load(fromByteOffset: offset, as: UInt8.self)) }
+        for offset in stride(from: 0, to: size, by: PageCache.pageSize) {
+            sum &+= Int(mapping.load(fromByteOffset: offset, as: UInt8.self))
+        }
         #expect(sum > 0)
         let cache = try ColdCache()
         try PageCache.evict(file: file)

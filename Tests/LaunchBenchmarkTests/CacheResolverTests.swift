@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import LaunchAnalysis
 @testable import LaunchBenchmark
 @testable import LaunchEngine
@@ -119,12 +120,14 @@ struct CacheResolverTests {
     @Test("A library the loader cannot find is reported with its name and who needs it")
     func missingLibrary() throws {
         let scratch = try CacheScratch()
-        guard let library = try scratch.compileC(
-            "libgone.so", source: "int gone(void) { return 1; }\n", flags: ["-shared", "-fPIC"])
+        guard
+            let library = try scratch.compileC(
+                "libgone.so", source: "int gone(void) { return 1; }\n", flags: ["-shared", "-fPIC"])
         else { return }
-        guard let program = try scratch.compileC(
-            "needsgone", source: "int gone(void);\nint main(void) { return gone(); }\n",
-            flags: ["-L", scratch.path, "-lgone", "-Wl,-rpath,$ORIGIN"])
+        guard
+            let program = try scratch.compileC(
+                "needsgone", source: "int gone(void);\nint main(void) { return gone(); }\n",
+                flags: ["-L", scratch.path, "-lgone", "-Wl,-rpath,$ORIGIN"])
         else { return }
         // With the library beside it, $ORIGIN finds it.
         let set = try resolver.fileSet(program: program)
@@ -152,9 +155,10 @@ struct CacheResolverTests {
             \tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f0b1c000000)
             \t/lib64/ld-linux-x86-64.so.2 (0x00007f0b1c400000)
             """
-        #expect(try LoaderTrace.parse(listing, executable: "x") == [
-            "/lib/x86_64-linux-gnu/libc.so.6", "/lib64/ld-linux-x86-64.so.2",
-        ])
+        #expect(
+            try LoaderTrace.parse(listing, executable: "x") == [
+                "/lib/x86_64-linux-gnu/libc.so.6", "/lib64/ld-linux-x86-64.so.2",
+            ])
         #expect(throws: FileSetError.libraryNotFound(library: "libfoo.so.1", neededBy: "x")) {
             try LoaderTrace.parse("\tlibfoo.so.1 => not found\n", executable: "x")
         }

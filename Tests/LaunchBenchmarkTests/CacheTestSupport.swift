@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
+
 @testable import LaunchAnalysis
 @testable import LaunchBenchmark
 @testable import LaunchEngine
 @testable import LaunchReports
 @testable import LaunchSupport
-import LaunchProfTestSupport
 
 /// A temporary directory on a disk-backed filesystem (eviction does nothing
 /// on tmpfs), removed when the test is done.

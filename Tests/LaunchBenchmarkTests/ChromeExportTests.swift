@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import LaunchProf
 import LaunchBenchmark
+import LaunchProf
 import Testing
 
 /// Writer -> reader -> Chrome JSON, parsed back with JSONSerialization and

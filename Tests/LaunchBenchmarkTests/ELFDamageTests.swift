@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
+import Testing
+
 @testable import LaunchAnalysis
 @testable import LaunchBenchmark
 @testable import LaunchEngine
 @testable import LaunchReports
 @testable import LaunchSupport
-import LaunchProfTestSupport
-import Testing
 
 /// The ELF readers (ELFImage for cold-cache resolution, ELFSymbolTable for
 /// symbolization) on damaged, hostile and non-regular files: an error naming
@@ -36,9 +37,13 @@ import Testing
         // e_phoff = 2^64 - 16: converting it to off_t trapped.
         let path = try Self.damagedCopy("phoff") { Self.put(0xFFFF_FFFF_FFFF_FFF0, size: 8, at: 0x20, in: &$0) }
         defer { unlink(path) }
-        #expect(throws: ELFError.unsupported(
-            path: path, reason: "damaged ELF: the program header table (\(Self.programHeaderBytes) bytes at offset 18446744073709551600) runs past the end of the file"
-        )) { try ELFImage.read(path: path) }
+        #expect(
+            throws: ELFError.unsupported(
+                path: path,
+                reason:
+                    "damaged ELF: the program header table (\(Self.programHeaderBytes) bytes at offset 18446744073709551600) runs past the end of the file"
+            )
+        ) { try ELFImage.read(path: path) }
     }
 
     static var programHeaderBytes: Int {
@@ -83,9 +88,11 @@ import Testing
 
     @Test func shortAndEmptyInterpreterAreErrors() throws {
         let short = Array("\u{7F}ELF".utf8) + [2, 1, 1, 0]
-        #expect(throws: ELFError.unsupported(
-            path: "short", reason: "damaged ELF: the file is 8 bytes long, shorter than the 64-byte ELF header"
-        )) { try ELFImage.parse(short, path: "short") }
+        #expect(
+            throws: ELFError.unsupported(
+                path: "short", reason: "damaged ELF: the file is 8 bytes long, shorter than the 64-byte ELF header"
+            )
+        ) { try ELFImage.parse(short, path: "short") }
         let path = try Self.damagedCopy("nointerp") { bytes in
             let phoff = Int(Self.load(bytes, size: 8, at: 0x20)), size = Int(Self.load(bytes, size: 2, at: 0x36))
             for index in 0..<Int(Self.load(bytes, size: 2, at: 0x38))
@@ -198,8 +205,12 @@ import Testing
         try Data(builder.bytes()).write(to: URL(fileURLWithPath: path))
         let trace = try TraceReader.read(path: path)
         let profile = try Symbolizer(lineTool: .off).symbolize(trace, name: "hostile")
-        #expect(profile.warnings.contains("cannot read symbols of '\(fifo)': it is a FIFO, not a regular file; its frames show as module+offset"))
-        #expect(profile.warnings.contains("cannot read symbols of '/dev/zero': it is a character device, not a regular file; its frames show as module+offset"))
+        #expect(
+            profile.warnings.contains(
+                "cannot read symbols of '\(fifo)': it is a FIFO, not a regular file; its frames show as module+offset"))
+        #expect(
+            profile.warnings.contains(
+                "cannot read symbols of '/dev/zero': it is a character device, not a regular file; its frames show as module+offset"))
         #expect(profile.warnings.contains { $0.hasPrefix("cannot read symbols of '\(crafted)': damaged ELF: the section header table") })
         #expect(profile.frames.map(\.name).contains("zero+0xf"), "a caller frame is looked up at its return address - 1")
     }

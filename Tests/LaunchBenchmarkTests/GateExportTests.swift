@@ -19,7 +19,8 @@ struct GateExportTests {
             BudgetTests.result("hello", times: BaselineComparerTests.times(5, seed: 1)), failing,
         ])
         let budgets = [
-            Budget(target: "app", metric: .wallToExit, statistic: .p95, limit: .absolute(Quantity(value: 100e6, unit: .nanoseconds)),
+            Budget(
+                target: "app", metric: .wallToExit, statistic: .p95, limit: .absolute(Quantity(value: 100e6, unit: .nanoseconds)),
                 source: "ci/launchprof.yml:12"),
             Budget(target: "app", metric: .wallToExit, limit: .ratio(40, reference: "hello")),
         ]
@@ -85,7 +86,8 @@ struct GateExportTests {
     @Test("Markdown for a pull-request comment: verdict, budget and comparison tables")
     func markdown() throws {
         let text = try MarkdownExporter().export(Self.document())
-        #expect(text.hasPrefix("❌ **launchprof: 1 target(s) failed to launch, 1 of 2 budgets exceeded, 2 regressions against main & <co>**"))
+        #expect(
+            text.hasPrefix("❌ **launchprof: 1 target(s) failed to launch, 1 of 2 budgets exceeded, 2 regressions against main & <co>**"))
         #expect(text.contains("| ❌ | app | warm | wall_to_exit | p95 | <= 100 ms |"))
         #expect(text.contains("| ✅ | app | warm | wall_to_exit | p50 | <= 40.0x hello |"))
         #expect(text.contains("| 🔴 regressed | app | warm | wall_to_ready p50 | 100 ms |"), "\(text)")
@@ -97,9 +99,11 @@ struct GateExportTests {
     func annotations() throws {
         let lines = GitHubAnnotations.lines(Self.document())
         #expect(lines.contains { $0.hasPrefix("::error title=launchprof%3A crashy (warm) failed to launch::1 of 2 runs failed") })
-        #expect(lines.contains {
-            $0.hasPrefix("::error file=ci/launchprof.yml,line=12,title=launchprof budget exceeded%3A app (warm) wall_to_exit p95 <= 100 ms::")
-        })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "::error file=ci/launchprof.yml,line=12,title=launchprof budget exceeded%3A app (warm) wall_to_exit p95 <= 100 ms::")
+            })
         #expect(lines.contains { $0.hasPrefix("::error title=launchprof regression%3A app (warm) wall_to_ready p50::100 ms → ") })
         #expect(GitHubAnnotations.data("50%\nnext") == "50%25%0Anext")
         #expect(GitHubAnnotations.property("a:b,c") == "a%3Ab%2Cc")
@@ -145,8 +149,10 @@ struct JUnitTree {
         var root: Element?
         var stack: [Element] = []
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             let element = Element(name: name, attributes: attributes)
             if let parent = stack.last { parent.children.append(element) } else { root = element }
             stack.append(element)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -7,7 +8,6 @@ import Testing
 @testable import LaunchEngine
 @testable import LaunchReports
 @testable import LaunchSupport
-import LaunchProfTestSupport
 
 /// `--svg-dir`: each chart as a standalone SVG file, and summary.md linking them.
 @Suite struct HTMLReportChartFileTests {
@@ -21,10 +21,11 @@ import LaunchProfTestSupport
         try withDirectory { directory in
             let written = try HTMLReport(document: ReportFixtures.document()).writeCharts(to: "\(directory)/new/dir")
             let names = written.map { URL(fileURLWithPath: $0).lastPathComponent }
-            #expect(names == [
-                "1-hello-c-timeline-warm.svg", "1-hello-c-distribution.svg", "2-sample-app-timeline-warm.svg",
-                "2-sample-app-distribution.svg", "resources.svg", "summary.md",
-            ])
+            #expect(
+                names == [
+                    "1-hello-c-timeline-warm.svg", "1-hello-c-distribution.svg", "2-sample-app-timeline-warm.svg",
+                    "2-sample-app-distribution.svg", "resources.svg", "summary.md",
+                ])
             let summary = try String(contentsOfFile: written.last!, encoding: .utf8)
             for file in written.dropLast() {
                 let svg = try String(contentsOfFile: file, encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -6,7 +7,6 @@ import Testing
 @testable import LaunchEngine
 @testable import LaunchReports
 @testable import LaunchSupport
-import LaunchProfTestSupport
 
 /// Budgets and baselines in the report: budget lines on their strips, the
 /// baseline's runs beside the current ones, changes with interval, p-value
@@ -16,8 +16,9 @@ import LaunchProfTestSupport
     private func baseline() -> ResultsDocument {
         var baseline = ReportFixtures.document()
         baseline.date = "2026-11-01T10:00:00Z"
-        baseline.results[1] = Summarizer().summarize(BenchmarkResult(
-            target: baseline.results[1].target, mode: .warm, runs: ReportFixtures.runs(ms: 10, milestones: true)))
+        baseline.results[1] = Summarizer().summarize(
+            BenchmarkResult(
+                target: baseline.results[1].target, mode: .warm, runs: ReportFixtures.runs(ms: 10, milestones: true)))
         return baseline
     }
 
@@ -41,7 +42,11 @@ import LaunchProfTestSupport
         #expect(ready.current == current.results[1].summaries["wall_to_ready"]!.median)
         #expect(ready.verdict == .regressed)
         // Regressed reads without colour: the word, the ▲ marker and a hatched bar.
-        #expect(page.titles.contains { $0.hasPrefix("sample-app (warm), time to ready median: 10.000000 ms in the baseline (20 runs), 14.200000 ms now") && $0.hasSuffix("▲ regressed") })
+        #expect(
+            page.titles.contains {
+                $0.hasPrefix("sample-app (warm), time to ready median: 10.000000 ms in the baseline (20 runs), 14.200000 ms now")
+                    && $0.hasSuffix("▲ regressed")
+            })
         #expect(html.contains("url(#changes-regressed)"))
         #expect(html.contains("▲ 4 regressions"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -6,7 +7,6 @@ import Testing
 @testable import LaunchEngine
 @testable import LaunchReports
 @testable import LaunchSupport
-import LaunchProfTestSupport
 
 /// The numbers a reader gets by hovering equal the JSON results: every run,
 /// every median and p90, the median run's marks, the resources.
@@ -53,7 +53,8 @@ import LaunchProfTestSupport
             marks += run.milestones.map { ($0.name, $0.nanoseconds) }
             for (name, time) in marks {
                 guard let time else { continue }
-                let title = try #require(page.titles(startingWith: "\(result.label), \(name): ").first, "no mark \(name) of \(result.label)")
+                let title = try #require(
+                    page.titles(startingWith: "\(result.label), \(name): ").first, "no mark \(name) of \(result.label)")
                 #expect(title.contains("(run \(run.index + 1) of \(result.runs.count), the median time to ready)"))
                 #expect(abs(try #require(nanoseconds(inHoverText: title)) - Double(time)) <= 0.5)
             }
@@ -69,8 +70,10 @@ import LaunchProfTestSupport
             #expect(rssTitle.contains(": \(Int(rss)) B ("))
             let faults = try #require(result.summaries["minor_faults"]).median
             #expect(page.titles(startingWith: "\(result.label), minor faults, median of 20 runs: \(Int(faults)) ").count == 1)
-            try expectTitle("\(result.label), user CPU, median of 20 runs: ", in: page, equals: try #require(result.summaries["user_cpu"]).median)
-            try expectTitle("\(result.label), system CPU, median of 20 runs: ", in: page, equals: try #require(result.summaries["system_cpu"]).median)
+            try expectTitle(
+                "\(result.label), user CPU, median of 20 runs: ", in: page, equals: try #require(result.summaries["user_cpu"]).median)
+            try expectTitle(
+                "\(result.label), system CPU, median of 20 runs: ", in: page, equals: try #require(result.summaries["system_cpu"]).median)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -6,7 +7,6 @@ import Testing
 @testable import LaunchEngine
 @testable import LaunchReports
 @testable import LaunchSupport
-import LaunchProfTestSupport
 
 /// A profiled target's flame graph in the HTML report (`run --profile
 /// --report`), and the profile's record in the results.
@@ -18,10 +18,13 @@ import LaunchProfTestSupport
             .init(name: "mix", module: "sample-app", file: "/src/mix.swift", line: 7, inlined: true),
             .init(name: "memcpy", module: "libc.so.6"),
         ]
-        return SymbolizedLineOutputsTests.make(frames, [
-            .init(threadID: 1, timestamp: 0, weight: 3, frames: [0, 1]), .init(threadID: 1, timestamp: 1, weight: 5, frames: [0, 1, 2]),
-            .init(threadID: 2, timestamp: 2, weight: 2, frames: [0, 3]),
-        ])
+        return SymbolizedLineOutputsTests.make(
+            frames,
+            [
+                .init(threadID: 1, timestamp: 0, weight: 3, frames: [0, 1]),
+                .init(threadID: 1, timestamp: 1, weight: 5, frames: [0, 1, 2]),
+                .init(threadID: 2, timestamp: 2, weight: 2, frames: [0, 3]),
+            ])
     }
 
     static func record() -> ProfileRecord {
@@ -96,7 +99,8 @@ import LaunchProfTestSupport
         #expect(page.error == nil, "\(page.error ?? "")")
         #expect(!page.elements(named: "svg").contains { $0.attributes["id"] == "t2-profile" })
         let (html, _) = Self.page(drawn: false)
-        #expect(html.contains("Profiled: 3 samples from 1 launch at 1000 Hz; hottest (self): mix 50.0%, work 30.0%, memcpy 20.0%."), "\(html)")
+        #expect(
+            html.contains("Profiled: 3 samples from 1 launch at 1000 Hz; hottest (self): mix 50.0%, work 30.0%, memcpy 20.0%."), "\(html)")
         #expect(html.contains("speedscope <code>prof/sample-app.speedscope.json</code>"))
     }
 

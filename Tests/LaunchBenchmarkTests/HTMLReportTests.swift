@@ -1,4 +1,5 @@
 import Foundation
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -6,7 +7,6 @@ import Testing
 @testable import LaunchEngine
 @testable import LaunchReports
 @testable import LaunchSupport
-import LaunchProfTestSupport
 
 /// The HTML report as a reader and a parser see it: well-formed, a chart per
 /// target, nothing loaded from elsewhere, and readable for empty, one-run
@@ -70,9 +70,12 @@ import LaunchProfTestSupport
 
     @Test func oneRunGivesAReadablePageWithThatRunAsTheMedian() throws {
         var document = ReportFixtures.document()
-        document.results = [Summarizer().summarize(BenchmarkResult(
-            target: LaunchTarget(name: "once", arguments: ["/bin/true"]), mode: .warm,
-            runs: Array(ReportFixtures.runs(ms: 3, count: 1, milestones: true))))]
+        document.results = [
+            Summarizer().summarize(
+                BenchmarkResult(
+                    target: LaunchTarget(name: "once", arguments: ["/bin/true"]), mode: .warm,
+                    runs: Array(ReportFixtures.runs(ms: 3, count: 1, milestones: true))))
+        ]
         let page = MarkupInspection.parse(HTMLReport(document: document).html())
         #expect(page.error == nil, "\(page.error ?? "")")
         #expect(page.titles.contains("once (warm), time to ready, median: 3.000000 ms"))
@@ -84,8 +87,11 @@ import LaunchProfTestSupport
         var document = ReportFixtures.document()
         var runs = ReportFixtures.runs(ms: 5, count: 3)
         for index in runs.indices { runs[index].timeToShutdown = UInt64(1_000_000 + index * 1000) }
-        document.results = [Summarizer().summarize(BenchmarkResult(
-            target: LaunchTarget(name: "server", arguments: ["/opt/server"]), mode: .warm, runs: runs))]
+        document.results = [
+            Summarizer().summarize(
+                BenchmarkResult(
+                    target: LaunchTarget(name: "server", arguments: ["/opt/server"]), mode: .warm, runs: runs))
+        ]
         let page = MarkupInspection.parse(HTMLReport(document: document).html())
         #expect(page.error == nil, "\(page.error ?? "")")
         let name = Metric.timeToShutdown.displayName
@@ -95,8 +101,10 @@ import LaunchProfTestSupport
     @Test func aFailedTargetIsReportedNotDrawn() throws {
         var document = ReportFixtures.document()
         let failedRuns = (0..<3).map { RunMeasurement(index: $0, wallToExit: 2_000_000, exit: .exited(1)) }
-        document.results.append(Summarizer().summarize(BenchmarkResult(
-            target: LaunchTarget(name: "broken", arguments: ["/bin/false"]), mode: .warm, runs: failedRuns)))
+        document.results.append(
+            Summarizer().summarize(
+                BenchmarkResult(
+                    target: LaunchTarget(name: "broken", arguments: ["/bin/false"]), mode: .warm, runs: failedRuns)))
         let html = HTMLReport(document: document).html()
         let page = MarkupInspection.parse(html)
         #expect(page.error == nil, "\(page.error ?? "")")

@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
+import Testing
+
 @testable import LaunchAnalysis
 @testable import LaunchBenchmark
 @testable import LaunchEngine
 @testable import LaunchReports
 @testable import LaunchSupport
-import LaunchProfTestSupport
-import Testing
 
 /// Names the measured program chose (milestones, intervals, threads, module
 /// paths) reach the terminal escaped and the markup outputs well-formed.
@@ -24,8 +25,9 @@ import Testing
     }
 
     @Test func terminalTextEscapesEveryControlCharacterVisibly() {
-        #expect(TerminalText.sanitized(Self.hostile)
-            == #"a\e[2J\e]0;pwned\x07\x00b\x08\x7f\u{9b}31m\nlaunchprof: all good\u{202e}c"#)
+        #expect(
+            TerminalText.sanitized(Self.hostile)
+                == #"a\e[2J\e]0;pwned\x07\x00b\x08\x7f\u{9b}31m\nlaunchprof: all good\u{202e}c"#)
         #expect(TerminalText.sanitized("plain name é 🚀 with\\backslash") == "plain name é 🚀 with\\backslash")
         #expect(TerminalText.sanitized("tab\there\\e") == #"tab\there\\e"#)
         #expect(!Self.hasControl(TerminalText.sanitized(Self.hostile), allowingNewlines: false))

@@ -30,7 +30,10 @@ struct HostileSpawnTests {
         let monitor = try InterruptMonitor()
         defer { monitor.stop() }
         let started = Date()
-        let thread = Thread { usleep(300_000); monitor.interrupt() }
+        let thread = Thread {
+            usleep(300_000)
+            monitor.interrupt()
+        }
         thread.start()
         let run = try launchOnce(
             LaunchTarget(name: "yes", arguments: ["/usr/bin/yes"], ready: .output("NO_SUCH_LINE")),
@@ -109,8 +112,9 @@ struct HostileSpawnTests {
     func quietSpawnKeepsRecords() throws {
         let app = try spawnProductPath("lp-sample-app")
         let executor = ProcessExecutor(timeout: .seconds(30))
-        let run = try executor.execute(RunContext(
-            target: LaunchTarget(name: "app", arguments: [app]), mode: .warm, index: 0, isWarmup: false))
+        let run = try executor.execute(
+            RunContext(
+                target: LaunchTarget(name: "app", arguments: [app]), mode: .warm, index: 0, isWarmup: false))
         #expect(run.exit == .exited(0))
         #expect(run.pid > 0)
         let exit = try #require(run.wallToExit)
@@ -119,9 +123,10 @@ struct HostileSpawnTests {
         #expect(run.milestones.map(\.name).contains("config loaded"))
         #expect(run.milestones.allSatisfy { $0.nanoseconds <= exit })
         // The same, run by a wrapper that does not exec it: nothing counts.
-        let wrapped = try executor.execute(RunContext(
-            target: LaunchTarget(name: "wrapped", arguments: ["/bin/sh", "-c", "\(app) >/dev/null; true"]),
-            mode: .warm, index: 0, isWarmup: false))
+        let wrapped = try executor.execute(
+            RunContext(
+                target: LaunchTarget(name: "wrapped", arguments: ["/bin/sh", "-c", "\(app) >/dev/null; true"]),
+                mode: .warm, index: 0, isWarmup: false))
         #expect(wrapped.milestones.isEmpty)
         #expect(wrapped.notes.contains { $0.contains("which is not the launched process") })
     }
@@ -130,9 +135,10 @@ struct HostileSpawnTests {
     func quietSpawnFailure() throws {
         let executor = ProcessExecutor(timeout: .seconds(10))
         #expect(throws: LaunchError.self) {
-            try executor.execute(RunContext(
-                target: LaunchTarget(name: "nowhere", arguments: ["/bin/true"], workingDirectory: "/nonexistent/dir"),
-                mode: .warm, index: 0, isWarmup: false))
+            try executor.execute(
+                RunContext(
+                    target: LaunchTarget(name: "nowhere", arguments: ["/bin/true"], workingDirectory: "/nonexistent/dir"),
+                    mode: .warm, index: 0, isWarmup: false))
         }
     }
 

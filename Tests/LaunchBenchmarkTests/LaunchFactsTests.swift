@@ -22,8 +22,9 @@ struct LaunchFactsTests {
                 files: [
                     .init(path: "/opt/swift/lib/libswiftCore.so", residentPages: 0, totalPages: 1000, residentPagesAfter: corePages),
                     .init(path: "/srv/app", residentPages: 10, totalPages: 200, residentPagesAfter: 110),
-                    .init(path: "/lib/libc.so.6", residentPages: 400, totalPages: 450, note: "the C or C++ runtime",
-                          residentPagesAfter: 400, expected: true),
+                    .init(
+                        path: "/lib/libc.so.6", residentPages: 400, totalPages: 450, note: "the C or C++ runtime",
+                        residentPagesAfter: 400, expected: true),
                 ], pageSize: 4096)
             run.processCount = 3
             run.process = ResourceUsage(maxRSSBytes: 5 << 20)

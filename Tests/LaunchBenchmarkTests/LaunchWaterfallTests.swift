@@ -10,8 +10,9 @@ import Testing
 /// trace's threads, intervals (deferred and prewarm told apart) and events.
 @Suite struct LaunchWaterfallTests {
     private func result(_ runs: [RunMeasurement], ready: ReadyProbe = .tracer) -> BenchmarkResult {
-        Summarizer().summarize(BenchmarkResult(
-            target: LaunchTarget(name: "app", arguments: ["/opt/app"], ready: ready), mode: .warm, runs: runs))
+        Summarizer().summarize(
+            BenchmarkResult(
+                target: LaunchTarget(name: "app", arguments: ["/opt/app"], ready: ready), mode: .warm, runs: runs))
     }
 
     private func tracedRun(_ index: Int, ready: UInt64) -> RunMeasurement {
@@ -32,7 +33,10 @@ import Testing
     }
 
     @Test func anUntracedProgramToExitIsOneBar() {
-        let runs = (0..<4).map { RunMeasurement(index: $0, wallToExit: UInt64(1_000_000 + $0 * 1000), wallToReady: UInt64(1_000_000 + $0 * 1000), exit: .exited(0)) }
+        let runs = (0..<4).map {
+            RunMeasurement(
+                index: $0, wallToExit: UInt64(1_000_000 + $0 * 1000), wallToReady: UInt64(1_000_000 + $0 * 1000), exit: .exited(0))
+        }
         let waterfall = LaunchWaterfall(result: result(runs, ready: .exit))
         #expect(waterfall.run?.index == 1)  // lower middle of four
         #expect(waterfall.phases.map(\.label) == ["spawn → exit"])
@@ -60,8 +64,12 @@ import Testing
         TraceCategory(subsystem: "launchprof", category: "deferred"), TraceCategory(subsystem: "launchprof", category: "prewarm"),
     ]
 
-    private func event(_ kind: TraceEventKind, _ name: String, _ at: UInt64, tid: UInt32 = 100, category: Int = 1, id: UInt64 = 1) -> TraceEvent {
-        TraceEvent(timestamp: at, kind: kind, name: name, id: id, argument: nil, threadID: tid, categoryIndex: category, category: Self.categories[category])
+    private func event(
+        _ kind: TraceEventKind, _ name: String, _ at: UInt64, tid: UInt32 = 100, category: Int = 1, id: UInt64 = 1
+    ) -> TraceEvent {
+        TraceEvent(
+            timestamp: at, kind: kind, name: name, id: id, argument: nil, threadID: tid, categoryIndex: category,
+            category: Self.categories[category])
     }
 
     private func trace(_ events: [TraceEvent], spawn: UInt64?) -> Trace {
@@ -69,7 +77,8 @@ import Testing
             formatVersion: 1, pid: 100, policy: .dropNewest, spawnNanoseconds: spawn, processEntryNanoseconds: 1_002_000_000,
             mainNanoseconds: nil, launchCompleteNanoseconds: nil, writtenNanoseconds: nil, capacity: 64,
             eventCount: UInt64(events.count), lostEvents: 0)
-        return Trace(path: "app.lptrace", header: header, strings: [], categories: Self.categories,
+        return Trace(
+            path: "app.lptrace", header: header, strings: [], categories: Self.categories,
             threadNames: [100: "app", 101: "lp-deferred"], events: events.sorted { $0.timestamp < $1.timestamp })
     }
 
@@ -114,8 +123,10 @@ import Testing
         let count = LaunchWaterfall.maximumBars + 5
         let events = (0..<count).flatMap { index in
             let start = UInt64(1_000_000_000 + index * 1_000_000)
-            return [event(.intervalBegin, "step \(index)", start, id: UInt64(index + 1)),
-                    event(.intervalEnd, "step \(index)", start + UInt64(1000 * (index + 1)), id: UInt64(index + 1))]
+            return [
+                event(.intervalBegin, "step \(index)", start, id: UInt64(index + 1)),
+                event(.intervalEnd, "step \(index)", start + UInt64(1000 * (index + 1)), id: UInt64(index + 1)),
+            ]
         }
         let waterfall = LaunchWaterfall(result: result([tracedRun(0, ready: 10_000_000)]), trace: trace(events, spawn: 1_000_000_000))
         let labels = waterfall.lanes.flatMap(\.bars).map(\.label)

@@ -17,13 +17,15 @@ struct LineSymbolizerOutputTests {
     @Test func anInlinedCallIsTheFirstFrameAndItsCallerFollows() throws {
         let frames = try parse(
             #"{"Address":"0x1191","ModuleName":"inl","Symbol":[{"Column":28,"Discriminator":0,"FileName":"/tmp/inl.c","FunctionName":"hot_inner","Line":4,"StartAddress":"","StartFileName":"/tmp/inl.c","StartLine":2},{"Column":62,"Discriminator":0,"FileName":"/tmp/inl.c","FunctionName":"outer_work","Line":7,"StartAddress":"0x1170","StartFileName":"","StartLine":7}]}"#,
-            #"{"Address":"0x11a2","ModuleName":"inl","Symbol":[{"Column":75,"Discriminator":0,"FileName":"/tmp/inl.c","FunctionName":"outer_work","Line":7,"StartAddress":"0x1170","StartFileName":"","StartLine":7}]}"#)
+            #"{"Address":"0x11a2","ModuleName":"inl","Symbol":[{"Column":75,"Discriminator":0,"FileName":"/tmp/inl.c","FunctionName":"outer_work","Line":7,"StartAddress":"0x1170","StartFileName":"","StartLine":7}]}"#
+        )
         #expect(frames.count == 2)
         let inlined = try #require(frames[0x1191])
-        #expect(inlined == [
-            SourceFrame(function: "hot_inner", file: "/tmp/inl.c", line: 4, startFile: "/tmp/inl.c", startLine: 2),
-            SourceFrame(function: "outer_work", file: "/tmp/inl.c", line: 7, startFile: "", startLine: 7),
-        ])
+        #expect(
+            inlined == [
+                SourceFrame(function: "hot_inner", file: "/tmp/inl.c", line: 4, startFile: "/tmp/inl.c", startLine: 2),
+                SourceFrame(function: "outer_work", file: "/tmp/inl.c", line: 7, startFile: "", startLine: 7),
+            ])
         #expect(inlined[0].location == SourceLocation(file: "/tmp/inl.c", line: 4))
         // GCC's out-of-line function has no declaration file: the executed line's stands in.
         #expect(inlined[1].declarationFile == "/tmp/inl.c")
@@ -45,7 +47,8 @@ struct LineSymbolizerOutputTests {
 
     @Test func oddCharactersInNamesAndFilesSurvive() throws {
         let frames = try parse(
-            #"{"Address":"0xABC","ModuleName":"m","Symbol":[{"FileName":"/src/dir with space/\u00e9t\u00e9 \"q\".cpp","FunctionName":"operator\"\" _x<a;b>(char const*) \\ 🔥","Line":12,"StartFileName":"","StartLine":10}]}"#)
+            #"{"Address":"0xABC","ModuleName":"m","Symbol":[{"FileName":"/src/dir with space/\u00e9t\u00e9 \"q\".cpp","FunctionName":"operator\"\" _x<a;b>(char const*) \\ 🔥","Line":12,"StartFileName":"","StartLine":10}]}"#
+        )
         let frame = try #require(frames[0xabc]?.first)
         #expect(frame.function == #"operator"" _x<a;b>(char const*) \ 🔥"#)
         #expect(frame.file == #"/src/dir with space/été "q".cpp"#)
@@ -55,7 +58,8 @@ struct LineSymbolizerOutputTests {
     @Test func swiftGeneratedCodeHasNoFileNorLine() throws {
         let frames = try parse(
             #"{"Address":"0x29e10","ModuleName":"app","Symbol":[{"Column":0,"Discriminator":0,"FileName":"/<compiler-generated>","FunctionName":"$s3App1fyyFTA","Line":0,"StartAddress":"0x29e10","StartFileName":"","StartLine":0}]}"#,
-            #"{"Address":"0x2db56","ModuleName":"app","Symbol":[{"Column":0,"Discriminator":0,"FileName":"/src/Tracker.swift","FunctionName":"$s3App1gyyF","Line":0,"StartAddress":"0x2db30","StartFileName":"/src/Tracker.swift","StartLine":112}]}"#)
+            #"{"Address":"0x2db56","ModuleName":"app","Symbol":[{"Column":0,"Discriminator":0,"FileName":"/src/Tracker.swift","FunctionName":"$s3App1gyyF","Line":0,"StartAddress":"0x2db30","StartFileName":"/src/Tracker.swift","StartLine":112}]}"#
+        )
         let generated = try #require(frames[0x29e10]?.first)
         #expect(generated.hasDebugInfo)
         #expect(generated.declarationFile == nil)

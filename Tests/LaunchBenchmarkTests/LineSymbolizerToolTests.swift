@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -7,7 +8,6 @@ import Testing
 @testable import LaunchEngine
 @testable import LaunchReports
 @testable import LaunchSupport
-import LaunchProfTestSupport
 
 /// Finding llvm-symbolizer, running it (here: stand-in scripts that answer,
 /// fail, print garbage or hang), and what the Symbolizer makes of each.
@@ -23,11 +23,11 @@ struct LineSymbolizerToolTests {
             scratch = try SpawnScratch()
             let source = scratch.file("lines.c")
             try """
-                #include <stdio.h>
-                #include <stdlib.h>
-                __attribute__((noinline)) double noinline_caller(long n) { double x = 0; for (long i = 0; i < n; i++) x += i; return x; }
-                int main(int argc, char **argv) { printf("%f\\n", noinline_caller(argc > 1 ? atol(argv[1]) : 10)); return 0; }
-                """.write(toFile: source, atomically: true, encoding: .utf8)
+            #include <stdio.h>
+            #include <stdlib.h>
+            __attribute__((noinline)) double noinline_caller(long n) { double x = 0; for (long i = 0; i < n; i++) x += i; return x; }
+            int main(int argc, char **argv) { printf("%f\\n", noinline_caller(argc > 1 ? atol(argv[1]) : 10)); return 0; }
+            """.write(toFile: source, atomically: true, encoding: .utf8)
             binary = scratch.file("lines")
             let compiled = try runProcess(["/usr/bin/cc", "-O2", "-o", binary, source] + (debugInfo ? ["-g"] : []))
             try #require(compiled.status == 0, "cc failed")
@@ -81,14 +81,18 @@ struct LineSymbolizerToolTests {
     @Test func noneTurnsLinesOffAndAPathThatCannotRunIsNamed() throws {
         #expect(SourceLineTool.locate(environment: ["LAUNCHPROF_SYMBOLIZER": "none"]) == .off)
         let missing = SourceLineTool.locate(environment: ["LAUNCHPROF_SYMBOLIZER": "/no/such/llvm-symbolizer"])
-        guard case .unusable(let path, let reason) = missing else { Issue.record("\(missing)"); return }
+        guard case .unusable(let path, let reason) = missing else {
+            Issue.record("\(missing)")
+            return
+        }
         #expect(path == "/no/such/llvm-symbolizer")
         #expect(reason.contains("/no/such/llvm-symbolizer") && reason.contains("does not exist"))
         let fixture = try Fixture(debugInfo: false)
         let plain = fixture.scratch.file("not-executable")
         try "x".write(toFile: plain, atomically: true, encoding: .utf8)
         guard case .unusable(_, let why) = SourceLineTool.locate(environment: ["LAUNCHPROF_SYMBOLIZER": plain]) else {
-            Issue.record("a file without execute permission was accepted"); return
+            Issue.record("a file without execute permission was accepted")
+            return
         }
         #expect(why.contains("not executable"))
     }
@@ -158,10 +162,10 @@ struct LineSymbolizerToolTests {
         func hex(_ address: UInt64) -> String { "0x" + String(address, radix: 16) }
         let answer = fixture.scratch.file("answer.json")
         try """
-            {"Address":"\(hex(caller + 4))","ModuleName":"m","Symbol":[{"FileName":"/src/lines.c","FunctionName":"_ZN2ns6helperEv","Line":5,"StartFileName":"/src/helper.h","StartLine":3},{"FileName":"/src/lines.c","FunctionName":"noinline_caller","Line":8,"StartFileName":"","StartLine":8}]}
-            {"Address":"\(hex(caller + 8))","ModuleName":"m","Symbol":[{"FileName":"/src/lines.c","FunctionName":"_ZN2ns6helperEv","Line":6,"StartFileName":"/src/helper.h","StartLine":3},{"FileName":"/src/lines.c","FunctionName":"noinline_caller","Line":8,"StartFileName":"","StartLine":8}]}
-            {"Address":"\(hex(main + 9))","ModuleName":"m","Symbol":[{"FileName":"","FunctionName":"main","Line":0,"StartFileName":"","StartLine":0}]}
-            """.write(toFile: answer, atomically: true, encoding: .utf8)
+        {"Address":"\(hex(caller + 4))","ModuleName":"m","Symbol":[{"FileName":"/src/lines.c","FunctionName":"_ZN2ns6helperEv","Line":5,"StartFileName":"/src/helper.h","StartLine":3},{"FileName":"/src/lines.c","FunctionName":"noinline_caller","Line":8,"StartFileName":"","StartLine":8}]}
+        {"Address":"\(hex(caller + 8))","ModuleName":"m","Symbol":[{"FileName":"/src/lines.c","FunctionName":"_ZN2ns6helperEv","Line":6,"StartFileName":"/src/helper.h","StartLine":3},{"FileName":"/src/lines.c","FunctionName":"noinline_caller","Line":8,"StartFileName":"","StartLine":8}]}
+        {"Address":"\(hex(main + 9))","ModuleName":"m","Symbol":[{"FileName":"","FunctionName":"main","Line":0,"StartFileName":"","StartLine":0}]}
+        """.write(toFile: answer, atomically: true, encoding: .utf8)
         let tool = try fixture.script("answer", "cat > /dev/null\ncat \(answer)")
         let trace = fixture.trace([[caller + 4, main + 10], [caller + 8, main + 10]], bias: 0x5555_0000_0000)
         let profile = try Symbolizer(lineTool: .tool(path: tool)).symbolize([trace], name: "p")
@@ -169,15 +173,17 @@ struct LineSymbolizerToolTests {
         #expect(profile.warnings.isEmpty)
         #expect(fixture.names(profile) == [["main", "noinline_caller", "ns::helper()"], ["main", "noinline_caller", "ns::helper()"]])
         #expect(profile.stacks[0].frames == profile.stacks[1].frames, "one frame per function, whatever the line")
-        #expect(profile.stacks.map(\.location) == [
-            SourceLocation(file: "/src/lines.c", line: 5), SourceLocation(file: "/src/lines.c", line: 6),
-        ])
+        #expect(
+            profile.stacks.map(\.location) == [
+                SourceLocation(file: "/src/lines.c", line: 5), SourceLocation(file: "/src/lines.c", line: 6),
+            ])
         let frames = profile.stacks[0].frames.map { profile.frames[$0] }
-        #expect(frames == [
-            .init(name: "main", module: "lines"),
-            .init(name: "noinline_caller", module: "lines", file: "/src/lines.c", line: 8),
-            .init(name: "ns::helper()", module: "lines", file: "/src/helper.h", line: 3, inlined: true),
-        ])
+        #expect(
+            frames == [
+                .init(name: "main", module: "lines"),
+                .init(name: "noinline_caller", module: "lines", file: "/src/lines.c", line: 8),
+                .init(name: "ns::helper()", module: "lines", file: "/src/helper.h", line: 3, inlined: true),
+            ])
     }
 
     @Test func aFailingToolIsAWarningNamingTheModuleAndFramesKeepTheirELFNames() throws {
@@ -186,8 +192,10 @@ struct LineSymbolizerToolTests {
             ("fails", "echo 'first line' >&2\necho boom >&2\nexit 3", "exited with status 3: boom"),
             ("garbage", "cat > /dev/null\necho 'not json'", "gave unreadable output at line 1: 'not json'"),
             ("crashes", "kill -SEGV $$", "was killed by signal 11"),
-            ("unreadable", #"echo '{"Address":"0x0","Error":{"Message":"not a valid object file"},"ModuleName":"m"}'; exit 1"#,
-             "exited with status 1: not a valid object file"),
+            (
+                "unreadable", #"echo '{"Address":"0x0","Error":{"Message":"not a valid object file"},"ModuleName":"m"}'; exit 1"#,
+                "exited with status 1: not a valid object file"
+            ),
         ]
         for (name, body, expected) in cases {
             let tool = try fixture.script(name, body)
@@ -205,9 +213,10 @@ struct LineSymbolizerToolTests {
         let tool = try fixture.script("hangs", "sleep 1000 &\necho $! > \(pidFile)\nwait")
         let profile = try Symbolizer(lineTool: .tool(path: tool), lineTimeout: .milliseconds(300))
             .symbolize(try fixture.oneSample(), name: "p")
-        #expect(profile.warnings == [
-            "llvm-symbolizer ('\(tool)') on '\(fixture.binary)' was still running after 0.3 s and was stopped: its frames have no source lines"
-        ])
+        #expect(
+            profile.warnings == [
+                "llvm-symbolizer ('\(tool)') on '\(fixture.binary)' was still running after 0.3 s and was stopped: its frames have no source lines"
+            ])
         #expect(fixture.names(profile) == [["main", "noinline_caller"]])
         // The script's own child was killed with it (SIGKILL to the group
         // arrives asynchronously: wait for it to be gone or a zombie).
@@ -245,15 +254,18 @@ struct LineSymbolizerToolTests {
         #expect(profile.warnings.isEmpty)
         #expect(fixture.names(profile) == [["main", "noinline_caller"]])
         let text = ProfileSummary(profile).text
-        #expect(text.components(separatedBy: "no source lines: llvm-symbolizer not found (install llvm, or set LAUNCHPROF_SYMBOLIZER)").count == 2, "\(text)")
+        #expect(
+            text.components(separatedBy: "no source lines: llvm-symbolizer not found (install llvm, or set LAUNCHPROF_SYMBOLIZER)").count
+                == 2, "\(text)")
         #expect(!text.contains("hottest lines"))
 
         let off = try Symbolizer(lineTool: .off).symbolize(try fixture.oneSample(), name: "p")
         #expect(!off.lineToolMissing && off.warnings.isEmpty)
         let unusable = try Symbolizer(lineTool: .unusable(path: "/x/llvm", reason: "program '/x/llvm' does not exist"))
             .symbolize(try fixture.oneSample(), name: "p")
-        #expect(unusable.warnings == [
-            "LAUNCHPROF_SYMBOLIZER='/x/llvm' cannot be used (program '/x/llvm' does not exist): no source lines (set it to an llvm-symbolizer, or to none)"
-        ])
+        #expect(
+            unusable.warnings == [
+                "LAUNCHPROF_SYMBOLIZER='/x/llvm' cannot be used (program '/x/llvm' does not exist): no source lines (set it to an llvm-symbolizer, or to none)"
+            ])
     }
 }

@@ -34,9 +34,10 @@ struct MannWhitneyTests {
         let same = try #require(MannWhitneyU(Array(repeating: 1, count: 9), Array(repeating: 1, count: 9)))
         #expect(same.u == 40.5)
         #expect(same.pValue == 1)
-        let ten = try #require(MannWhitneyU(
-            [10.2, 11.5, 9.8, 10.9, 12.1, 10.4, 11.0, 10.7, 9.9, 10.1],
-            [11.3, 12.4, 11.9, 12.8, 11.1, 13.0, 12.2, 11.7, 12.5, 12.0]))
+        let ten = try #require(
+            MannWhitneyU(
+                [10.2, 11.5, 9.8, 10.9, 12.1, 10.4, 11.0, 10.7, 9.9, 10.1],
+                [11.3, 12.4, 11.9, 12.8, 11.1, 13.0, 12.2, 11.7, 12.5, 12.0]))
         #expect(ten.u == 7)
         #expect(abs(ten.pValue - 0.0013149446697132139) < 1e-12)
     }

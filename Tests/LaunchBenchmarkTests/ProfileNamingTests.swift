@@ -27,12 +27,16 @@ struct ProfileNamingTests {
         ("SampleApp.computeLaunchHotspot(milliseconds: Swift.Int) -> Swift.UInt64", "SampleApp.computeLaunchHotspot"),
         ("closure #1 (Swift.Int) -> () in SampleApp.main()", "closure #1 in SampleApp.main"),
         ("closure #1 ((Swift.Int) -> Swift.Bool) -> () in App.run(_: Swift.Array<Swift.Int>)", "closure #1 in App.run"),
-        ("generic specialization <Swift.Substring, Swift.Array<Swift.Int>> of Swift._NativeDictionary._copyOrMoveAndResize(capacity: Swift.Int) -> ()",
-         "generic specialization of Swift._NativeDictionary._copyOrMoveAndResize"),
+        (
+            "generic specialization <Swift.Substring, Swift.Array<Swift.Int>> of Swift._NativeDictionary._copyOrMoveAndResize(capacity: Swift.Int) -> ()",
+            "generic specialization of Swift._NativeDictionary._copyOrMoveAndResize"
+        ),
         ("std::vector<int>::push_back(int const&)", "std::vector::push_back"),
         ("libc.so.6+0x98109", "libc.so.6+0x98109"),
-        ("generic specialization <Swift.String> of Swift._merge<A>(low: Swift.UnsafeMutablePointer<A>, by: (A, A) throws -> Swift.Bool) throws -> Swift.Bool",
-         "generic specialization of Swift._merge"),
+        (
+            "generic specialization <Swift.String> of Swift._merge<A>(low: Swift.UnsafeMutablePointer<A>, by: (A, A) throws -> Swift.Bool) throws -> Swift.Bool",
+            "generic specialization of Swift._merge"
+        ),
         ("App.load(from: Swift.String) async throws -> App.Config", "App.load"),
     ])
     func functionNamesLoseTheirSignatures(name: String, expected: String) {

@@ -24,7 +24,9 @@ struct PrometheusExpositionTests {
 
     /// The sample lines of `family` (not its comments).
     func samples(_ text: String, _ family: String) -> [Substring] {
-        text.split(separator: "\n").filter { $0.hasPrefix(family + "{") || $0.hasPrefix(family + "_sum{") || $0.hasPrefix(family + "_count{") }
+        text.split(separator: "\n").filter {
+            $0.hasPrefix(family + "{") || $0.hasPrefix(family + "_sum{") || $0.hasPrefix(family + "_count{")
+        }
     }
 
     @Test("time to ready is a summary in seconds: four quantiles, _sum and _count, equal to the results' own numbers")
@@ -35,13 +37,16 @@ struct PrometheusExpositionTests {
         let summary = try #require(app.summaries["wall_to_ready"])
         let lines = samples(text, "launchprof_time_to_ready_seconds").filter { $0.contains("target=\"sample-app\"") }
         #expect(lines.count == 6)
-        #expect(lines.contains(
-            "launchprof_time_to_ready_seconds{target=\"sample-app\",mode=\"warm\",quantile=\"0.5\",machine=\"bench-1\",version=\"0.1.0\",commit=\"abc123\"} \(summary.median / 1e9)"))
+        #expect(
+            lines.contains(
+                "launchprof_time_to_ready_seconds{target=\"sample-app\",mode=\"warm\",quantile=\"0.5\",machine=\"bench-1\",version=\"0.1.0\",commit=\"abc123\"} \(summary.median / 1e9)"
+            ))
         #expect(lines.contains { $0.contains("quantile=\"0.99\"") && $0.hasSuffix(" \(summary.p99 / 1e9)") })
         #expect(lines.contains { $0.hasPrefix("launchprof_time_to_ready_seconds_count{") && $0.hasSuffix(" \(summary.count)") })
         #expect(text.contains("# TYPE launchprof_time_to_ready_seconds summary\n"))
         #expect(text.contains("# TYPE launchprof_max_rss_bytes summary\n"))
-        #expect(text.contains("launchprof_milestone_seconds{target=\"sample-app\",mode=\"warm\",milestone=\"config loaded\",quantile=\"0.5\""))
+        #expect(
+            text.contains("launchprof_milestone_seconds{target=\"sample-app\",mode=\"warm\",milestone=\"config loaded\",quantile=\"0.5\""))
     }
 
     @Test("each family has one HELP and one TYPE, and its series follow them together")
@@ -68,7 +73,9 @@ struct PrometheusExpositionTests {
         let text = PrometheusExposition(labels: labels).text(document())
         let lines = samples(text, "launchprof_budget_passed")
         #expect(lines.count == 2, "\(lines)")
-        #expect(lines.contains { $0.contains("metric=\"wall_to_ready\"") && $0.contains("limit=\"<= 1.50x hello-c\"") && $0.hasSuffix(" 0") }, "\(lines)")
+        #expect(
+            lines.contains { $0.contains("metric=\"wall_to_ready\"") && $0.contains("limit=\"<= 1.50x hello-c\"") && $0.hasSuffix(" 0") },
+            "\(lines)")
         #expect(lines.contains { $0.contains("metric=\"max_rss\"") && $0.hasSuffix(" 1") })
     }
 
@@ -76,17 +83,22 @@ struct PrometheusExpositionTests {
     func regressions() {
         var baseline = ReportFixtures.document()
         baseline.results = baseline.results.map { result in
-            BenchmarkResult(target: result.target, mode: result.mode, runs: result.runs.map { run in
-                var run = run
-                run.wallToReady = run.wallToReady.map { result.target.name == "sample-app" ? $0 / 2 : $0 }
-                return run
-            })
+            BenchmarkResult(
+                target: result.target, mode: result.mode,
+                runs: result.runs.map { run in
+                    var run = run
+                    run.wallToReady = run.wallToReady.map { result.target.name == "sample-app" ? $0 / 2 : $0 }
+                    return run
+                })
         }
         let compared = ReportFixtures.document().compared(with: baseline, named: "main", settings: BenchmarkSettings())
         let text = PrometheusExposition(labels: labels).text(compared)
         let regression = samples(text, "launchprof_regression").filter { $0.contains("target=\"sample-app\"") }
         #expect(regression.contains { $0.contains("metric=\"wall_to_ready\"") && $0.contains("baseline=\"main\"") && $0.hasSuffix(" 1") })
-        #expect(samples(text, "launchprof_change_ratio").contains { $0.contains("target=\"sample-app\"") && $0.contains("metric=\"wall_to_ready\"") })
+        #expect(
+            samples(text, "launchprof_change_ratio").contains {
+                $0.contains("target=\"sample-app\"") && $0.contains("metric=\"wall_to_ready\"")
+            })
     }
 
     @Test("label values are escaped: backslash, double quote, line feed")
@@ -143,8 +155,9 @@ struct PrometheusExpositionTests {
     @Test("a gateway URL: http or https with a host; each group's path keys job, target, mode and machine in base64url")
     func gatewayURL() throws {
         let gateway = try PushGateway(url: "http://127.0.0.1:9091/")
-        #expect(gateway.groupURL(target: "a/b", mode: .cold, machine: "host")
-            == "http://127.0.0.1:9091/metrics/job@base64/bGF1bmNocHJvZg==/target@base64/YS9i/mode/cold/machine@base64/aG9zdA==")
+        #expect(
+            gateway.groupURL(target: "a/b", mode: .cold, machine: "host")
+                == "http://127.0.0.1:9091/metrics/job@base64/bGF1bmNocHJvZg==/target@base64/YS9i/mode/cold/machine@base64/aG9zdA==")
         #expect(PushGateway.base64URL("") == "=")
         #expect(PushGateway.base64URL("\u{FB}\u{FF}") == "w7vDvw==")  // '+' and '/' would be '-' and '_'
         for bad in ["ftp://x", "127.0.0.1:9091", "http://", "http://x?y=1", "not a url"] {
@@ -158,7 +171,8 @@ struct PrometheusExpositionTests {
         let error = #expect(throws: PushError.self) {
             try gateway.push(document(), exposition: PrometheusExposition(labels: labels))
         }
-        #expect(error?.description.hasPrefix("cannot push to http://127.0.0.1:9/metrics/job@base64/") == true, "\(String(describing: error))")
+        #expect(
+            error?.description.hasPrefix("cannot push to http://127.0.0.1:9/metrics/job@base64/") == true, "\(String(describing: error))")
         #expect(error?.description.contains("curl exited with 7") == true, "\(String(describing: error))")
     }
 

@@ -9,18 +9,20 @@ import Testing
 /// Shell-like splitting of quoted commands, without a shell.
 @Suite("Command splitting")
 struct QuoteSplitTests {
-    @Test("words, quotes and escapes", arguments: [
-        ("/bin/true", ["/bin/true"]),
-        ("  cmd   a\tb  ", ["cmd", "a", "b"]),
-        ("cmd 'a b' \"c d\"", ["cmd", "a b", "c d"]),
-        ("cmd 'it\"s' \"it's\"", ["cmd", "it\"s", "it's"]),
-        ("cmd a\\ b \\'q", ["cmd", "a b", "'q"]),
-        ("cmd \"a\\\"b\\\\c\\d\"", ["cmd", "a\"b\\c\\d"]),
-        ("cmd 'a'\"b\"c", ["cmd", "abc"]),
-        ("cmd '' \"\"", ["cmd", "", ""]),
-        ("cmd '$HOME' *.txt", ["cmd", "$HOME", "*.txt"]),
-        ("", []),
-    ])
+    @Test(
+        "words, quotes and escapes",
+        arguments: [
+            ("/bin/true", ["/bin/true"]),
+            ("  cmd   a\tb  ", ["cmd", "a", "b"]),
+            ("cmd 'a b' \"c d\"", ["cmd", "a b", "c d"]),
+            ("cmd 'it\"s' \"it's\"", ["cmd", "it\"s", "it's"]),
+            ("cmd a\\ b \\'q", ["cmd", "a b", "'q"]),
+            ("cmd \"a\\\"b\\\\c\\d\"", ["cmd", "a\"b\\c\\d"]),
+            ("cmd 'a'\"b\"c", ["cmd", "abc"]),
+            ("cmd '' \"\"", ["cmd", "", ""]),
+            ("cmd '$HOME' *.txt", ["cmd", "$HOME", "*.txt"]),
+            ("", []),
+        ])
     func splits(_ input: String, _ expected: [String]) throws {
         #expect(try CommandSplitter.split(input) == expected)
     }

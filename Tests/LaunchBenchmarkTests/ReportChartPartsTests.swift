@@ -1,3 +1,4 @@
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -5,7 +6,6 @@ import Testing
 @testable import LaunchEngine
 @testable import LaunchReports
 @testable import LaunchSupport
-import LaunchProfTestSupport
 
 /// The pieces charts are built from: escaping, label placement, axes.
 @Suite struct ReportChartPartsTests {
@@ -31,7 +31,8 @@ import LaunchProfTestSupport
         for round in 0..<200 {
             let count = Int.random(in: 1...40, using: &generator)
             let labels = (0..<count).map { _ in
-                LabelPlacer.Label(anchor: Double.random(in: 0...1000, using: &generator), width: Double.random(in: 10...220, using: &generator))
+                LabelPlacer.Label(
+                    anchor: Double.random(in: 0...1000, using: &generator), width: Double.random(in: 10...220, using: &generator))
             }
             var placer = LabelPlacer(bounds: 0...1000)
             placer.gap = 6

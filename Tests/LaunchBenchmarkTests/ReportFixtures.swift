@@ -25,13 +25,15 @@ enum ReportFixtures {
 
     static func document(reference: String? = "hello-c") -> ResultsDocument {
         let summarizer = Summarizer()
-        let hello = summarizer.summarize(BenchmarkResult(
-            target: LaunchTarget(name: "hello-c", arguments: ["lp-hello-c"]), mode: .warm, runs: runs(ms: 1)))
+        let hello = summarizer.summarize(
+            BenchmarkResult(
+                target: LaunchTarget(name: "hello-c", arguments: ["lp-hello-c"]), mode: .warm, runs: runs(ms: 1)))
         var appRuns = runs(ms: 14.2, milestones: true)
         appRuns[7].wallToReady = 60_000_000  // an outlier, so there is a warning
-        let app = summarizer.summarize(BenchmarkResult(
-            target: LaunchTarget(name: "sample-app", arguments: ["lp-sample-app"], ready: .tracer), mode: .warm,
-            runs: appRuns))
+        let app = summarizer.summarize(
+            BenchmarkResult(
+                target: LaunchTarget(name: "sample-app", arguments: ["lp-sample-app"], ready: .tracer), mode: .warm,
+                runs: appRuns))
         return ResultsDocument(
             toolVersion: launchprofVersion, date: "2026-11-22T22:00:00Z", commandLine: ["launchprof", "run", "x"],
             machine: machine, reference: reference, results: [hello, app])

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 
 @testable import LaunchAnalysis
@@ -8,6 +5,10 @@ import Testing
 @testable import LaunchEngine
 @testable import LaunchReports
 @testable import LaunchSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct ReportTextTests {
     @Test func humanUnitsUseThreeSignificantDigits() {
@@ -53,7 +54,10 @@ import Testing
     @Test func colourIsNotWantedOnAPipe() {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         #expect(!ANSIStyle.wanted(descriptor: fds[1], environment: [:]))
         #expect(ANSIStyle(enabled: false).yellow("x") == "x")
     }

@@ -67,7 +67,9 @@ import Testing
                 _ = try ReportTraces.assign(["nosuch=\(path)"], to: document)
                 Issue.record("an unknown target name was accepted")
             } catch {
-                #expect(error.description == "--trace 'nosuch=\(path)': no target is named 'nosuch' in the results (targets: 'hello-c', 'sample-app')")
+                #expect(
+                    error.description
+                        == "--trace 'nosuch=\(path)': no target is named 'nosuch' in the results (targets: 'hello-c', 'sample-app')")
             }
             do throws(ReportTraceError) {
                 _ = try ReportTraces.assign(["hello-c=\(path)", "hello-c=\(path)"], to: document)

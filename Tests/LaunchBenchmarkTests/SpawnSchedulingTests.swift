@@ -54,9 +54,10 @@ struct SpawnSchedulingTests {
         let executor = ScriptedExecutor()
         let plan = BenchmarkPlan(targets: targets, warmup: 1, stopping: .fixed(3))
         let outcome = BenchmarkRunner(plan: plan, executor: executor).run()
-        #expect(executor.entries == [
-            "A/warm/w0", "B/warm/w0", "A/warm/r0", "B/warm/r0", "A/warm/r1", "B/warm/r1", "A/warm/r2", "B/warm/r2",
-        ])
+        #expect(
+            executor.entries == [
+                "A/warm/w0", "B/warm/w0", "A/warm/r0", "B/warm/r0", "A/warm/r1", "B/warm/r1", "A/warm/r2", "B/warm/r2",
+            ])
         #expect(outcome.results.map(\.runs.count) == [3, 3])
         #expect(outcome.results[0].runs.map(\.index) == [0, 1, 2])
         #expect(outcome.results[0].summaries["wall_to_ready"]?.median == 1_001_000)

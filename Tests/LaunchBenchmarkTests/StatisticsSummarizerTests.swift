@@ -34,11 +34,12 @@ import Testing
     @Test func summariesCoverEveryMeasuredMetric() throws {
         let result = Summarizer().summarize(BenchmarkResult(target: Self.target, mode: .warm, runs: Self.clean()))
         let keys = Set(result.summaries.keys)
-        #expect(keys == [
-            "wall_to_ready", "wall_to_exit", "process_entry", "main", "milestone:config", "milestone:ready",
-            "user_cpu", "system_cpu", "cpu", "max_rss", "major_faults", "minor_faults",
-            "voluntary_context_switches", "involuntary_context_switches",
-        ])
+        #expect(
+            keys == [
+                "wall_to_ready", "wall_to_exit", "process_entry", "main", "milestone:config", "milestone:ready",
+                "user_cpu", "system_cpu", "cpu", "max_rss", "major_faults", "minor_faults",
+                "voluntary_context_switches", "involuntary_context_switches",
+            ])
         let ready = try #require(result.summaries["wall_to_ready"])
         #expect(ready.count == 20 && ready.median == 10_000_000)
         #expect(result.summaries["max_rss"]?.median == Double(12 << 20))
@@ -47,7 +48,8 @@ import Testing
 
     @Test func metricsAreInReportOrder() {
         let order = Summarizer.metrics(measuredBy: Self.clean(3)).map(\.key)
-        #expect(Array(order.prefix(6)) == ["wall_to_ready", "wall_to_exit", "process_entry", "main", "milestone:config", "milestone:ready"])
+        #expect(
+            Array(order.prefix(6)) == ["wall_to_ready", "wall_to_exit", "process_entry", "main", "milestone:config", "milestone:ready"])
         let untraced = [RunMeasurement(index: 0, wallToExit: 5, wallToReady: 5, exit: .exited(0))]
         #expect(!Summarizer.metrics(measuredBy: untraced).contains(.processEntry))
     }
@@ -80,10 +82,11 @@ import Testing
         runs[9] = RunMeasurement(index: 9, wallToExit: 900_000, exit: .exited(1))
         let result = Summarizer().summarize(BenchmarkResult(target: Self.target, mode: .warm, runs: runs))
         #expect(result.summaries["wall_to_ready"]?.count == 17)
-        #expect(result.warnings == [
-            "3 of 20 runs failed and are left out of the statistics: exited with status 1 (runs 4, 10); "
-                + "killed by signal 11 (run 9)."
-        ])
+        #expect(
+            result.warnings == [
+                "3 of 20 runs failed and are left out of the statistics: exited with status 1 (runs 4, 10); "
+                    + "killed by signal 11 (run 9)."
+            ])
     }
 
     @Test func fewRunsAreWeak() {

@@ -23,17 +23,22 @@ struct SymbolizedLineOutputsTests {
         func stack(_ frames: [Int], _ file: String?, _ line: Int, weight: UInt32 = 1) -> SymbolizedProfile.Stack {
             .init(threadID: 1, timestamp: 0, weight: weight, frames: frames, location: file.map { SourceLocation(file: $0, line: line) })
         }
-        return make(frames, [
-            stack([0, 1, 2], "/src/mix.c", 12, weight: 5), stack([0, 1, 2], "/src/mix.c", 13, weight: 3),
-            stack([0, 1], "/src/work.c", 30), stack([0, 1, 3], nil, 0),
-        ])
+        return make(
+            frames,
+            [
+                stack([0, 1, 2], "/src/mix.c", 12, weight: 5), stack([0, 1, 2], "/src/mix.c", 13, weight: 3),
+                stack([0, 1], "/src/work.c", 30), stack([0, 1, 3], nil, 0),
+            ])
     }
 
     /// The same samples symbolized without debug info.
     static func plainProfile() -> SymbolizedProfile {
-        make([.init(name: "main", module: "app"), .init(name: "work", module: "app"), .init(name: "memcpy", module: "libc.so.6")], [
-            .init(threadID: 1, timestamp: 0, weight: 9, frames: [0, 1]), .init(threadID: 1, timestamp: 0, weight: 1, frames: [0, 1, 2]),
-        ])
+        make(
+            [.init(name: "main", module: "app"), .init(name: "work", module: "app"), .init(name: "memcpy", module: "libc.so.6")],
+            [
+                .init(threadID: 1, timestamp: 0, weight: 9, frames: [0, 1]),
+                .init(threadID: 1, timestamp: 0, weight: 1, frames: [0, 1, 2]),
+            ])
     }
 
     static func make(_ frames: [SymbolizedProfile.Frame], _ stacks: [SymbolizedProfile.Stack]) -> SymbolizedProfile {
@@ -64,16 +69,18 @@ struct SymbolizedLineOutputsTests {
 
     @Test func theSummaryListsTheHottestLinesWithTheirFunctions() {
         let text = ProfileSummary(Self.profile()).text
-        #expect(text.contains("""
-            hottest functions (self):
-               80.0%  mix (inlined)  [app]
-               10.0%  memcpy  [libc.so.6]
-               10.0%  work  [app]
-            hottest lines (self):
-               50.0%  /src/mix.c:12  mix
-               30.0%  /src/mix.c:13  mix
-               10.0%  /src/work.c:30  work
-            """), "\(text)")
+        #expect(
+            text.contains(
+                """
+                hottest functions (self):
+                   80.0%  mix (inlined)  [app]
+                   10.0%  memcpy  [libc.so.6]
+                   10.0%  work  [app]
+                hottest lines (self):
+                   50.0%  /src/mix.c:12  mix
+                   30.0%  /src/mix.c:13  mix
+                   10.0%  /src/work.c:30  work
+                """), "\(text)")
         #expect(!text.contains("no source lines"))
     }
 

@@ -18,7 +18,9 @@ import Testing
         let bytes = try TraceTestSupport.smallRealTrace()
         let surgery = TraceFileSurgery(bytes)
         // Cut inside the events section: its declared length no longer fits.
-        let eventsOffset = 96 + surgery.sections.prefix(surgery.index(of: TraceFileSurgery.events))
+        let eventsOffset =
+            96
+            + surgery.sections.prefix(surgery.index(of: TraceFileSurgery.events))
             .reduce(0) { $0 + 16 + $1.payload.count }
         let eventsLength = surgery.sections[surgery.index(of: TraceFileSurgery.events)].payload.count
         let cut = Array(bytes[0..<eventsOffset + 16 + 30])

@@ -1,6 +1,6 @@
 import Glibc
-import LaunchProf
 import LaunchBenchmark
+import LaunchProf
 import Testing
 
 /// Pairing begins with ends, and telling slices from async intervals.

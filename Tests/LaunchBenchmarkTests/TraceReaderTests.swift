@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import LaunchProf
 import LaunchBenchmark
+import LaunchProf
 import Testing
 
 /// Reading what the real writer wrote: every header field, table and event.

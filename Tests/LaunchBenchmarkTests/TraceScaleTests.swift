@@ -29,9 +29,10 @@ import Testing
         // Outermost first; each slice inside the one before it.
         #expect(paired.slices.first?.name == "level 0")
         #expect(paired.slices.last?.name == "level \(Self.depth - 1)")
-        #expect(zip(paired.slices, paired.slices.dropFirst()).allSatisfy {
-            $0.startTimestamp < $1.startTimestamp && $1.endTimestamp < $0.endTimestamp
-        })
+        #expect(
+            zip(paired.slices, paired.slices.dropFirst()).allSatisfy {
+                $0.startTimestamp < $1.startTimestamp && $1.endTimestamp < $0.endTimestamp
+            })
         // A hang guard, not a benchmark: linear pairing takes well under a second.
         #expect(elapsed < .seconds(10), "pairing 50,000 nested intervals took \(elapsed)")
     }
@@ -56,12 +57,14 @@ import Testing
             let spans = try #require((resource["scopeSpans"] as? [[String: Any]])?.first?["spans"] as? [[String: Any]])
             #expect(spans.count == Self.depth + 1, "the launch span and one per interval")
             // Each level nests in the one before it: a chain of parents 50,000 deep.
-            let parents = Dictionary(uniqueKeysWithValues: spans.compactMap { span in
-                (span["name"] as? String).map { ($0, span["parentSpanId"] as? String) }
-            })
-            let ids = Dictionary(uniqueKeysWithValues: spans.compactMap { span in
-                (span["name"] as? String).map { ($0, span["spanId"] as? String) }
-            })
+            let parents = Dictionary(
+                uniqueKeysWithValues: spans.compactMap { span in
+                    (span["name"] as? String).map { ($0, span["parentSpanId"] as? String) }
+                })
+            let ids = Dictionary(
+                uniqueKeysWithValues: spans.compactMap { span in
+                    (span["name"] as? String).map { ($0, span["spanId"] as? String) }
+                })
             #expect(parents["level 1"] == ids["level 0"])
             #expect(parents["level \(Self.depth - 1)"] == ids["level \(Self.depth - 2)"])
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import LaunchProf
 import LaunchBenchmark
+import LaunchProf
 import Synchronization
 
 /// Helpers shared by the trace reader and export tests: recording a real

@@ -1,5 +1,5 @@
-import LaunchProf
 import LaunchBenchmark
+import LaunchProf
 import Testing
 
 /// Files that are intact (their checksum matches) but wrong: a writer bug or

@@ -5,10 +5,11 @@ import Testing
 @Suite struct ActivatedSocketTests {
     @Test func descriptorsFromThreeNamedInOrder() {
         let sockets = ActivatedSocket.parse(listenPID: "42", listenFDs: "3", listenFDNames: "http::metrics", pid: 42)
-        #expect(sockets == [
-            ActivatedSocket(descriptor: 3, name: "http"), ActivatedSocket(descriptor: 4, name: "unknown"),
-            ActivatedSocket(descriptor: 5, name: "metrics"),
-        ])
+        #expect(
+            sockets == [
+                ActivatedSocket(descriptor: 3, name: "http"), ActivatedSocket(descriptor: 4, name: "unknown"),
+                ActivatedSocket(descriptor: 5, name: "metrics"),
+            ])
         #expect(ActivatedSocket.parse(listenPID: "42", listenFDs: "1", listenFDNames: nil, pid: 42).map(\.name) == ["unknown"])
     }
 

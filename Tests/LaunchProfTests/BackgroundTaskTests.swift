@@ -41,7 +41,9 @@ struct BackgroundTaskTests {
             let lines = try launch(["--state", state, "--interval-ms", "2000"])
             #expect(lines.contains("foreground launch work done"))
             // Nothing runs before launch complete: the run comes after the foreground work.
-            if let work = lines.firstIndex(of: "foreground launch work done"), let started = lines.firstIndex(of: "started dev.launchprof.refresh") {
+            if let work = lines.firstIndex(of: "foreground launch work done"),
+                let started = lines.firstIndex(of: "started dev.launchprof.refresh")
+            {
                 #expect(work < started)
             }
             ran += runs(lines, of: "dev.launchprof.refresh").count
@@ -143,7 +145,8 @@ struct BackgroundTaskTests {
         let state = try scratch("background")
         defer { try? FileManager.default.removeItem(atPath: state) }
         let environment = ["LAUNCHPROF_BACKGROUND_TASK": "dev.launchprof.refresh"]
-        let process = try SampleProcess("lp-sample-background", ["--state", state, "--lifecycle"], environment: environment, placement: .processGroup)
+        let process = try SampleProcess(
+            "lp-sample-background", ["--state", state, "--lifecycle"], environment: environment, placement: .processGroup)
         process.waitForLine(containing: "lifecycle state:", timeout: 30)
         _ = process.waitForExit(timeout: 30)
         let lines = process.lines

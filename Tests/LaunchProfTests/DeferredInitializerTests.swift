@@ -57,8 +57,9 @@ struct DeferredInitializerTests {
     @Test("the idle check waits while threads burn CPU and proceeds soon after they stop")
     func idleWaitsForBurners() throws {
         let burners = CPUBurners(threads: 2)
-        let deferred = DeferredInitializer(configuration: testConfiguration(
-            idle: IdlePolicy(window: .milliseconds(50), maximumCPUShare: 0.25, maximumWait: .seconds(60))))
+        let deferred = DeferredInitializer(
+            configuration: testConfiguration(
+                idle: IdlePolicy(window: .milliseconds(50), maximumCPUShare: 0.25, maximumWait: .seconds(60))))
         let task = deferred.deferUntilIdle("after burn") {}
         deferred.openGate()
         sleepMilliseconds(700)
@@ -81,8 +82,9 @@ struct DeferredInitializerTests {
     func maximumWaitForcesStart() throws {
         let burners = CPUBurners(threads: 2)
         defer { _ = burners.stop() }
-        let deferred = DeferredInitializer(configuration: testConfiguration(
-            idle: IdlePolicy(window: .milliseconds(50), maximumCPUShare: 0.25, maximumWait: .milliseconds(400))))
+        let deferred = DeferredInitializer(
+            configuration: testConfiguration(
+                idle: IdlePolicy(window: .milliseconds(50), maximumCPUShare: 0.25, maximumWait: .milliseconds(400))))
         let task = deferred.deferUntilIdle("despite burn") {}
         deferred.openGate()
         #expect(deferred.waitUntilFinished(timeout: .seconds(60)))
@@ -179,9 +181,10 @@ struct DeferredInitializerTests {
         Tracer.enable()
         let reported = Shared<[String]>([])
         let ran = Atomic(0)
-        let deferred = DeferredInitializer(configuration: testConfiguration(onError: { task, error in
-            reported.withLock { $0.append("\(task.name): \(error)") }
-        }))
+        let deferred = DeferredInitializer(
+            configuration: testConfiguration(onError: { task, error in
+                reported.withLock { $0.append("\(task.name): \(error)") }
+            }))
         deferred.deferUntilIdle("first") { ran.add(1, ordering: .relaxed) }
         let failing = deferred.deferUntilIdle("sync failure") { throw TestFailure("disk on fire 7731") }
         let asyncFailing = deferred.deferUntilIdle("async failure") { () async throws in

@@ -1,6 +1,7 @@
 import Glibc
-@testable import LaunchProfLifecycle
 import Testing
+
+@testable import LaunchProfLifecycle
 
 /// The parts of the lifecycle that need no signal: the state machine's
 /// rules, configuration checks, and how an unavailable PSI trigger is
@@ -21,11 +22,13 @@ struct LifecycleModelTests {
         }
     }
 
-    @Test("an out-of-range configuration is refused by start, naming the field", arguments: [
-        ("terminateBudget", "terminateBudget cannot be negative"), ("heartbeat", "heartbeat must be at least 1 ms"),
-        ("window", "memoryPressure.window must be between 500 ms and 10 s"),
-        ("stall", "memoryPressure.stall must be positive and at most the window"),
-    ])
+    @Test(
+        "an out-of-range configuration is refused by start, naming the field",
+        arguments: [
+            ("terminateBudget", "terminateBudget cannot be negative"), ("heartbeat", "heartbeat must be at least 1 ms"),
+            ("window", "memoryPressure.window must be between 500 ms and 10 s"),
+            ("stall", "memoryPressure.stall must be positive and at most the window"),
+        ])
     func badConfiguration(field: String, message: String) {
         var configuration = LifecycleConfiguration()
         switch field {
@@ -55,7 +58,10 @@ struct LifecycleModelTests {
             Issue.record("a trigger on a missing file was armed")
             return
         }
-        #expect(failure.reason == "cannot arm 'some 150000 2000000' on /nonexistent/memory.pressure: No such file or directory (no PSI: kernel without CONFIG_PSI, or booted with psi=0)")
+        #expect(
+            failure.reason
+                == "cannot arm 'some 150000 2000000' on /nonexistent/memory.pressure: No such file or directory (no PSI: kernel without CONFIG_PSI, or booted with psi=0)"
+        )
     }
 
     @Test("the default trigger arms on this machine's pressure file, or says why not")

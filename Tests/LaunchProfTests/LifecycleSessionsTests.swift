@@ -4,7 +4,9 @@ import Testing
 /// Active sessions, time in background and the return after a long
 /// background, over a sequence of transitions (times in seconds).
 @Suite struct LifecycleSessionsTests {
-    private func step(_ sessions: inout LifecycleSessions, _ from: LifecycleState, _ to: LifecycleState, at seconds: UInt64)
+    private func step(
+        _ sessions: inout LifecycleSessions, _ from: LifecycleState, _ to: LifecycleState, at seconds: UInt64
+    )
         -> (LifecycleTransition, Duration?)
     {
         var transition = LifecycleTransition(from: from, to: to, cause: .continued, nanoseconds: seconds * 1_000_000_000)

@@ -253,9 +253,10 @@ struct PrewarmRegistryTests {
     @Test("an item slower than its budget is reported; one within it is not")
     func budgets() throws {
         let reported = Shared<[String]>([])
-        let registry = PrewarmRegistry(configuration: PrewarmConfiguration(onOverBudget: { report in
-            reported.withLock { $0.append(report.name) }
-        }))
+        let registry = PrewarmRegistry(
+            configuration: PrewarmConfiguration(onOverBudget: { report in
+                reported.withLock { $0.append(report.name) }
+            }))
         let slow = registry.register("slow", budget: .milliseconds(1)) { sleepMilliseconds(20) }
         let fast = registry.register("fast", budget: .seconds(60)) {}
         let unbudgeted = registry.register("unbudgeted") { sleepMilliseconds(5) }

@@ -33,7 +33,10 @@ struct StateRestorationTests {
         let directory = try TemporaryDirectory()
         _ = try runOnce(directory.path)
         let lines = try runOnce(directory.path, ["--max-age", "0"])
-        #expect(lines.contains { $0.contains("discarded state '\(directory.path)/state.state': saved 0 s ago, older than the maximum age of 0 s") })
+        #expect(
+            lines.contains {
+                $0.contains("discarded state '\(directory.path)/state.state': saved 0 s ago, older than the maximum age of 0 s")
+            })
         #expect(lines.contains("state: launches=1 requests=0"))
     }
 
@@ -46,10 +49,13 @@ struct StateRestorationTests {
         #expect(lines.contains("state: launches=1 requests=0"))
     }
 
-    @Test("corrupt state (flipped byte, truncated, not a state file) is discarded, never a crash", arguments: [
-        ("flipped", "checksum mismatch"), ("truncated", "lengths do not add up"), ("garbage", "not a launchprof state file (bad magic)"),
-        ("empty", "truncated: 0 bytes"),
-    ])
+    @Test(
+        "corrupt state (flipped byte, truncated, not a state file) is discarded, never a crash",
+        arguments: [
+            ("flipped", "checksum mismatch"), ("truncated", "lengths do not add up"),
+            ("garbage", "not a launchprof state file (bad magic)"),
+            ("empty", "truncated: 0 bytes"),
+        ])
     func corrupt(damage: String, diagnostic: String) throws {
         let directory = try TemporaryDirectory()
         _ = try runOnce(directory.path)

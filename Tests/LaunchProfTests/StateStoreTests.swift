@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import LaunchProfLifecycle
 import LaunchProfCodable
+import LaunchProfLifecycle
 import Testing
 
 /// StateStore in-process: real files in a temporary directory.
@@ -53,10 +53,11 @@ struct StateStoreTests {
             env -u STATE_DIRECTORY XDG_STATE_HOME=relative HOME=\(directory.path)/home "$0" --print-state-dir
             """
         let result = try runShell(script, productPath("lp-sample-lifecycle"))
-        #expect(result == [
-            "\(directory.path)/systemd", "\(directory.path)/xdg/lp-sample-lifecycle",
-            "\(directory.path)/home/.local/state/lp-sample-lifecycle",
-        ])
+        #expect(
+            result == [
+                "\(directory.path)/systemd", "\(directory.path)/xdg/lp-sample-lifecycle",
+                "\(directory.path)/home/.local/state/lp-sample-lifecycle",
+            ])
         var status = stat()
         #expect(stat("\(directory.path)/home/.local/state/lp-sample-lifecycle", &status) == 0)
         #expect(status.st_mode & 0o777 == 0o700)

@@ -15,11 +15,13 @@ func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     for index in 0..<count {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(Context(index: index, body: body)).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-            context.body(context.index)
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
+                context.body(context.index)
+                return nil
+            }, context)
         precondition(result == 0, "pthread_create failed: \(result)")
         threads.append(thread)
     }

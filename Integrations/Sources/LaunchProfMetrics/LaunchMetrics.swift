@@ -60,10 +60,12 @@ public enum LaunchMetrics {
             let outcome = task.outcome.map { "\($0)".hasPrefix("failed") ? "failed" : "\($0)" } ?? "unfinished"
             let dimensions = [("task", task.name), ("outcome", outcome)]
             if let run = task.runNanoseconds {
-                Timer(label: "launchprof_deferred_task_run", dimensions: dimensions, factory: factory).recordNanoseconds(Int64(clamping: run))
+                Timer(label: "launchprof_deferred_task_run", dimensions: dimensions, factory: factory).recordNanoseconds(
+                    Int64(clamping: run))
             }
             if let queued = task.queueNanoseconds {
-                Timer(label: "launchprof_deferred_task_queued", dimensions: dimensions, factory: factory).recordNanoseconds(Int64(clamping: queued))
+                Timer(label: "launchprof_deferred_task_queued", dimensions: dimensions, factory: factory).recordNanoseconds(
+                    Int64(clamping: queued))
             }
         }
     }
@@ -71,7 +73,8 @@ public enum LaunchMetrics {
     /// Counts the prewarm items by how their first use went.
     public static func record(_ summary: PrewarmSummary, factory: (any MetricsFactory)? = nil) {
         let factory = factory ?? MetricsSystem.factory
-        for (outcome, count) in [("hit", summary.hits), ("wait", summary.waits), ("miss", summary.misses), ("unused", summary.unused)] where count > 0 {
+        for (outcome, count) in [("hit", summary.hits), ("wait", summary.waits), ("miss", summary.misses), ("unused", summary.unused)]
+        where count > 0 {
             Counter(label: "launchprof_prewarm_items", dimensions: [("outcome", outcome)], factory: factory).increment(by: count)
         }
     }

@@ -1,3 +1,6 @@
+import LaunchProf
+import Tracing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import LaunchProf
-import Tracing
 
 /// The launch as OpenTelemetry-style spans, through swift-distributed-tracing:
 /// one `launch` span from spawn (process entry when no harness spawned the
@@ -53,7 +54,8 @@ public enum LaunchTracing {
         launch.attributes["launchprof.lost_events"] = timeline.lostEvents
         launch.addEvent(SpanEvent(name: "process entry", at: instant(timeline.processEntryNanoseconds)))
         if let main = timeline.mainNanoseconds { launch.addEvent(SpanEvent(name: "main", at: instant(main))) }
-        for event in timeline.events where event.kind == .milestone && !(event.name == "main" && event.timestamp == timeline.mainNanoseconds) {
+        for event in timeline.events
+        where event.kind == .milestone && !(event.name == "main" && event.timestamp == timeline.mainNanoseconds) {
             // Thread 0: recorded with tracing off, where the thread is not kept.
             let attributes: SpanAttributes = event.threadID == 0 ? [:] : ["thread.id": .int64(Int64(event.threadID))]
             launch.addEvent(SpanEvent(name: event.name, at: instant(event.timestamp), attributes: attributes))
@@ -82,7 +84,8 @@ public enum LaunchTracing {
             if interval.end == nil {
                 span.attributes["launchprof.unfinished"] = true
             }
-            for event in timeline.events where event.kind == .event && event.threadID == interval.threadID
+            for event in timeline.events
+            where event.kind == .event && event.threadID == interval.threadID
                 && interval.start <= event.timestamp && event.timestamp <= finish
             {
                 span.addEvent(SpanEvent(name: event.name, at: instant(event.timestamp)))

@@ -85,10 +85,11 @@ func words(_ count: Int, seed: UInt64) -> [String] {
     return (0..<count).map { _ in
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         var bits = state
-        return String(decoding: (0..<(4 + Int(state >> 60))).map { _ in
-            defer { bits /= 26 }
-            return letters[Int(bits % 26)]
-        }, as: UTF8.self)
+        return String(
+            decoding: (0..<(4 + Int(state >> 60))).map { _ in
+                defer { bits /= 26 }
+                return letters[Int(bits % 26)]
+            }, as: UTF8.self)
     }
 }
 
@@ -162,17 +163,19 @@ while DispatchTime.now() < deadline {
 }
 
 let timeline = LaunchTimeline.current()
-emit("timeline", [
-    "spawn": timeline.spawnNanoseconds.map { $0 as Any } ?? NSNull(),
-    "processEntry": timeline.processEntryNanoseconds,
-    "main": timeline.mainNanoseconds.map { $0 as Any } ?? NSNull(),
-    "launchComplete": timeline.launchCompleteNanoseconds.map { $0 as Any } ?? NSNull(),
-    "monotonicZeroUnix": timeline.monotonicZeroUnixNanoseconds,
-    "pid": Int(getpid()),
-    "intervals": timeline.intervals.map {
-        ["name": $0.name, "start": $0.start, "end": $0.end.map { $0 as Any } ?? NSNull(), "thread": $0.threadID] as [String: Any]
-    },
-])
+emit(
+    "timeline",
+    [
+        "spawn": timeline.spawnNanoseconds.map { $0 as Any } ?? NSNull(),
+        "processEntry": timeline.processEntryNanoseconds,
+        "main": timeline.mainNanoseconds.map { $0 as Any } ?? NSNull(),
+        "launchComplete": timeline.launchCompleteNanoseconds.map { $0 as Any } ?? NSNull(),
+        "monotonicZeroUnix": timeline.monotonicZeroUnixNanoseconds,
+        "pid": Int(getpid()),
+        "intervals": timeline.intervals.map {
+            ["name": $0.name, "start": $0.start, "end": $0.end.map { $0 as Any } ?? NSNull(), "thread": $0.threadID] as [String: Any]
+        },
+    ])
 
 func json(_ attribute: SpanAttribute) -> Any {
     switch attribute {
@@ -188,18 +191,27 @@ func json(_ attribute: SpanAttribute) -> Any {
 for span in tracer.finishedSpans {
     var attributes: [String: Any] = [:]
     span.attributes.forEach { key, value in attributes[key] = json(value) }
-    emit("span", [
-        "name": span.operationName, "traceID": span.traceID, "spanID": span.spanID,
-        "parentSpanID": span.parentSpanID.map { $0 as Any } ?? NSNull(),
-        "start": span.startInstant.nanosecondsSinceEpoch, "end": span.endInstant.nanosecondsSinceEpoch,
-        "attributes": attributes,
-        "events": span.events.map { ["name": $0.name, "time": $0.nanosecondsSinceEpoch] as [String: Any] },
-        "status": span.status.map { "\($0.code)" } ?? "unset",
-    ])
+    emit(
+        "span",
+        [
+            "name": span.operationName, "traceID": span.traceID, "spanID": span.spanID,
+            "parentSpanID": span.parentSpanID.map { $0 as Any } ?? NSNull(),
+            "start": span.startInstant.nanosecondsSinceEpoch, "end": span.endInstant.nanosecondsSinceEpoch,
+            "attributes": attributes,
+            "events": span.events.map { ["name": $0.name, "time": $0.nanosecondsSinceEpoch] as [String: Any] },
+            "status": span.status.map { "\($0.code)" } ?? "unset",
+        ])
 }
 for timer in metrics.timers {
-    emit("metric", ["kind": "timer", "label": timer.label, "dimensions": Dictionary(uniqueKeysWithValues: timer.dimensions), "values": timer.values])
+    emit(
+        "metric",
+        ["kind": "timer", "label": timer.label, "dimensions": Dictionary(uniqueKeysWithValues: timer.dimensions), "values": timer.values])
 }
 for counter in metrics.counters {
-    emit("metric", ["kind": "counter", "label": counter.label, "dimensions": Dictionary(uniqueKeysWithValues: counter.dimensions), "total": counter.totalValue])
+    emit(
+        "metric",
+        [
+            "kind": "counter", "label": counter.label, "dimensions": Dictionary(uniqueKeysWithValues: counter.dimensions),
+            "total": counter.totalValue,
+        ])
 }

@@ -11,8 +11,12 @@ import Tracing
     /// Unix nanoseconds of monotonic zero in these timelines.
     static let zero: Int64 = 1_700_000_000_000_000_000
 
-    static func interval(_ name: String, _ start: UInt64, _ end: UInt64?, thread: UInt32 = 1, endThread: UInt32? = nil) -> LaunchTimeline.Interval {
-        .init(name: name, subsystem: "app", category: "launch", start: start, end: end, threadID: thread, endThreadID: endThread ?? thread, value: nil)
+    static func interval(
+        _ name: String, _ start: UInt64, _ end: UInt64?, thread: UInt32 = 1, endThread: UInt32? = nil
+    ) -> LaunchTimeline.Interval {
+        .init(
+            name: name, subsystem: "app", category: "launch", start: start, end: end, threadID: thread, endThreadID: endThread ?? thread,
+            value: nil)
     }
 
     static func milestone(_ name: String, _ time: UInt64, thread: UInt32 = 1) -> LaunchTimeline.Event {
@@ -31,7 +35,9 @@ import Tracing
     @Test func launchSpanRunsFromSpawnToLaunchCompleteWithMilestonesAsEvents() throws {
         let timeline = LaunchTimeline(
             spawnNanoseconds: 1_000, processEntryNanoseconds: 4_000, mainNanoseconds: 5_000, launchCompleteNanoseconds: 90_000,
-            events: [Self.milestone("main", 5_000), Self.milestone("config loaded", 20_000), Self.milestone("ui ready", 80_000, thread: 2)],
+            events: [
+                Self.milestone("main", 5_000), Self.milestone("config loaded", 20_000), Self.milestone("ui ready", 80_000, thread: 2),
+            ],
             lostEvents: 3, monotonicZeroUnixNanoseconds: Self.zero)
         let launch = try #require(spans(timeline, serviceName: "checkout")["launch"])
         #expect(launch.parentSpanID == nil)
@@ -120,6 +126,8 @@ import Tracing
         // that still starts at this process's entry.
         let timeline = LaunchTimeline.current()
         let launch = try #require(spans(timeline)["launch"])
-        #expect(launch.startInstant.nanosecondsSinceEpoch == UInt64(timeline.unixNanoseconds(timeline.spawnNanoseconds ?? timeline.processEntryNanoseconds)))
+        #expect(
+            launch.startInstant.nanosecondsSinceEpoch
+                == UInt64(timeline.unixNanoseconds(timeline.spawnNanoseconds ?? timeline.processEntryNanoseconds)))
     }
 }

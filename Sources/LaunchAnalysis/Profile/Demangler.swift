@@ -7,9 +7,10 @@ import Glibc
 /// `__cxa_demangle`, looked up with dlsym (libstdc++ is opened if it is not
 /// loaded yet). A name neither understands is returned unchanged.
 package struct Demangler: Sendable {
-    private typealias CxaDemangle = @convention(c) (
-        UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int32>?
-    ) -> UnsafeMutablePointer<CChar>?
+    private typealias CxaDemangle =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int32>?
+        ) -> UnsafeMutablePointer<CChar>?
 
     private static let cxaDemangle: CxaDemangle? = symbol("__cxa_demangle", library: "libstdc++.so.6")
 

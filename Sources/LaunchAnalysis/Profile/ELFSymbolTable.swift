@@ -1,5 +1,6 @@
 import Foundation
 import LaunchSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif

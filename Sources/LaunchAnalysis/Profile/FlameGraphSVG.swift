@@ -57,7 +57,8 @@ public enum FlameGraphSVG {
             let share = Double(node.weight) / Double(total) * 100
             let tip = "\(node.frame.map(label) ?? name) — \(node.weight) samples, \(format(share))%"
             body += "<g class=\"f\"><title>\(escape(tip))</title>"
-            body += "<rect x=\"\(format(10 + x))\" y=\"\(format(y))\" width=\"\(format(w))\" height=\"\(format(rowHeight - 1))\" fill=\"\(node.frame == nil ? "rgb(200,200,200)" : color(module: module, name: name))\" rx=\"2\"/>"
+            body +=
+                "<rect x=\"\(format(10 + x))\" y=\"\(format(y))\" width=\"\(format(w))\" height=\"\(format(rowHeight - 1))\" fill=\"\(node.frame == nil ? "rgb(200,200,200)" : color(module: module, name: name))\" rx=\"2\"/>"
             body += "<text x=\"\(format(13 + x))\" y=\"\(format(y + 12))\">\(escape(fit(name, width: w)))</text></g>\n"
             var childX = x
             for child in node.sortedChildren {
@@ -68,10 +69,12 @@ public enum FlameGraphSVG {
         draw(root, x: 0, level: 0)
         let legend = modules.filter { !$0.isEmpty }.sorted().prefix(12).enumerated().map { index, module in
             let x = 10 + Double(index % 6) * 195, y = height - 30 + Double(index / 6) * 14
-            return "<rect x=\"\(format(x))\" y=\"\(format(y - 10))\" width=\"10\" height=\"10\" fill=\"\(color(module: module, name: ""))\"/><text x=\"\(format(x + 14))\" y=\"\(format(y))\" class=\"legend\">\(escape(fit(module, width: 175)))</text>"
+            return
+                "<rect x=\"\(format(x))\" y=\"\(format(y - 10))\" width=\"10\" height=\"10\" fill=\"\(color(module: module, name: ""))\"/><text x=\"\(format(x + 14))\" y=\"\(format(y))\" class=\"legend\">\(escape(fit(module, width: 175)))</text>"
         }.joined()
         let launches = profile.runCount > 1 ? " from \(profile.runCount) launches" : ""
-        let subtitle = "\(profile.stacks.count) samples\(launches) at \(profile.sampling.rate) Hz, \(threadCount(profile)), weight \(root.weight)"
+        let subtitle =
+            "\(profile.stacks.count) samples\(launches) at \(profile.sampling.rate) Hz, \(threadCount(profile)), weight \(root.weight)"
         return """
             <?xml version="1.0" standalone="no"?>
             <svg version="1.1" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" xmlns="http://www.w3.org/2000/svg" onload="init(evt)">

@@ -140,11 +140,14 @@ public enum DifferentialFlameGraph {
             let strength = min(1, abs(change) / largest)
             let fade = Int(255 - 200 * strength)
             let fill = change > 0 ? "rgb(255,\(fade),\(fade))" : change < 0 ? "rgb(\(fade),\(fade),255)" : "rgb(235,235,235)"
-            let tip = "\(node.name) — \(format(node.before)) → \(format(node.after)) samples per launch "
+            let tip =
+                "\(node.name) — \(format(node.before)) → \(format(node.after)) samples per launch "
                 + "(\(change >= 0 ? "+" : "")\(format(change)))"
             body += "<g><title>\(MarkupText.escape(tip))</title>"
-            body += "<rect x=\"\(format(10 + x))\" y=\"\(format(y))\" width=\"\(format(w))\" height=\"\(format(rowHeight - 1))\" fill=\"\(fill)\" stroke=\"rgb(190,190,190)\" stroke-width=\"0.4\" rx=\"2\"/>"
-            body += "<text x=\"\(format(13 + x))\" y=\"\(format(y + 12))\">\(MarkupText.escape(FlameGraphSVG.fit(node.name, width: w)))</text></g>\n"
+            body +=
+                "<rect x=\"\(format(10 + x))\" y=\"\(format(y))\" width=\"\(format(w))\" height=\"\(format(rowHeight - 1))\" fill=\"\(fill)\" stroke=\"rgb(190,190,190)\" stroke-width=\"0.4\" rx=\"2\"/>"
+            body +=
+                "<text x=\"\(format(13 + x))\" y=\"\(format(y + 12))\">\(MarkupText.escape(FlameGraphSVG.fit(node.name, width: w)))</text></g>\n"
             var childX = x
             for child in node.children.values.sorted(by: { $0.name < $1.name }) {
                 draw(child, x: childX, level: level + 1)
@@ -152,7 +155,8 @@ public enum DifferentialFlameGraph {
             }
         }
         draw(root, x: 0, level: 0)
-        let subtitle = "width: samples per launch now (\(format(root.after))); red grew, blue shrank against the baseline "
+        let subtitle =
+            "width: samples per launch now (\(format(root.after))); red grew, blue shrank against the baseline "
             + "(\(format(root.before)) per launch)"
         return """
             <?xml version="1.0" standalone="no"?>

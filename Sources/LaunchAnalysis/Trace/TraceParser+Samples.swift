@@ -129,7 +129,9 @@ extension TraceParser {
             guard start < end, idLength <= 64 else {
                 throw .malformed(
                     path: path, offset: at,
-                    detail: "module \(index) at byte \(at) spans 0x\(String(start, radix: 16))-0x\(String(end, radix: 16)) with a \(idLength)-byte build id (needs start < end, at most 64 bytes)")
+                    detail:
+                        "module \(index) at byte \(at) spans 0x\(String(start, radix: 16))-0x\(String(end, radix: 16)) with a \(idLength)-byte build id (needs start < end, at most 64 bytes)"
+                )
             }
             let pathBytes = try payload.take(pathLength, "the path of module \(index)")
             guard let modulePath = String(validating: pathBytes, as: UTF8.self) else {
@@ -139,7 +141,9 @@ extension TraceParser {
             modules.append(TraceModule(path: modulePath, bias: bias, start: start, end: end, buildID: buildID))
         }
         guard payload.remaining == 0 else {
-            throw .malformed(path: path, offset: payload.offset, detail: "\(payload.remaining) bytes follow the last of \(count) modules in the modules section")
+            throw .malformed(
+                path: path, offset: payload.offset,
+                detail: "\(payload.remaining) bytes follow the last of \(count) modules in the modules section")
         }
         return modules.sorted { $0.start < $1.start }
     }

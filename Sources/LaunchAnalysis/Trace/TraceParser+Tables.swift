@@ -65,7 +65,9 @@ extension TraceParser {
                 let offset = payload.offset - TraceFileFormat.eventRecordSize
                 throw .malformed(
                     path: path, offset: offset,
-                    detail: "the event at byte \(offset) is at \(event.timestamp) ns, before the event ahead of it (\(previous) ns); events must be sorted by time")
+                    detail:
+                        "the event at byte \(offset) is at \(event.timestamp) ns, before the event ahead of it (\(previous) ns); events must be sorted by time"
+                )
             }
             previous = event.timestamp
             events.append(event)

@@ -72,7 +72,8 @@ struct TraceParser {
         let pid = try header.u32("the pid")
         let policyValue = try header.u32("the overflow policy")
         guard let policy = TraceOverflowPolicy(rawValue: policyValue) else {
-            throw .malformed(path: path, offset: 20, detail: "the overflow policy is \(policyValue) (known: 0 drop newest, 1 overwrite oldest)")
+            throw .malformed(
+                path: path, offset: 20, detail: "the overflow policy is \(policyValue) (known: 0 drop newest, 1 overwrite oldest)")
         }
         let known = { (value: UInt64) in value == 0 ? nil : value }
         let value = TraceHeader(

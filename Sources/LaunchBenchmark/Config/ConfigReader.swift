@@ -14,7 +14,9 @@ public enum ConfigReader {
     static let topKeys = ["version", "reference", "threshold", "significance", "defaults", "targets", "budgets", "push"]
     static let pushKeys = ["gateway", "job", "labels"]
     static let scheduleKeys = ["runs", "min_runs", "max_runs", "warmup", "modes", "timeout"]
-    static let targetKeys = ["name", "command", "working_directory", "environment", "ready", "evict", "budgets", "activate", "request", "http_get"] + scheduleKeys
+    static let targetKeys =
+        ["name", "command", "working_directory", "environment", "ready", "evict", "budgets", "activate", "request", "http_get"]
+        + scheduleKeys
     static let budgetKeys = ["target", "mode", "metric", "statistic", "limit", "threshold"]
 
     /// Reads the file at `path`.
@@ -302,8 +304,10 @@ public enum ConfigReader {
     }
 
     private static func resolve(_ path: String, against directory: String) -> String {
-        path.hasPrefix("/") ? path : URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: directory, isDirectory: true))
-            .standardizedFileURL.path
+        path.hasPrefix("/")
+            ? path
+            : URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: directory, isDirectory: true))
+                .standardizedFileURL.path
     }
 
     private static func yamlError(_ error: YamlError, file: String) -> ConfigError {
@@ -319,7 +323,6 @@ public enum ConfigReader {
         }
     }
 }
-
 
 extension Metric.Unit {
     var noun: String {

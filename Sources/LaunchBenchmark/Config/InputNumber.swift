@@ -51,7 +51,9 @@ public enum InputNumber {
     /// `value` as a count in `range`.
     public static func count(_ value: Int, of input: String, in range: ClosedRange<Int>) throws(InputNumberError) -> Int {
         guard range.contains(value) else {
-            let problem = range.upperBound == Int.max ? "must be at least \(range.lowerBound)" : "must be from \(range.lowerBound) to \(range.upperBound)"
+            let problem =
+                range.upperBound == Int.max
+                ? "must be at least \(range.lowerBound)" : "must be from \(range.lowerBound) to \(range.upperBound)"
             throw InputNumberError(input: input, value: String(value), problem: problem)
         }
         return value

@@ -76,12 +76,15 @@ public struct BenchmarkSession: Sendable {
             throw .usage("--reference '\(reference)' names no target; use a command as written, its --command-name or a target name")
         }
         if !settings.measure.isEmpty, let target = plan.targets.first(where: { $0.ready == .exit }) {
-            throw .usage("--measure times a program that stays up after ready, but '\(target.name)' is ready at exit: "
-                + "add --ready tracer, notify, port:N or output:REGEX")
+            throw .usage(
+                "--measure times a program that stays up after ready, but '\(target.name)' is ready at exit: "
+                    + "add --ready tracer, notify, port:N or output:REGEX")
         }
         for target in plan.targets {
             if target.activation != nil, target.ready != .response {
-                throw .usage("target '\(target.name)': --activate decides readiness itself (the first request's whole response); drop --ready \(target.ready)")
+                throw .usage(
+                    "target '\(target.name)': --activate decides readiness itself (the first request's whole response); drop --ready \(target.ready)"
+                )
             }
             if target.activation == nil, target.ready == .response {
                 throw .usage("target '\(target.name)': --ready response needs --activate tcp:PORT or unix:PATH")
@@ -143,7 +146,8 @@ public struct BenchmarkSession: Sendable {
     /// it as Ctrl-C stops the CLI: the run in progress is stopped, its tree
     /// killed, and the outcome holds what was measured (``BenchmarkOutcome/interrupted``).
     /// `events` is called on that thread.
-    public func run(events: @escaping @Sendable (BenchmarkEvent) -> Void = { _ in }) async throws(BenchmarkSessionError) -> BenchmarkOutcome {
+    public func run(events: @escaping @Sendable (BenchmarkEvent) -> Void = { _ in }) async throws(BenchmarkSessionError) -> BenchmarkOutcome
+    {
         let interrupt = try interruptMonitor()
         defer { interrupt.stop() }
         let session = self
@@ -211,7 +215,9 @@ public struct BenchmarkSession: Sendable {
                     let differences = Self.profileDifferences(baseline: baseline.document.profiles ?? [], current: profiled.records)
                     outcome.document.comparison?.profileDifferences = differences
                     for difference in differences ?? [] {
-                        let lines = difference.summaryLines + (difference.flameGraph.map { ["\(difference.target): differential flame graph \($0)"] } ?? [])
+                        let lines =
+                            difference.summaryLines
+                            + (difference.flameGraph.map { ["\(difference.target): differential flame graph \($0)"] } ?? [])
                         if !lines.isEmpty { events(.note("against the baseline's profile:\n  " + lines.joined(separator: "\n  "))) }
                     }
                 }
@@ -238,8 +244,8 @@ public struct BenchmarkSession: Sendable {
         var differences: [ProfileDifference] = []
         for record in current {
             guard let old = baseline.first(where: { $0.target == record.target }),
-                  let before = try? String(contentsOfFile: old.folded, encoding: .utf8),
-                  let after = try? String(contentsOfFile: record.folded, encoding: .utf8)
+                let before = try? String(contentsOfFile: old.folded, encoding: .utf8),
+                let after = try? String(contentsOfFile: record.folded, encoding: .utf8)
             else { continue }
             var difference = ProfileDifference.between(
                 target: record.target, before: before, launchesBefore: old.launches, after: after, launchesAfter: record.launches)

@@ -103,7 +103,9 @@ public struct ProfilingSettings: Sendable, Equatable {
     public var preloadLibrary: String? = ProfileRecorder.defaultPreloadLibrary()
 
     /// Settings for `runs` launches per target at `rate` samples per second, written to `directory`.
-    public init(runs: Int = RunDefaults.profileRuns, rate: UInt32 = RunDefaults.profileRate, directory: String = RunDefaults.profileDirectory) {
+    public init(
+        runs: Int = RunDefaults.profileRuns, rate: UInt32 = RunDefaults.profileRate, directory: String = RunDefaults.profileDirectory
+    ) {
         self.runs = runs
         self.rate = rate
         self.directory = directory

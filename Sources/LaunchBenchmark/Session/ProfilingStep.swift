@@ -29,7 +29,10 @@ struct ProfilingStep {
     func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> ProfilingOutcome {
         try Self.prepare(settings)
         if settings.preloadLibrary == nil {
-            events(.note("liblaunchprof-preload.so is not beside launchprof: only targets that link LaunchProf will be profiled (set LAUNCHPROF_PRELOAD_LIBRARY)"))
+            events(
+                .note(
+                    "liblaunchprof-preload.so is not beside launchprof: only targets that link LaunchProf will be profiled (set LAUNCHPROF_PRELOAD_LIBRARY)"
+                ))
         }
         var outcome = ProfilingOutcome()
         let names = ProfileFileName.unique(plan.targets.map(\.name))
@@ -62,12 +65,15 @@ struct ProfilingStep {
     /// "profile of NAME: N samples from K launches; hottest (self): F 61.0%, …; flame graph PATH".
     static func summary(of profiled: ProfileRecorder.Profiled, target: String) -> String {
         let profile = profiled.profile
-        var text = "profile of '\(target)': \(profile.stacks.count) samples from \(profile.runCount) launch\(profile.runCount == 1 ? "" : "es")"
+        var text =
+            "profile of '\(target)': \(profile.stacks.count) samples from \(profile.runCount) launch\(profile.runCount == 1 ? "" : "es")"
         text += ProfileRecord.HotFrame.clause(ProfileRecord.HotFrame.hottest(in: profile, limit: 3))
         if profile.stacks.isEmpty {
-            text += " (in each launch the sampled window, from the constructors to launch complete or exit, used less CPU than one tick of the kernel's timer; the loader's work before it is never sampled: see docs/sampling.md)"
+            text +=
+                " (in each launch the sampled window, from the constructors to launch complete or exit, used less CPU than one tick of the kernel's timer; the loader's work before it is never sampled: see docs/sampling.md)"
         }
-        text += "\n  flame graph \(profiled.outputs.flameGraph)\n  speedscope  \(profiled.outputs.speedscope)\n  folded      \(profiled.outputs.folded)"
+        text +=
+            "\n  flame graph \(profiled.outputs.flameGraph)\n  speedscope  \(profiled.outputs.speedscope)\n  folded      \(profiled.outputs.folded)"
         for warning in profile.warnings { text += "\n  warning: \(warning)" }
         return text
     }

@@ -90,11 +90,13 @@ public struct BudgetEvaluator: Sendable {
         case .absolute(let quantity):
             evaluation.limitValue = quantity.value
             evaluation.passed = observed <= quantity.value
-            evaluation.message = "\(HumanUnits.format(observed, unit: unit)) \(evaluation.passed ? "<=" : ">") "
+            evaluation.message =
+                "\(HumanUnits.format(observed, unit: unit)) \(evaluation.passed ? "<=" : ">") "
                 + "\(HumanUnits.format(quantity.value, unit: unit))"
             if upperBound {
                 // An upper bound within the limit proves the budget; above it, it proves nothing.
-                evaluation.message += evaluation.passed
+                evaluation.message +=
+                    evaluation.passed
                     ? " (an upper bound: launchprof's own peak)"
                     : ": cannot be checked, the runs' max RSS is launchprof's own peak (an upper bound) and the limit is below it"
             }
@@ -106,8 +108,10 @@ public struct BudgetEvaluator: Sendable {
                 return evaluation
             }
             guard let referenceValue = Self.statistic(budget.statistic, of: referenceMetric, in: referenceResult) else {
-                evaluation.message = "reference '\(reference)' not measured: \(Self.unmeasured(referenceMetric, referenceResult))"
-                    + (referenceMetric == budget.metric ? "; name a metric it has, e.g. '\(HumanUnits.significant(factor))x \(reference) wall_to_exit'" : "")
+                evaluation.message =
+                    "reference '\(reference)' not measured: \(Self.unmeasured(referenceMetric, referenceResult))"
+                    + (referenceMetric == budget.metric
+                        ? "; name a metric it has, e.g. '\(HumanUnits.significant(factor))x \(reference) wall_to_exit'" : "")
                 return evaluation
             }
             guard referenceValue > 0 else {
@@ -115,7 +119,8 @@ public struct BudgetEvaluator: Sendable {
                 return evaluation
             }
             if upperBound || Self.isUpperBound(referenceMetric, in: referenceResult) {
-                evaluation.message = "cannot be checked: max RSS is launchprof's own peak (an upper bound) in "
+                evaluation.message =
+                    "cannot be checked: max RSS is launchprof's own peak (an upper bound) in "
                     + "\(upperBound ? result.label : referenceResult.label), so the ratio means nothing"
                 return evaluation
             }
@@ -123,7 +128,8 @@ public struct BudgetEvaluator: Sendable {
             evaluation.ratio = ratio
             evaluation.limitValue = factor * referenceValue
             evaluation.passed = ratio <= factor
-            evaluation.message = "\(HumanUnits.format(observed, unit: unit)) = \(HumanUnits.fixed(ratio, decimals: 2))x "
+            evaluation.message =
+                "\(HumanUnits.format(observed, unit: unit)) = \(HumanUnits.fixed(ratio, decimals: 2))x "
                 + "\(reference) (\(HumanUnits.format(referenceValue, unit: unit))) \(evaluation.passed ? "<=" : ">") "
                 + "\(HumanUnits.significant(factor))x"
         }

@@ -19,7 +19,8 @@ public struct Quantity: Sendable, Equatable, CustomStringConvertible {
     /// Parses `text`; a bare number is a count.
     public init(parsing text: String) throws(QuantityError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let numberEnd = trimmed.firstIndex { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") }
+        let numberEnd =
+            trimmed.firstIndex { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") }
             ?? trimmed.endIndex
         // "1e3ms" parses, but an 'e' starting a unit never appears among ours.
         let numberText = String(trimmed[..<numberEnd])

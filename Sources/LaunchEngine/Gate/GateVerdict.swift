@@ -32,9 +32,10 @@ public struct GateVerdict: Sendable, Equatable {
         guard !budgets.isEmpty || document.comparison != nil else { return nil }
         var parts: [String] = []
         if !budgets.isEmpty {
-            parts.append(verdict.failedBudgets.isEmpty
-                ? "all \(budgets.count) budget\(budgets.count == 1 ? "" : "s") met"
-                : "\(verdict.failedBudgets.count) of \(budgets.count) budget\(budgets.count == 1 ? "" : "s") exceeded")
+            parts.append(
+                verdict.failedBudgets.isEmpty
+                    ? "all \(budgets.count) budget\(budgets.count == 1 ? "" : "s") met"
+                    : "\(verdict.failedBudgets.count) of \(budgets.count) budget\(budgets.count == 1 ? "" : "s") exceeded")
         }
         if let comparison = document.comparison {
             let count = comparison.regressions.count

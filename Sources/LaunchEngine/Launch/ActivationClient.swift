@@ -23,10 +23,11 @@ struct ActivationClient {
 
     /// Connects to `address` and queues `request`.
     init(address: ActivationAddress, request: SocketActivation.Request) {
-        let host = switch address {
-        case .tcp: address.description
-        case .unix: "localhost"
-        }
+        let host =
+            switch address {
+            case .tcp: address.description
+            case .unix: "localhost"
+            }
         pending = request.bytes(host: host)[...]
         response = ResponseReader(isHTTP: request.isHTTP)
         connectedAt = monotonicNanoseconds()
@@ -257,7 +258,8 @@ struct ResponseReader {
     private mutating func parseHead(_ bytes: ArraySlice<UInt8>) {
         let text = String(decoding: bytes, as: UTF8.self)
         let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
-        guard let status = lines.first, status.hasPrefix("HTTP/"), let code = status.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        guard let status = lines.first, status.hasPrefix("HTTP/"),
+            let code = status.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
         else {
             problem = "the response is not HTTP (it begins \"\(String(text.prefix(40)))\")"
             return

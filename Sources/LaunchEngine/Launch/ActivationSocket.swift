@@ -16,10 +16,11 @@ enum ActivationAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// A new close-on-exec, non-blocking stream socket of this address's family.
     func socket() throws(SystemCallError) -> Int32 {
-        let family = switch self {
-        case .tcp: AF_INET
-        case .unix: AF_UNIX
-        }
+        let family =
+            switch self {
+            case .tcp: AF_INET
+            case .unix: AF_UNIX
+            }
         return try Syscall.check("socket", description) {
             Glibc.socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         }
@@ -94,7 +95,9 @@ struct ActivationListener {
             Glibc.close(fd)
             if code == EADDRINUSE, case .tcp(let port) = requested {
                 let holder = PortHolder.describe(port: port) ?? "a process launchprof cannot name"
-                throw .activation("--activate tcp:\(port): the port is already in use by \(holder); stop it or choose another port (tcp:0 takes a free one)")
+                throw .activation(
+                    "--activate tcp:\(port): the port is already in use by \(holder); stop it or choose another port (tcp:0 takes a free one)"
+                )
             }
             throw .activation("--activate \(endpoint): cannot listen on \(requested): \(String(cString: strerror(code)))")
         }

@@ -153,8 +153,9 @@ public struct BenchmarkRunner {
         // bootstrap) after every run would cost O(n²) over a long benchmark.
         let times = measured.filter(\.exit.isSuccess).compactMap(\.wallToReady).sorted()
         let median = times.isEmpty ? nil : Double(times[(times.count - 1) / 2] / 2 + times[times.count / 2] / 2)
-        progress(BenchmarkProgress(
-            context: context, observed: observed, measuredRuns: measured.count, plannedRuns: fixed, median: median))
+        progress(
+            BenchmarkProgress(
+                context: context, observed: observed, measuredRuns: measured.count, plannedRuns: fixed, median: median))
     }
 
     /// Summaries and warnings, plus what stopped the benchmark early.

@@ -39,10 +39,13 @@ public final class InterruptMonitor: @unchecked Sendable {
         readEnd = ends[0]
         writeEnd = ends[1]
         let queue = DispatchQueue(label: "launchprof.interrupt")
-        sources = !catchingSignals ? [] : Self.signals.map { number in
-            signal(number, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: number, queue: queue)
-        }
+        sources =
+            !catchingSignals
+            ? []
+            : Self.signals.map { number in
+                signal(number, SIG_IGN)
+                return DispatchSource.makeSignalSource(signal: number, queue: queue)
+            }
         for source in sources {
             source.setEventHandler { [weak self] in self?.interrupt() }
             source.resume()

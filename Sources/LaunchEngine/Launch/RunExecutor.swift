@@ -94,7 +94,9 @@ public struct ProcessExecutor: RunExecutor {
             if let ready = observed.wallToReady, let read = try? TraceReader.read(path: trace) {
                 observed.intervals = RunIntervals.times(in: read, readyAfterSpawn: ready)
             } else if observed.failure == nil {
-                observed.notes.append("--trace-runs: the run wrote no readable trace (is the program linked with LaunchProf, and does it reach launch complete?)")
+                observed.notes.append(
+                    "--trace-runs: the run wrote no readable trace (is the program linked with LaunchProf, and does it reach launch complete?)"
+                )
             }
         }
         return observed

@@ -190,8 +190,9 @@ public struct RunObserver {
             if notify.drainReady(accepting: { process.isInTree($0) }) { markReady(at: monotonicNanoseconds()) }
             if let refused = notify.refused, refusedNotify == nil {
                 refusedNotify = refused.pid
-                note("ignored READY=1 on the notify socket from pid \(refused.pid) (\(Self.processName(refused.pid))): "
-                    + "it is not the launched process nor one of its descendants")
+                note(
+                    "ignored READY=1 on the notify socket from pid \(refused.pid) (\(Self.processName(refused.pid))): "
+                        + "it is not the launched process nor one of its descendants")
             }
         }
     }
@@ -263,9 +264,10 @@ public struct RunObserver {
         guard sender == process.pid else {
             ignoredRecords += 1
             if ignoredRecords == 1 {
-                note("ignored records on LAUNCHPROF_RECORD_FD from pid \(sender) (\(Self.processName(sender))), "
-                    + "which is not the launched process (pid \(process.pid)): only the launched program's "
-                    + "milestones and readiness count; a wrapper script must exec it")
+                note(
+                    "ignored records on LAUNCHPROF_RECORD_FD from pid \(sender) (\(Self.processName(sender))), "
+                        + "which is not the launched process (pid \(process.pid)): only the launched program's "
+                        + "milestones and readiness count; a wrapper script must exec it")
             }
             return
         }

@@ -99,10 +99,12 @@ public struct Spawner: Sendable {
     /// `word` as one POSIX shell word.
     static func shellQuoted(_ word: String) -> String {
         let safe = Set("-_./=:,+@%".utf8)
-        let plain = !word.isEmpty && word.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
-                || safe.contains(byte)
-        }
+        let plain =
+            !word.isEmpty
+            && word.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
+                    || safe.contains(byte)
+            }
         if plain { return word }
         return "'" + word.replacing("'", with: "'\\''") + "'"
     }

@@ -78,7 +78,8 @@ public struct MetricLabels: Sendable, Equatable {
     /// Labels that launchprof sets on each series itself, which `--label`
     /// cannot name.
     public static let reserved: Set<String> = [
-        "target", "mode", "quantile", "le", "milestone", "interval", "thread", "metric", "statistic", "limit", "baseline", "job", "instance",
+        "target", "mode", "quantile", "le", "milestone", "interval", "thread", "metric", "statistic", "limit", "baseline", "job",
+        "instance",
     ]
 
     /// Parses `--label k=v`: a Prometheus label name (`[a-zA-Z_][a-zA-Z0-9_]*`,

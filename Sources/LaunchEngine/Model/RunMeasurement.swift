@@ -53,7 +53,8 @@ extension ExitStatus: Codable {
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: container,
-                debugDescription: "unknown exit kind '\(kind)' (expected exited, signaled, stopped_by_harness, timed_out or failed_to_start)")
+                debugDescription:
+                    "unknown exit kind '\(kind)' (expected exited, signaled, stopped_by_harness, timed_out or failed_to_start)")
         }
     }
 

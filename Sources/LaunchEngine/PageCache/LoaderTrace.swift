@@ -72,7 +72,8 @@ package enum LoaderTrace {
         let text = String(decoding: output, as: UTF8.self)
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             if text.contains("=> not found") { return text }
-            let status = process.terminationReason == .exit
+            let status =
+                process.terminationReason == .exit
                 ? "exit status \(process.terminationStatus)" : "signal \(process.terminationStatus)"
             let detail = message.trimmingCharacters(in: .whitespacesAndNewlines)
             throw .loaderFailed(executable: executable, loader: interpreter, reason: "\(status): \(detail)")

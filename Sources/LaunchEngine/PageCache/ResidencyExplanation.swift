@@ -8,7 +8,8 @@ enum ResidencyExplanation {
         if isInMemoryFilesystem(path) {
             return "on tmpfs/ramfs: its pages are memory, not cache, and cannot be evicted"
         }
-        let unreadable = mappings.unreadableProcesses > 0
+        let unreadable =
+            mappings.unreadableProcesses > 0
             ? " (\(mappings.unreadableProcesses) processes' maps could not be read: one of them may map it)" : ""
         return "not mapped by any process launchprof could inspect\(unreadable); "
             + "another process may have read it again since, or its pages were still being written back"

@@ -74,7 +74,10 @@ public struct ProfileRecorder: Sendable {
     public static func preloadLibrary(explicit: String?, disabled: Bool) -> (path: String?, note: String?) {
         if disabled { return (nil, nil) }
         if let path = explicit ?? defaultPreloadLibrary() { return (path, nil) }
-        return (nil, "liblaunchprof-preload.so is not beside launchprof; only programs that link LaunchProf will be sampled (set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library)")
+        return (
+            nil,
+            "liblaunchprof-preload.so is not beside launchprof; only programs that link LaunchProf will be sampled (set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library)"
+        )
     }
 
     /// Where liblaunchprof-preload.so is: $LAUNCHPROF_PRELOAD_LIBRARY, or

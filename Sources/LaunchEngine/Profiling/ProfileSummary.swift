@@ -52,17 +52,22 @@ public struct ProfileSummary: Sendable {
         ]
         if sampling.lost > 0 || sampling.failed > 0 {
             let busy = sampling.samples.filter(\.loaderBusy).count
-            lines.append("\(sampling.lost) samples lost (buffer full), \(sampling.failed) kept as their PC alone (\(busy) while the loader was busy, the rest unwalkable)")
+            lines.append(
+                "\(sampling.lost) samples lost (buffer full), \(sampling.failed) kept as their PC alone (\(busy) while the loader was busy, the rest unwalkable)"
+            )
         }
         if sampling.loaderUnguarded {
             lines.append("warning: glibc's loader locks were not found: a sample taken while a thread enters dlopen/dlclose could deadlock")
         }
         if sampling.mainThreadOnly {
-            lines.append("only the main thread was sampled: libunwind was not preloaded (use launchprof profile, or LD_PRELOAD=liblaunchprof-preload.so)")
+            lines.append(
+                "only the main thread was sampled: libunwind was not preloaded (use launchprof profile, or LD_PRELOAD=liblaunchprof-preload.so)"
+            )
         }
         if let median = Self.medianHandlerNanoseconds(sampling) {
             let depths = sampling.samples.filter { !$0.loaderBusy && !$0.unwindFailed }.map(\.frames.count).sorted()
-            lines.append("handler: median \(String(format: "%.2f", Double(median) / 1000)) µs per sample, median depth \(depths[depths.count / 2])")
+            lines.append(
+                "handler: median \(String(format: "%.2f", Double(median) / 1000)) µs per sample, median depth \(depths[depths.count / 2])")
         }
         let hottest = Self.hottest(profile, limit: limit)
         if !hottest.isEmpty { lines.append("hottest functions (self):") }
@@ -74,7 +79,8 @@ public struct ProfileSummary: Sendable {
         let hottestLines = Self.hottestLines(profile, limit: 5)
         if !hottestLines.isEmpty { lines.append("hottest lines (self):") }
         for (location, frame, weight) in hottestLines {
-            lines.append("  \(share(weight))  \(TerminalText.sanitized(location.file)):\(location.line)  \(TerminalText.sanitized(frame.name))")
+            lines.append(
+                "  \(share(weight))  \(TerminalText.sanitized(location.file)):\(location.line)  \(TerminalText.sanitized(frame.name))")
         }
         if profile.lineToolMissing {
             lines.append("no source lines: llvm-symbolizer not found (install llvm, or set \(SourceLineTool.variable))")

@@ -84,9 +84,10 @@ public struct Symbolizer: Sendable {
                     frames += resolved.frames
                     location = resolved.location
                 }
-                stacks.append(SymbolizedProfile.Stack(
-                    run: run, threadID: sample.threadID, timestamp: sample.timestamp, weight: sample.weight,
-                    frames: frames, location: location))
+                stacks.append(
+                    SymbolizedProfile.Stack(
+                        run: run, threadID: sample.threadID, timestamp: sample.timestamp, weight: sample.weight,
+                        frames: frames, location: location))
             }
             threadNames.merge(trace.threadNames) { $1 }
             threadNames.merge(sampling.threadNames) { $1 }
@@ -110,7 +111,8 @@ public struct Symbolizer: Sendable {
             return ([:], false)
         case .unusable(let path, let reason):
             tables.warnings.append(
-                "\(SourceLineTool.variable)='\(path)' cannot be used (\(reason)): no source lines (set it to an llvm-symbolizer, or to none)")
+                "\(SourceLineTool.variable)='\(path)' cannot be used (\(reason)): no source lines (set it to an llvm-symbolizer, or to none)"
+            )
             return ([:], false)
         case .notFound:
             return ([:], !Self.addressesWithDebugInfo(in: samplings, tables: &tables).isEmpty)
@@ -179,7 +181,9 @@ private struct ModuleTables {
         // The file may have been rebuilt since the run (or between two runs).
         if !table.buildID.isEmpty, !module.buildID.isEmpty, table.buildID != module.buildID {
             if warnedChanged.insert(module.path).inserted {
-                warnings.append("'\(TerminalText.sanitized(module.path))' changed since the run (build id \(module.buildIDText) expected): its frames show as module+offset")
+                warnings.append(
+                    "'\(TerminalText.sanitized(module.path))' changed since the run (build id \(module.buildIDText) expected): its frames show as module+offset"
+                )
             }
             return nil
         }
@@ -235,9 +239,10 @@ private struct FrameBuilder {
             let inlined = depth < outermost
             let name = !entry.function.isEmpty ? entry.function : inlined ? nil : symbol
             let file = entry.declarationFile
-            return intern(.init(
-                name: name.map(demangler.demangle) ?? unknown, module: module.name, file: file,
-                line: file != nil && entry.startLine > 0 ? entry.startLine : nil, inlined: inlined))
+            return intern(
+                .init(
+                    name: name.map(demangler.demangle) ?? unknown, module: module.name, file: file,
+                    line: file != nil && entry.startLine > 0 ? entry.startLine : nil, inlined: inlined))
         }
         return Resolved(frames: frames, location: source[0].location)
     }

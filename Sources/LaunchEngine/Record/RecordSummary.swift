@@ -8,7 +8,8 @@ extension ProfileRecorder.Profiled {
         let exits = Set(launches.map { "\($0.run.exit)" }).sorted().joined(separator: ", ")
         var text = "launchprof profile: \(base) \(exits)\n" + ProfileSummary(profile).text
         let traces = outputs.traces.count == 1 ? outputs.traces[0] : "\(outputs.traces[0]) … \(outputs.traces[outputs.traces.count - 1])"
-        text += "wrote \(traces)\n      \(outputs.folded)\n      \(outputs.speedscope)  (https://www.speedscope.app)\n      \(outputs.flameGraph)\n"
+        text +=
+            "wrote \(traces)\n      \(outputs.folded)\n      \(outputs.speedscope)  (https://www.speedscope.app)\n      \(outputs.flameGraph)\n"
         return text
     }
 }
@@ -25,7 +26,9 @@ public struct RecordSummary: Sendable {
         func since(_ ns: UInt64) -> String {
             String(format: "%.3f ms", Double(ns &- origin.nanoseconds) / 1e6)
         }
-        var lines = ["launchprof record: wrote \(path): \(trace.header.eventCount) events, \(trace.header.lostEvents) lost, \(recorded.run.exit)"]
+        var lines = [
+            "launchprof record: wrote \(path): \(trace.header.eventCount) events, \(trace.header.lostEvents) lost, \(recorded.run.exit)"
+        ]
         if let entry = trace.header.processEntryNanoseconds { lines.append("  process entry  +\(since(entry)) since \(origin.label)") }
         if let main = trace.header.mainNanoseconds { lines.append("  main           +\(since(main))") }
         // "main" is LaunchTracker.recordLaunchStart()'s milestone, shown above.

@@ -93,8 +93,10 @@ public struct BaselineComparer: Sendable {
             }
             for check in checks?(result) ?? self.checks(for: result) {
                 if BudgetEvaluator.isUpperBound(check.metric, in: old) || BudgetEvaluator.isUpperBound(check.metric, in: result) {
-                    warnings.append("\(result.label) max_rss: not compared; it is launchprof's own peak (an upper bound), "
-                        + "not the program's, in the \(BudgetEvaluator.isUpperBound(check.metric, in: old) ? "baseline" : "current") runs")
+                    warnings.append(
+                        "\(result.label) max_rss: not compared; it is launchprof's own peak (an upper bound), "
+                            + "not the program's, in the \(BudgetEvaluator.isUpperBound(check.metric, in: old) ? "baseline" : "current") runs"
+                    )
                     continue
                 }
                 let reference = isReference ? nil : references[result.mode]
@@ -123,14 +125,16 @@ public struct BaselineComparer: Sendable {
         for result in current.results where result.target.name == name {
             let label = result.label
             guard let old = baseline.results.first(where: { $0.target.name == name && $0.mode == result.mode }) else {
-                warnings.append("the reference \(label) is not in the baseline, so times are compared as measured "
-                    + "and include the machine's drift; save the baseline with the reference target")
+                warnings.append(
+                    "the reference \(label) is not in the baseline, so times are compared as measured "
+                        + "and include the machine's drift; save the baseline with the reference target")
                 continue
             }
             let baselineLaunched = !values(.wallToReady, old).isEmpty
             guard baselineLaunched, !values(.wallToReady, result).isEmpty else {
-                warnings.append("the reference \(label) has no successful run on \(baselineLaunched ? "this" : "the baseline's") "
-                    + "side, so times are compared as measured")
+                warnings.append(
+                    "the reference \(label) has no successful run on \(baselineLaunched ? "this" : "the baseline's") "
+                        + "side, so times are compared as measured")
                 continue
             }
             pairs[result.mode] = ReferencePair(name: name, baseline: old, current: result)
@@ -175,7 +179,8 @@ public struct BaselineComparer: Sendable {
         if let reference, check.metric.unit == .nanoseconds {
             let relative = (
                 before: Self.relativeValues(check.metric, old, to: reference.baseline),
-                after: Self.relativeValues(check.metric, new, to: reference.current))
+                after: Self.relativeValues(check.metric, new, to: reference.current)
+            )
             if !relative.before.isEmpty && !relative.after.isEmpty {
                 compared = relative
                 relativeTo = reference.name
@@ -234,8 +239,9 @@ public struct BaselineComparer: Sendable {
         if a.cpuCount != b.cpuCount { differences.append("\(a.cpuCount) vs \(b.cpuCount) CPUs") }
         if a.kernel != b.kernel { differences.append("kernel \(a.kernel) vs \(b.kernel)") }
         if !differences.isEmpty {
-            warnings.append("the baseline was measured on another machine (\(differences.joined(separator: ", "))); "
-                + "differences may come from the machine, not the change")
+            warnings.append(
+                "the baseline was measured on another machine (\(differences.joined(separator: ", "))); "
+                    + "differences may come from the machine, not the change")
         }
         if baseline.toolVersion != current.toolVersion {
             warnings.append("the baseline was measured by launchprof \(baseline.toolVersion), this is \(current.toolVersion)")

@@ -47,7 +47,9 @@ public struct BaselineStore: Sendable {
     /// files (`NAME.profiles/`), so a later run's profiles can be compared
     /// with them after `.launchprof/profiles` was overwritten.
     @discardableResult
-    public func save(_ document: ResultsDocument, as name: String, keepingProfiles profiles: [ProfileRecord]) throws(BaselineError) -> String {
+    public func save(
+        _ document: ResultsDocument, as name: String, keepingProfiles profiles: [ProfileRecord]
+    ) throws(BaselineError) -> String {
         try Self.validate(name: name)
         var document = document
         if !profiles.isEmpty {
@@ -80,7 +82,8 @@ public struct BaselineStore: Sendable {
     public func load(_ name: String) throws(BaselineError) -> ResultsDocument {
         let path = path(for: name)
         if !Self.isPath(name), access(path, F_OK) != 0 {
-            let saved = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.filter { $0.hasSuffix(".json") }
+            let saved =
+                (try? FileManager.default.contentsOfDirectory(atPath: directory))?.filter { $0.hasSuffix(".json") }
                 .map { String($0.dropLast(5)) }.sorted() ?? []
             throw .notFound(name: name, path: path, saved: saved)
         }

@@ -133,21 +133,24 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
         let fileLines = fileSentences.prefix(3).map { "\(target) (\(mode.rawValue)): \($0)" }
         let contributors = contributors
         if contributors.isEmpty {
-            lines.append("\(target) (\(mode.rawValue)): no part of the launch changed beyond noise; "
-                + "the change of \(Self.signed(totalChange)) (\(total)) is unexplained")
+            lines.append(
+                "\(target) (\(mode.rawValue)): no part of the launch changed beyond noise; "
+                    + "the change of \(Self.signed(totalChange)) (\(total)) is unexplained")
             return lines + fileLines
         }
         // Intervals first (contributors keeps them so): a phase that only
         // contains a named interval says less.
         for part in contributors.prefix(3) {
-            lines.append("\(target) (\(mode.rawValue)): \(part.name) \(Self.signed(part.change)) "
-                + "(\(Self.share(part.share)) of \(Self.signed(totalChange)), p \(Self.pText(part.pValue)))")
+            lines.append(
+                "\(target) (\(mode.rawValue)): \(part.name) \(Self.signed(part.change)) "
+                    + "(\(Self.share(part.share)) of \(Self.signed(totalChange)), p \(Self.pText(part.pValue)))")
         }
         lines += fileLines
         if let offCPUChange, totalChange > 0, offCPUChange >= 0.5 * totalChange {
             let how = offCPUIsMainThread == true ? "the main thread spent waiting" : "was off CPU"
-            lines.append("\(target) (\(mode.rawValue)): \(Self.signed(offCPUChange)) of it \(how) "
-                + "(I/O, locks, sleeps, other threads), not working")
+            lines.append(
+                "\(target) (\(mode.rawValue)): \(Self.signed(offCPUChange)) of it \(how) "
+                    + "(I/O, locks, sleeps, other threads), not working")
         }
         if let unexplainedSentence { lines.append("\(target) (\(mode.rawValue)): \(unexplainedSentence)") }
         return lines
@@ -174,13 +177,13 @@ extension LaunchAttribution {
         let readyBefore = before.compactMap(\.wallToReady).map { Double($0) }
         let readyAfter = after.compactMap(\.wallToReady).map { Double($0) }
         guard let baselineReady = SummaryStatistic.p50.value(of: readyBefore),
-              let currentReady = SummaryStatistic.p50.value(of: readyAfter)
+            let currentReady = SummaryStatistic.p50.value(of: readyAfter)
         else { return nil }
         let floor = 0.01 * baselineReady
         let total = currentReady - baselineReady
         func part(_ kind: Part.Kind, _ name: String, _ a: [Double], _ b: [Double]) -> Part? {
             guard let difference = BootstrapDifference(b, minus: a), let test = MannWhitneyU(b, a),
-                  let baselineValue = SummaryStatistic.p50.value(of: a), let currentValue = SummaryStatistic.p50.value(of: b)
+                let baselineValue = SummaryStatistic.p50.value(of: a), let currentValue = SummaryStatistic.p50.value(of: b)
             else { return nil }
             let excludesZero = difference.low > 0 || difference.high < 0
             return Part(
@@ -202,7 +205,8 @@ extension LaunchAttribution {
             }
             intervals = keys.compactMap { key in
                 let metric = Metric.interval(key)
-                var interval = part(.interval, metric.displayName, tracedBefore.compactMap(metric.value), tracedAfter.compactMap(metric.value))
+                var interval = part(
+                    .interval, metric.displayName, tracedBefore.compactMap(metric.value), tracedAfter.compactMap(metric.value))
                 interval?.thread = Metric.intervalParts(key).thread
                 return interval
             }.sorted { abs($0.change) > abs($1.change) }
@@ -220,7 +224,8 @@ extension LaunchAttribution {
             return Double(ready) - Double(mainThread ? run.mainThreadCPU ?? 0 : run.userCPU + run.systemCPU)
         }
         if let old = SummaryStatistic.p50.value(of: before.compactMap(offCPU)),
-           let new = SummaryStatistic.p50.value(of: after.compactMap(offCPU)) {
+            let new = SummaryStatistic.p50.value(of: after.compactMap(offCPU))
+        {
             attribution.offCPUChange = new - old
             attribution.offCPUIsMainThread = mainThread
         }
@@ -234,7 +239,9 @@ extension LaunchAttribution {
     /// Cold runs' reads per file, by median over the runs that reported
     /// residency. The program itself is one entry whatever its path on each
     /// side ("the executable"), so a rebuilt binary is not a new file.
-    static func fileChanges(before: [RunMeasurement], program oldProgram: String?, after: [RunMeasurement], program newProgram: String?)
+    static func fileChanges(
+        before: [RunMeasurement], program oldProgram: String?, after: [RunMeasurement], program newProgram: String?
+    )
         -> [FileChange]?
     {
         func reads(_ runs: [RunMeasurement], program: String?) -> [String: Double] {
@@ -254,8 +261,10 @@ extension LaunchAttribution {
         guard !old.isEmpty || !new.isEmpty else { return nil }
         let paths = Set(old.keys).union(new.keys)
         return paths.map { FileChange(path: $0, bytesBefore: old[$0], bytesAfter: new[$0]) }
-            .sorted { (($0.isNew || $0.isGone) ? 1 : 0, abs(($0.bytesAfter ?? 0) - ($0.bytesBefore ?? 0)), $1.path)
-                > (($1.isNew || $1.isGone) ? 1 : 0, abs(($1.bytesAfter ?? 0) - ($1.bytesBefore ?? 0)), $0.path) }
+            .sorted {
+                (($0.isNew || $0.isGone) ? 1 : 0, abs(($0.bytesAfter ?? 0) - ($0.bytesBefore ?? 0)), $1.path)
+                    > (($1.isNew || $1.isGone) ? 1 : 0, abs(($1.bytesAfter ?? 0) - ($1.bytesBefore ?? 0)), $0.path)
+            }
     }
 
     /// A phase: its name and its duration in a run (nil when the run did not record its ends).

@@ -40,7 +40,8 @@ public enum LaunchWarning: Sendable, CustomStringConvertible {
                 + "\(HumanUnits.format(median, unit: metric.unit))): \(Self.abbreviated(list)). "
                 + "Something else was using the machine; consider re-running on a quiet system."
         case let .slowFirstRun(first, rest, mode):
-            let advice = mode == .warm
+            let advice =
+                mode == .warm
                 ? "caches were probably not filled before it: use --warmup, or --mode cold to measure cold launches"
                 : "the later runs were probably not fully cold: check the residency report and --evict"
             return "the first run was much slower than the rest (\(HumanUnits.duration(first)) vs a median of "
@@ -61,7 +62,8 @@ public enum LaunchWarning: Sendable, CustomStringConvertible {
             let list = files.map { file in
                 "\(file.path) \(HumanUnits.percent(file.fraction)) resident" + (file.note.map { " (\($0))" } ?? "")
             }
-            return "\(runs.count) of \(total) cold runs started with more than \(HumanUnits.percent(threshold)) of the evicted files still cached "
+            return
+                "\(runs.count) of \(total) cold runs started with more than \(HumanUnits.percent(threshold)) of the evicted files still cached "
                 + "(up to \(HumanUnits.percent(worst))), so they were not fully cold: \(Self.abbreviated(list))."
         }
     }

@@ -41,7 +41,8 @@ public struct MedianConfidenceInterval: Sendable, Equatable {
     public static func ranks(count n: Int, confidence: Double = 0.95) -> MedianConfidenceInterval? {
         precondition(confidence > 0 && confidence < 1, "confidence \(confidence) is outside (0, 1)")
         guard n > 0 else { return nil }
-        return n <= exactLimit ? exactRanks(count: n, confidence: confidence)
+        return n <= exactLimit
+            ? exactRanks(count: n, confidence: confidence)
             : normalApproximationRanks(count: n, confidence: confidence)
     }
 

@@ -32,8 +32,9 @@ public struct RelativeComparison: Sendable, Equatable {
         target: [Double], reference: [Double], confidence: Double = 0.95, resamples: Int = 2000,
         seed: UInt64 = BootstrapRatio.defaultSeed
     ) {
-        guard let bootstrap = BootstrapRatio(
-            target, over: reference, statistic: .p50, confidence: confidence, resamples: resamples, seed: seed)
+        guard
+            let bootstrap = BootstrapRatio(
+                target, over: reference, statistic: .p50, confidence: confidence, resamples: resamples, seed: seed)
         else { return nil }
         self.init(ratio: bootstrap.ratio, low: bootstrap.low, high: bootstrap.high, confidence: confidence)
     }

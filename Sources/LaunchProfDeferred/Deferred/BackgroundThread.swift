@@ -1,6 +1,6 @@
-import LaunchProf
 import CLaunchProfSupport
 import Glibc
+import LaunchProf
 
 /// Starts detached, named pthreads for the deferred initializer and the
 /// prewarm registry.
@@ -36,12 +36,14 @@ package enum BackgroundThread {
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         let context = Unmanaged.passRetained(Context(name: name, body: body)).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, &attributes, { raw in
-            let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-            lp_set_thread_name(context.name)
-            context.body()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, &attributes,
+            { raw in
+                let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
+                lp_set_thread_name(context.name)
+                context.body()
+                return nil
+            }, context)
         if result != 0 { Unmanaged<Context>.fromOpaque(context).release() }
         return result
     }

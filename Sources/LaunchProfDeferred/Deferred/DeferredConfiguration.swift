@@ -5,7 +5,7 @@ import LaunchProf
 public struct DeferredConfiguration: Sendable {
     /// What must happen before any deferred task may run.
     public enum Gate: Sendable, Equatable {
-        /// ``LaunchTracker/recordLaunchComplete()`` (the process-wide launch).
+        /// `LaunchTracker.recordLaunchComplete()` (the process-wide launch).
         case launchComplete
         /// ``DeferredInitializer/openGate()``, called by you (tests, or a
         /// program whose "ready" is not the launch tracker's).

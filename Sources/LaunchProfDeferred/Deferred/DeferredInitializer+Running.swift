@@ -1,6 +1,5 @@
 import LaunchProf
 
-
 // MARK: - Queueing, settling and running tasks
 
 extension DeferredInitializer {

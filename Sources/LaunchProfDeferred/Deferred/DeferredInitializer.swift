@@ -1,10 +1,9 @@
 import LaunchProf
 
-
 /// Runs non-critical start-up work after launch, when the process is idle.
 ///
 /// Register work during launch with `deferUntilIdle`; none of it runs before
-/// the gate opens (by default: ``LaunchTracker/recordLaunchComplete()``).
+/// the gate opens (by default: `LaunchTracker.recordLaunchComplete()`).
 /// Then the initializer waits a fixed ``DeferredConfiguration/idleDelay``,
 /// then until the process is idle (``IdlePolicy``), and runs the tasks on
 /// background threads: higher ``BackgroundPriority`` first, then in

@@ -1,5 +1,5 @@
-import LaunchProf
 import CLaunchProfSupport
+import LaunchProf
 
 /// Clock readings shared by the deferred initializer and the prewarm
 /// registry: CLOCK_MONOTONIC nanoseconds, like every timestamp in launchprof.

@@ -1,5 +1,5 @@
-import LaunchProf
 import Glibc
+import LaunchProf
 
 /// A counting semaphore for plain threads, with timeouts on CLOCK_MONOTONIC.
 ///

@@ -1,6 +1,5 @@
 import LaunchProf
 
-
 /// One prewarm item: its recipe and a cell that is filled exactly once.
 ///
 /// Whoever first claims the cell (a prewarm thread or a reader) makes the
@@ -139,7 +138,9 @@ final class PrewarmNode: Sendable {
     }
 
     /// Stores the result of `make` and wakes every waiter.
-    func finish(_ result: Result<any Sendable, any Error>, startedNanoseconds: UInt64, endedNanoseconds: UInt64)
+    func finish(
+        _ result: Result<any Sendable, any Error>, startedNanoseconds: UInt64, endedNanoseconds: UInt64
+    )
         -> PrewarmItemReport
     {
         let (waiters, report) = state.withLock { state in

@@ -1,6 +1,5 @@
 import LaunchProf
 
-
 /// Makes expensive values in the background during launch, so they are ready
 /// when first needed.
 ///

@@ -76,8 +76,9 @@ struct BackgroundSchedule: Equatable {
         var lines = [Self.header]
         for entry in entries.values.sorted(by: { $0.identifier < $1.identifier }) {
             func time(_ value: Int64?) -> String { value.map(String.init) ?? "-" }
-            lines.append("task \(entry.identifier) next=\(time(entry.nextDue)) last=\(time(entry.lastRun)) "
-                + "outcome=\(entry.lastOutcome?.rawValue ?? "-") failures=\(entry.failures)")
+            lines.append(
+                "task \(entry.identifier) next=\(time(entry.nextDue)) last=\(time(entry.lastRun)) "
+                    + "outcome=\(entry.lastOutcome?.rawValue ?? "-") failures=\(entry.failures)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -143,7 +144,7 @@ public struct BackgroundConditions: Sendable, Equatable {
                 let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
                 // Iface Destination Gateway Flags …; RTF_UP = 1
                 guard fields.count > 7, fields[1] == "00000000", fields[7] == "00000000",
-                      let flags = Int(fields[3], radix: 16), flags & 1 != 0
+                    let flags = Int(fields[3], radix: 16), flags & 1 != 0
                 else { continue }
                 return true
             }
@@ -152,7 +153,7 @@ public struct BackgroundConditions: Sendable, Equatable {
             for line in table.split(separator: "\n") {
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
                 guard fields.count >= 10, fields[0] == "00000000000000000000000000000000", fields[1] == "00",
-                      fields[9] != "lo"
+                    fields[9] != "lo"
                 else { continue }
                 return true
             }

@@ -87,7 +87,8 @@ extension BackgroundTaskScheduler {
             default: escaped.append(character)
             }
         }
-        let plain = !word.isEmpty && !word.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" || $0 == "\\" || $0 == ";" })
+        let plain =
+            !word.isEmpty && !word.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" || $0 == "\\" || $0 == ";" })
         return plain ? escaped : "\"\(escaped)\""
     }
 }

@@ -60,7 +60,8 @@ public final class BackgroundTaskScheduler: Sendable {
 
     /// A scheduler whose schedule is kept beside `store`'s state files
     /// (`DIRECTORY/NAME.background-tasks`, NAME the store's).
-    public convenience init(beside store: StateStore, conditions: BackgroundConditions = BackgroundConditions()) throws(BackgroundTaskError) {
+    public convenience init(beside store: StateStore, conditions: BackgroundConditions = BackgroundConditions()) throws(BackgroundTaskError)
+    {
         try self.init(directory: store.directory, name: store.name, conditions: conditions)
     }
 
@@ -92,7 +93,9 @@ public final class BackgroundTaskScheduler: Sendable {
 
     /// Registers the work of task `identifier`. Register every task at each
     /// launch, before anything runs.
-    public func register(_ identifier: String, handler: @escaping @Sendable (BackgroundTask) async throws -> Void) throws(BackgroundTaskError) {
+    public func register(
+        _ identifier: String, handler: @escaping @Sendable (BackgroundTask) async throws -> Void
+    ) throws(BackgroundTaskError) {
         if let problem = BackgroundTaskRequest.identifierProblem(identifier) { throw .invalidRequest(problem) }
         let added = core.withLock { core -> Bool in
             guard core.handlers[identifier] == nil else { return false }
@@ -111,7 +114,8 @@ public final class BackgroundTaskScheduler: Sendable {
         try core.withLock { core throws(BackgroundTaskError) in
             guard core.handlers[request.identifier] != nil else { throw .notRegistered(request.identifier) }
             core.requests[request.identifier] = request
-            var entry = core.schedule.entries[request.identifier]
+            var entry =
+                core.schedule.entries[request.identifier]
                 ?? BackgroundSchedule.Entry(identifier: request.identifier, failures: 0)
             entry.nextDue = dueTime(of: request, entry: entry, now: now)
             core.schedule.entries[request.identifier] = entry
@@ -134,7 +138,9 @@ public final class BackgroundTaskScheduler: Sendable {
     /// Task `identifier`'s last run: when, and how it ended.
     public func lastRun(_ identifier: String) -> (time: Int64, outcome: BackgroundTaskOutcome)? {
         core.withLock { core in
-            guard let entry = core.schedule.entries[identifier], let time = entry.lastRun, let outcome = entry.lastOutcome else { return nil }
+            guard let entry = core.schedule.entries[identifier], let time = entry.lastRun, let outcome = entry.lastOutcome else {
+                return nil
+            }
             return (time, outcome)
         }
     }
@@ -232,7 +238,8 @@ public final class BackgroundTaskScheduler: Sendable {
     /// expired when its budget passes, recorded when it ends.
     private func run(_ identifier: String, backgroundLaunch: Bool) async -> BackgroundTaskRun? {
         let prepared = core.withLock { core -> (Handler, BackgroundTaskRequest)? in
-            guard core.running == nil, !core.terminating, let handler = core.handlers[identifier], let request = core.requests[identifier] else {
+            guard core.running == nil, !core.terminating, let handler = core.handlers[identifier], let request = core.requests[identifier]
+            else {
                 return nil
             }
             return (handler, request)
@@ -332,10 +339,12 @@ public final class BackgroundTaskScheduler: Sendable {
     /// A terminating process starts no further run.
     @discardableResult
     public func expireRunning(reason: BackgroundTaskExpiry) -> BackgroundTaskRun? {
-        guard let running = core.withLock({ core in
-            if reason == .terminating { core.terminating = true }
-            return core.running
-        }) else { return nil }
+        guard
+            let running = core.withLock({ core in
+                if reason == .terminating { core.terminating = true }
+                return core.running
+            })
+        else { return nil }
         return expireRunning(running.task, reason: reason)
     }
 

@@ -1,8 +1,8 @@
 import CLaunchProfLifecycle
 import CLaunchProfSupport
+import Glibc
 import LaunchProf
 import LaunchProfDeferred
-import Glibc
 
 /// The thread that runs the program's lifecycle handlers, one job at a
 /// time, in order. The lifecycle thread hands it work and goes on polling,

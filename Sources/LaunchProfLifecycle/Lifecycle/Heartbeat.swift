@@ -1,6 +1,6 @@
 import CLaunchProfLifecycle
-import Glibc
 import CLaunchProfSupport
+import Glibc
 import LaunchProf
 import LaunchProfDeferred
 

@@ -1,7 +1,7 @@
 import CLaunchProfLifecycle
 import CLaunchProfSupport
-import LaunchProf
 import Glibc
+import LaunchProf
 
 /// The life of a Linux process as app states: launching, active, inactive,
 /// background, suspended, terminating — driven by signals, the terminal,

@@ -1,9 +1,9 @@
 import CLaunchProfLifecycle
 import CLaunchProfSupport
-import LaunchProfFormat
+import Glibc
 import LaunchProf
 import LaunchProfDeferred
-import Glibc
+import LaunchProfFormat
 
 extension LifecycleLoop {
     /// Starts queued requests while nothing is in flight; termination first.
@@ -143,7 +143,8 @@ extension LifecycleLoop {
         } else if let deadline = operation.deadline, now >= deadline {
             inFlight = nil
             let budget = operation.budget ?? .zero
-            StandardError.write("launchprof: \(operation.phase) handlers still running after their budget of \(budget); going on without them\n")
+            StandardError.write(
+                "launchprof: \(operation.phase) handlers still running after their budget of \(budget); going on without them\n")
             dispatch(.budgetExceeded(phase: operation.phase, budget: budget))
             if operation.phase == .terminating { lifecycle.saveAfterTerminationOverrun() }
             finish(operation.then)

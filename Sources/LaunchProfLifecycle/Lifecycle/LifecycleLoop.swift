@@ -1,7 +1,7 @@
 import CLaunchProfLifecycle
 import CLaunchProfSupport
-import LaunchProf
 import Glibc
+import LaunchProf
 
 /// The lifecycle thread: polls the signal pipe, the heartbeat, the PSI
 /// trigger and the clock-change timer; turns signals into transitions run
@@ -79,7 +79,8 @@ final class LifecycleLoop: @unchecked Sendable {
         var clockStatus = MonitorStatus.off
         if configuration.watchesClockChanges {
             clockFD = lp_clock_change_open()
-            clockStatus = clockFD >= 0
+            clockStatus =
+                clockFD >= 0
                 ? .active("timerfd CLOCK_REALTIME, TFD_TIMER_CANCEL_ON_SET")
                 : .unavailable("cannot arm a CLOCK_REALTIME timerfd: \(errnoText(errno))")
         }

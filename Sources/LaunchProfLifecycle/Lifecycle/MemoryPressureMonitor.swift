@@ -1,7 +1,7 @@
 import CLaunchProfLifecycle
 import CLaunchProfSupport
-import LaunchProf
 import Glibc
+import LaunchProf
 
 /// The PSI trigger behind ``LifecycleEvent/memoryPressure(_:)``.
 struct MemoryPressureMonitor {

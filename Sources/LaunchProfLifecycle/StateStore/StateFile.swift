@@ -74,11 +74,12 @@ enum StateFile {
         }
         let versionStart = header
         let payloadStart = versionStart + versionLength
-        return .success(Contents(
-            savedAtNanoseconds: read(bytes, at: 16, size: 8), kind: kind, cleanShutdown: bytes[33] & 1 != 0,
-            appVersion: String(decoding: bytes[versionStart..<payloadStart], as: UTF8.self),
-            writerPID: UInt32(truncatingIfNeeded: read(bytes, at: 36, size: 4)),
-            payload: Array(bytes[payloadStart..<(payloadStart + Int(payloadLength))])))
+        return .success(
+            Contents(
+                savedAtNanoseconds: read(bytes, at: 16, size: 8), kind: kind, cleanShutdown: bytes[33] & 1 != 0,
+                appVersion: String(decoding: bytes[versionStart..<payloadStart], as: UTF8.self),
+                writerPID: UInt32(truncatingIfNeeded: read(bytes, at: 36, size: 4)),
+                payload: Array(bytes[payloadStart..<(payloadStart + Int(payloadLength))])))
     }
 
     private static func read(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {

@@ -41,9 +41,10 @@ extension StateStore {
         // A snapshot from the future (the clock was set back) counts as new.
         let age = Duration.nanoseconds(Int64(clamping: now > contents.savedAtNanoseconds ? now - contents.savedAtNanoseconds : 0))
         guard age <= maximumAge else { return .failure(.tooOld(path: path, age: age, maximumAge: maximumAge)) }
-        return .success(StateSnapshot(
-            bytes: contents.payload, kind: contents.kind, appVersion: contents.appVersion,
-            savedAtNanoseconds: contents.savedAtNanoseconds, age: age, savedAtCleanShutdown: contents.cleanShutdown))
+        return .success(
+            StateSnapshot(
+                bytes: contents.payload, kind: contents.kind, appVersion: contents.appVersion,
+                savedAtNanoseconds: contents.savedAtNanoseconds, age: age, savedAtCleanShutdown: contents.cleanShutdown))
     }
 
     /// How the previous run ended; decided once per process, which then

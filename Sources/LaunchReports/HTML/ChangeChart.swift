@@ -42,8 +42,9 @@ package struct ChangeChart: Sendable {
             canvas.text(text, x: scale(tick), y: bottom + 13, size: 10, anchor: .middle, colour: ChartPalette.mutedInk)
         }
         for (index, change) in changes.enumerated() {
-            drawRow(change, label: labels[index], text: texts[index], y: top + Double(index) * Self.rowHeight,
-                    scale: scale, labelWidth: labelWidth, valueX: width - valueWidth, canvas: &canvas)
+            drawRow(
+                change, label: labels[index], text: texts[index], y: top + Double(index) * Self.rowHeight,
+                scale: scale, labelWidth: labelWidth, valueX: width - valueWidth, canvas: &canvas)
         }
         let legend: [(swatch: LegendSwatch, name: String)] = [
             (.box(regressedStyle(&canvas)), "▲ regressed: worse by more than the threshold, and significant"),
@@ -131,10 +132,11 @@ package struct ChangeChart: Sendable {
         switch verdict {
         case .regressed: [(x, y - 6), (x + 6, y + 4), (x - 6, y + 4)]
         case .improved: [(x - 6, y - 4), (x + 6, y - 4), (x, y + 6)]
-        case .unchanged: (0..<8).map { step in
-            let angle = Double(step) * .pi / 4
-            return (x + 4.5 * cos(angle), y + 4.5 * sin(angle))
-        }
+        case .unchanged:
+            (0..<8).map { step in
+                let angle = Double(step) * .pi / 4
+                return (x + 4.5 * cos(angle), y + 4.5 * sin(angle))
+            }
         }
     }
 }

@@ -7,7 +7,8 @@ extension DistributionChart {
     func valueText(_ series: DistributionSeries) -> String {
         guard let summary = series.summary else { return "" }
         var text = "median \(HumanUnits.duration(summary.median)) · p90 \(HumanUnits.duration(summary.p90)) · "
-        text += series.values.count == series.totalRuns
+        text +=
+            series.values.count == series.totalRuns
             ? "\(series.totalRuns) runs" : "\(series.values.count) of \(series.totalRuns) runs"
         for budget in budgets(for: series) { text += " · " + Self.budgetText(budget) }
         return text
@@ -36,7 +37,8 @@ extension DistributionChart {
         canvas.rect(
             x: scale(quartiles.low), y: y + 5, width: max(1, scale(quartiles.high) - scale(quartiles.low)),
             height: Self.stripHeight - 10, style: boxStyle, title: "\(label), p25–p75: \(ms(quartiles.low)) – \(ms(quartiles.high))")
-        let dot = series.isBaseline
+        let dot =
+            series.isBaseline
             ? ShapeStyle(fill: "#ffffff", stroke: ChartPalette.baseline, strokeWidth: 1)
             : ShapeStyle(fill: colour, stroke: "#ffffff", strokeWidth: 0.5, opacity: 0.85)
         for (position, (run, value)) in series.values.enumerated() {
@@ -57,7 +59,8 @@ extension DistributionChart {
             let style = Self.budgetStyle(passed: budget.passed)
             let title = "\(label), budget \(Self.budgetText(budget)): \(budget.message)"
             canvas.line(x1: x, y1: y, x2: x, y2: y + Self.stripHeight, style: style, title: title)
-            canvas.polygon([(x - 4, y), (x + 4, y), (x, y + 5)], style: ShapeStyle(fill: style.stroke ?? ChartPalette.budget), title: title)
+            canvas.polygon(
+                [(x - 4, y), (x + 4, y), (x, y + 5)], style: ShapeStyle(fill: style.stroke ?? ChartPalette.budget), title: title)
         }
         let failed = budgets.contains { !$0.passed }
         canvas.text(

@@ -29,7 +29,8 @@ package struct DistributionChart: Sendable {
         let ordered = LaunchMode.allCases.flatMap { mode in results.filter { $0.mode == mode } }
         groups = DistributionSeries.timeMetrics(of: ordered).map { metric in
             let series = ordered.flatMap { result in
-                let baseline = baselines.first { $0.mode == result.mode }
+                let baseline =
+                    baselines.first { $0.mode == result.mode }
                     .map { [DistributionSeries(metric: metric, result: $0, isBaseline: true)] } ?? []
                 return baseline + [DistributionSeries(metric: metric, result: result, isBaseline: false)]
             }
@@ -91,17 +92,20 @@ package struct DistributionChart: Sendable {
                 y += Self.stripHeight
             }
         }
-        let legend: [(swatch: LegendSwatch, name: String)] = [
-            (.dot(ChartPalette.ink), "a run"),
-            (.box(ShapeStyle(fill: ChartPalette.band, stroke: ChartPalette.ink)), "middle half (p25–p75)"),
-            (.line(ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 1)), "min–max"),
-            (.line(ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 3)), "median"),
-            (.line(ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 1.5, dash: ChartPalette.markDash)), "p90"),
-            (.box(ShapeStyle(fill: ChartPalette.cold)), "cold"), (.box(ShapeStyle(fill: ChartPalette.warm)), "warm"),
-        ] + (allSeries.contains(where: \.isBaseline) ? [(.box(baselineStyle(&canvas)), "baseline (hollow dots)")] : [])
-            + (limits.isEmpty ? [] : [
-                (.line(Self.budgetStyle(passed: true)), "budget met"), (.line(Self.budgetStyle(passed: false)), "budget failed"),
-            ])
+        let legend: [(swatch: LegendSwatch, name: String)] =
+            [
+                (.dot(ChartPalette.ink), "a run"),
+                (.box(ShapeStyle(fill: ChartPalette.band, stroke: ChartPalette.ink)), "middle half (p25–p75)"),
+                (.line(ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 1)), "min–max"),
+                (.line(ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 3)), "median"),
+                (.line(ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 1.5, dash: ChartPalette.markDash)), "p90"),
+                (.box(ShapeStyle(fill: ChartPalette.cold)), "cold"), (.box(ShapeStyle(fill: ChartPalette.warm)), "warm"),
+            ] + (allSeries.contains(where: \.isBaseline) ? [(.box(baselineStyle(&canvas)), "baseline (hollow dots)")] : [])
+            + (limits.isEmpty
+                ? []
+                : [
+                    (.line(Self.budgetStyle(passed: true)), "budget met"), (.line(Self.budgetStyle(passed: false)), "budget failed"),
+                ])
         canvas.height = canvas.legend(legend, x: 12, y: bottom + 32) + 6
         return canvas
     }

@@ -46,7 +46,8 @@ package struct DistributionSeries: Sendable {
                 switch metric {
                 // Lifecycle durations (`--measure`) are per-run times too.
                 case .processEntry, .main, .milestone, .timeToSuspend, .timeToResume, .timeToShutdown, .firstResponseByte,
-                    .warmRequest: true
+                    .warmRequest:
+                    true
                 case .wallToReady, .wallToExit: metric == headline
                 default: false
                 }

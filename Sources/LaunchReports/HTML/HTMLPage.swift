@@ -31,32 +31,34 @@ struct HTMLPage {
     /// A whole page: `body`'s parts inside the report's head and style sheet.
     static func page(title: String, body: [String]) -> String {
         """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8"/>
-            <meta name="viewport" content="width=device-width, initial-scale=1"/>
-            <title>\(MarkupText.escape(title))</title>
-            <style>
-            \(styleSheet)
-            </style>
-            </head>
-            <body>
-            \(body.joined(separator: "\n"))
-            </body>
-            </html>
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8"/>
+        <meta name="viewport" content="width=device-width, initial-scale=1"/>
+        <title>\(MarkupText.escape(title))</title>
+        <style>
+        \(styleSheet)
+        </style>
+        </head>
+        <body>
+        \(body.joined(separator: "\n"))
+        </body>
+        </html>
 
-            """
+        """
     }
 
     // MARK: - Sections
 
     private func summarySection() -> String {
         guard !document.results.isEmpty else {
-            return section("summary", "Summary", [
-                "<p class=\"empty\">The results hold no targets: nothing was measured "
-                    + "(was the run interrupted before its first measured run?).</p>",
-            ])
+            return section(
+                "summary", "Summary",
+                [
+                    "<p class=\"empty\">The results hold no targets: nothing was measured "
+                        + "(was the run interrupted before its first measured run?).</p>"
+                ])
         }
         let header = ["Target", "Mode", "Ready when", "Runs", "Median", "95% CI of median", "p90", "Min … max", "Relative"]
         var rows: [String] = []
@@ -70,9 +72,11 @@ struct HTMLPage {
                 rows.append("<tr>" + markup.joined() + "</tr>")
             }
         }
-        let table = "<table>\n<thead><tr>" + header.map { "<th>\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+        let table =
+            "<table>\n<thead><tr>" + header.map { "<th>\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
             + rows.joined(separator: "\n") + "\n</tbody>\n</table>"
-        let note = "<p class=\"note\">Times are from spawn to ready (the probe in “Ready when”), over the successful runs. "
+        let note =
+            "<p class=\"note\">Times are from spawn to ready (the probe in “Ready when”), over the successful runs. "
             + "Hover any mark in the charts for its exact value.</p>"
         return section("summary", "Summary", [table, note])
     }
@@ -101,15 +105,18 @@ struct HTMLPage {
 
     /// "-28.0% (wall_to_ready p50)", joined by commas.
     private func driftText(_ drift: [MetricChange]) -> String {
-        drift.isEmpty ? "not measured" : drift.map {
-            escape("\(MetricChange.percent($0.change)) (\($0.mode.rawValue) \($0.metric) \($0.statistic))")
-        }.joined(separator: ", ")
+        drift.isEmpty
+            ? "not measured"
+            : drift.map {
+                escape("\(MetricChange.percent($0.change)) (\($0.mode.rawValue) \($0.metric) \($0.statistic))")
+            }.joined(separator: ", ")
     }
 
     private func changeSection(_ comparison: BaselineComparison) -> String {
         let regressions = comparison.regressions.count
         let improvements = comparison.improvements.count
-        var verdict = regressions == 0
+        var verdict =
+            regressions == 0
             ? "No regression" : "<b class=\"bad\">▲ \(regressions) regression\(regressions == 1 ? "" : "s")</b>"
         if improvements > 0 { verdict += ", ▼ \(improvements) improvement\(improvements == 1 ? "" : "s")" }
         var parts = [
@@ -122,9 +129,10 @@ struct HTMLPage {
                         + driftText(comparison.drift ?? []) + " and never gates. "
                 } ?? "")
                 + (report.baseline == nil
-                    ? "" : "The baseline's runs are drawn beside the current ones in each target's distributions "
+                    ? ""
+                    : "The baseline's runs are drawn beside the current ones in each target's distributions "
                         + "(grey, hatched, hollow dots).")
-                + "</p>",
+                + "</p>"
         ]
         if !comparison.warnings.isEmpty {
             parts.append("<ul class=\"warnings\">" + comparison.warnings.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
@@ -143,8 +151,9 @@ struct HTMLPage {
     private func attributionTables(_ comparison: BaselineComparison) -> [String] {
         var parts: [String] = []
         for (number, attribution) in comparison.regressedAttributions.enumerated() {
-            parts.append("<h3>Why \(escape(attribution.target)) (\(escape(attribution.mode.rawValue))) changed by "
-                + "\(escape(LaunchAttribution.signed(attribution.totalChange)))</h3>")
+            parts.append(
+                "<h3>Why \(escape(attribution.target)) (\(escape(attribution.mode.rawValue))) changed by "
+                    + "\(escape(LaunchAttribution.signed(attribution.totalChange)))</h3>")
             if attribution.phases.count > 1 {
                 let chart = PhaseWaterfallChart(attribution: attribution, id: "why-\(number + 1)")
                 parts.append("<figure>\n\(chart.render().markup(title: chart.title))\n</figure>")
@@ -162,8 +171,9 @@ struct HTMLPage {
                 cells[3] = "<b>\(cells[3])</b>"  // the change
                 return "<tr>" + cells.enumerated().map { $0 == 0 ? "<td>\($1)</td>" : "<td class=\"num\">\($1)</td>" }.joined() + "</tr>"
             }
-            parts.append("<table>\n<thead><tr>" + LaunchAttribution.tableHeader.map { "<th>\($0)</th>" }.joined()
-                + "</tr></thead>\n<tbody>\n" + rows.joined(separator: "\n") + "\n</tbody>\n</table>")
+            parts.append(
+                "<table>\n<thead><tr>" + LaunchAttribution.tableHeader.map { "<th>\($0)</th>" }.joined()
+                    + "</tr></thead>\n<tbody>\n" + rows.joined(separator: "\n") + "\n</tbody>\n</table>")
             if let sentence = attribution.unexplainedSentence { parts.append("<p>\(escape(sentence)).</p>") }
         }
         return parts
@@ -171,7 +181,8 @@ struct HTMLPage {
 
     private func budgetSection(_ budgets: [BudgetEvaluation]) -> String {
         let failed = budgets.filter { !$0.passed }.count
-        let verdict = failed == 0
+        let verdict =
+            failed == 0
             ? "<p>All \(budgets.count) budgets met ✓.</p>"
             : "<p><b class=\"bad\">✗ \(failed) of \(budgets.count) budgets failed.</b></p>"
         let header = ["Target", "Mode", "Metric", "Limit", "Observed", "Verdict", "Where"]
@@ -187,7 +198,8 @@ struct HTMLPage {
             ]
             return "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
         }
-        let table = "<table>\n<thead><tr>" + header.map { "<th>\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+        let table =
+            "<table>\n<thead><tr>" + header.map { "<th>\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
             + rows.joined(separator: "\n") + "\n</tbody>\n</table>"
         return section("budgets", "Budgets", [verdict, table])
     }
@@ -207,8 +219,9 @@ struct HTMLPage {
         if !warnings.isEmpty {
             // Folded: a cold run's residency warning alone can fill a screen.
             let items = warnings.map { "<li><b>\(escape($0.0))</b>: \(escape($0.1))</li>" }.joined()
-            parts.append("<details class=\"warnings\"><summary>⚠ \(warnings.count) warning\(warnings.count == 1 ? "" : "s"): "
-                + "\(escape(warnings[0].1.prefix(90) + (warnings[0].1.count > 90 ? "…" : "")))</summary><ul>\(items)</ul></details>")
+            parts.append(
+                "<details class=\"warnings\"><summary>⚠ \(warnings.count) warning\(warnings.count == 1 ? "" : "s"): "
+                    + "\(escape(warnings[0].1.prefix(90) + (warnings[0].1.count > 90 ? "…" : "")))</summary><ul>\(items)</ul></details>")
         }
         parts += results.compactMap(launchFacts)
         parts += charts.filter { $0.id.hasPrefix("t\(number)-") }.map(figure)
@@ -241,13 +254,15 @@ struct HTMLPage {
     private func differentialProfile(_ difference: ProfileDifference) -> String {
         var text = "<h3>Against the baseline's profile</h3>\n<ul>"
         for function in difference.functions.prefix(5) {
-            text += "<li><code>\(escape(function.name))</code>: self \(HumanUnits.fixed(function.selfBefore, decimals: 1)) → "
+            text +=
+                "<li><code>\(escape(function.name))</code>: self \(HumanUnits.fixed(function.selfBefore, decimals: 1)) → "
                 + "\(HumanUnits.fixed(function.selfAfter, decimals: 1)), total \(HumanUnits.fixed(function.totalBefore, decimals: 1)) → "
                 + "\(HumanUnits.fixed(function.totalAfter, decimals: 1)) samples per launch</li>"
         }
         text += "</ul>"
         if let path = difference.flameGraph, let svg = try? String(contentsOfFile: path, encoding: .utf8),
-           let start = svg.range(of: "<svg") {
+            let start = svg.range(of: "<svg")
+        {
             text += "\n<figure class=\"flame\">\(svg[start.lowerBound...])</figure>"
         }
         return text
@@ -270,8 +285,10 @@ struct HTMLPage {
                     + "\(escape(HumanUnits.bytes(Double(total)))) from disk (median per launch), from "
                     + "\(facts.filesRead.count) file\(facts.filesRead.count == 1 ? "" : "s")</summary>"
                     + "<table><thead><tr><th>File</th><th>Read per launch (median)</th></tr></thead><tbody>\(rows)</tbody></table>"
-                    + (facts.expectedResident.isEmpty ? "" : "<p>Left cached, as on any running system (launchprof maps them): "
-                        + escape(facts.expectedResident.map(LaunchFacts.fileName).joined(separator: ", ")) + ".</p>")
+                    + (facts.expectedResident.isEmpty
+                        ? ""
+                        : "<p>Left cached, as on any running system (launchprof maps them): "
+                            + escape(facts.expectedResident.map(LaunchFacts.fileName).joined(separator: ", ")) + ".</p>")
                     + "</details>")
         }
         return parts.isEmpty ? nil : parts.joined()
@@ -284,11 +301,13 @@ struct HTMLPage {
         var text = ""
         if !drawn {
             let launches = record.launches == 1 ? "1 launch" : "\(record.launches) launches"
-            let line = "Profiled: \(record.samples) samples from \(launches) at \(record.rateHz) Hz"
+            let line =
+                "Profiled: \(record.samples) samples from \(launches) at \(record.rateHz) Hz"
                 + ProfileRecord.HotFrame.clause(record.hottest.prefix(3))
             text += escape(line) + ". "
         }
-        text += "Profile files: flame graph <code>\(escape(record.flameGraph))</code> (with search), "
+        text +=
+            "Profile files: flame graph <code>\(escape(record.flameGraph))</code> (with search), "
             + "speedscope <code>\(escape(record.speedscope))</code>, folded stacks <code>\(escape(record.folded))</code>."
         return "<p class=\"profile\">\(text)</p>"
     }

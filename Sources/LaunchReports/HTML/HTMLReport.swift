@@ -95,9 +95,10 @@ public struct HTMLReport: Sendable {
         let baselines = baseline.map { self.results(of: target, in: $0) } ?? []
         let distribution = DistributionChart(
             target: target, results: results, baselines: baselines, budgets: budgets(of: target), id: "t\(number)-distribution")
-        charts.append(ReportChart(
-            id: distribution.id, title: distribution.title, fileName: "\(prefix)-distribution.svg",
-            canvas: distribution.render()))
+        charts.append(
+            ReportChart(
+                id: distribution.id, title: distribution.title, fileName: "\(prefix)-distribution.svg",
+                canvas: distribution.render()))
         if let profile = profiles[target] {
             let chart = ProfileChart(target: target, profile: profile, id: "t\(number)-profile")
             charts.append(ReportChart(id: chart.id, title: chart.title, fileName: "\(prefix)-profile.svg", canvas: chart.render()))

@@ -60,7 +60,8 @@ extension LaunchWaterfall {
             return (
                 Double(entry) - Double(runEntry),
                 "threads below: trace \(file), one launch not started by launchprof (spawn unknown), "
-                    + "aligned at process entry with the median run")
+                    + "aligned at process entry with the median run"
+            )
         }
         let first = trace.events.first?.timestamp ?? 0
         return (Double(first), "threads below: trace \(file), spawn and entry unknown, times since its first event")
@@ -68,7 +69,8 @@ extension LaunchWaterfall {
 
     private func emptyLane(_ tid: UInt32, _ trace: Trace) -> Lane {
         let name = trace.threadNames[tid]
-        let title = tid == trace.header.pid
+        let title =
+            tid == trace.header.pid
             ? "main thread\(name.map { " · \($0)" } ?? "") (tid \(tid))"
             : "\(name ?? "thread") (tid \(tid))"
         return Lane(title: title, bars: [], points: [])

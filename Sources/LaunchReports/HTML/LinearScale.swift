@@ -49,10 +49,11 @@ package struct LinearScale: Sendable {
         let (divisor, symbol) = Self.labelUnit(for: ticks.map(abs).max() ?? 0, unit: unit)
         // The fewest decimals that show every tick exactly (2.5 needs one).
         let scaled = ticks.map { $0 / divisor }
-        let decimals = (0...3).first { decimals in
-            let factor = pow(10, Double(decimals))
-            return scaled.allSatisfy { abs(($0 * factor).rounded() - $0 * factor) < 1e-6 }
-        } ?? 3
+        let decimals =
+            (0...3).first { decimals in
+                let factor = pow(10, Double(decimals))
+                return scaled.allSatisfy { abs(($0 * factor).rounded() - $0 * factor) < 1e-6 }
+            } ?? 3
         return scaled.map { $0 == 0 ? "0" : HumanUnits.fixed($0, decimals: decimals) + symbol }
     }
 

@@ -31,7 +31,8 @@ package struct PhaseWaterfallChart: Sendable {
         let top = 34.0, barHeight = 26.0
         let axisTop = top + 2 * (barHeight + 10) - 4
         canvas.timeAxis(scale, top: top - 4, bottom: axisTop)  // under the bars
-        for (row, (label, value)) in [("baseline", \LaunchAttribution.Part.baseline), ("now", \LaunchAttribution.Part.current)].enumerated() {
+        for (row, (label, value)) in [("baseline", \LaunchAttribution.Part.baseline), ("now", \LaunchAttribution.Part.current)].enumerated()
+        {
             let y = top + Double(row) * (barHeight + 10)
             canvas.text(label, x: 12, y: y + 17, size: 11, bold: row == 1)
             var start = 0.0
@@ -42,7 +43,8 @@ package struct PhaseWaterfallChart: Sendable {
                 let style = ShapeStyle(
                     fill: Self.colours[index % Self.colours.count], stroke: changed ? ChartPalette.regressed : "#ffffff",
                     strokeWidth: changed ? 2.5 : 0.8)
-                let tip = "\(phase.name): baseline \(HumanUnits.duration(phase.baseline)), now \(HumanUnits.duration(phase.current)) "
+                let tip =
+                    "\(phase.name): baseline \(HumanUnits.duration(phase.baseline)), now \(HumanUnits.duration(phase.current)) "
                     + "(\(LaunchAttribution.signed(phase.change)), p \(LaunchAttribution.pText(phase.pValue)))"
                 canvas.rect(x: x0, y: y, width: max(0.5, x1 - x0), height: barHeight, style: style, title: tip)
                 if x1 - x0 > 60 {
@@ -52,7 +54,7 @@ package struct PhaseWaterfallChart: Sendable {
             }
         }
         let legend: [(swatch: LegendSwatch, name: String)] = [
-            (.box(ShapeStyle(fill: "#ffffff", stroke: ChartPalette.regressed, strokeWidth: 2.5)), "changed beyond noise (a contributor)"),
+            (.box(ShapeStyle(fill: "#ffffff", stroke: ChartPalette.regressed, strokeWidth: 2.5)), "changed beyond noise (a contributor)")
         ]
         canvas.height = canvas.legend(legend, x: 12, y: axisTop + 32) + 6
         return canvas

@@ -17,8 +17,11 @@ struct ReportHeader {
         lede.append(count(runs, "measured run"))
         if failed > 0 { lede.append("\(failed) failed") }
         var facts: [(String, String)] = [
-            ("Machine", "\(machine.hostname): \(machine.cpuModel), \(machine.cpuCount) CPUs, "
-                + "\(HumanUnits.bytes(Double(machine.memoryBytes))) memory, \(machine.kernel)"),
+            (
+                "Machine",
+                "\(machine.hostname): \(machine.cpuModel), \(machine.cpuCount) CPUs, "
+                    + "\(HumanUnits.bytes(Double(machine.memoryBytes))) memory, \(machine.kernel)"
+            ),
             ("Tool", "launchprof \(document.toolVersion)"),
             ("Date", document.date),
             ("Command", Self.shellWords(document.commandLine)),
@@ -60,9 +63,11 @@ struct ReportHeader {
     /// single quotes.
     static func shellWords(_ arguments: [String]) -> String {
         arguments.map { word in
-            let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
-                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_./=:,+@%".unicodeScalars.contains(scalar)
-            }
+            let plain =
+                !word.isEmpty
+                && word.unicodeScalars.allSatisfy { scalar in
+                    scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_./=:,+@%".unicodeScalars.contains(scalar)
+                }
             return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }.joined(separator: " ")
     }

@@ -1,5 +1,6 @@
 import LaunchAnalysis
 import LaunchEngine
+
 #if canImport(Glibc)
 import Glibc
 #endif

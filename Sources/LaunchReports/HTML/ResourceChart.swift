@@ -62,10 +62,11 @@ package struct ResourceChart: Sendable {
         canvas.text(
             "max RSS is an upper bound for small programs: Linux reports launchprof's own pre-exec peak when it is larger.",
             x: 12, y: y, size: 10, colour: ChartPalette.mutedInk)
-        y = canvas.legend([
-            (.box(ShapeStyle(fill: ChartPalette.cold)), "cold"), (.box(ShapeStyle(fill: ChartPalette.warm)), "warm"),
-            (.box(systemStyle(ChartPalette.ink, &canvas)), "system CPU (hatched part of the CPU bar)"),
-        ], x: 12, y: y + 18)
+        y = canvas.legend(
+            [
+                (.box(ShapeStyle(fill: ChartPalette.cold)), "cold"), (.box(ShapeStyle(fill: ChartPalette.warm)), "warm"),
+                (.box(systemStyle(ChartPalette.ink, &canvas)), "system CPU (hatched part of the CPU bar)"),
+            ], x: 12, y: y + 18)
         canvas.height = y + 6
         return canvas
     }
@@ -97,7 +98,8 @@ package struct ResourceChart: Sendable {
             for (part, metric) in panel.metrics.enumerated() {
                 guard let summary = result.summaries[metric.key] else { continue }
                 let length = scale(summary.median) - left
-                let title = "\(result.label), \(metric.displayName), median of \(summary.count) runs: "
+                let title =
+                    "\(result.label), \(metric.displayName), median of \(summary.count) runs: "
                     + ReportNumber.exact(summary.median, unit: metric.unit)
                     + " (min \(ReportNumber.exact(summary.min, unit: metric.unit)), "
                     + "max \(ReportNumber.exact(summary.max, unit: metric.unit)))"

@@ -52,7 +52,8 @@ package struct SVGCanvas: Sendable {
     // MARK: - Shapes
 
     package mutating func rect(x: Double, y: Double, width: Double, height: Double, style: ShapeStyle, title: String? = nil) {
-        let geometry = "x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(max(0, width)))\" "
+        let geometry =
+            "x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(max(0, width)))\" "
             + "height=\"\(Self.number(max(0, height)))\""
         add("rect", geometry + style.attributes, title: title)
     }
@@ -81,11 +82,12 @@ package struct SVGCanvas: Sendable {
     ) {
         if background {
             let width = TextMeasure.width(string, size: size, bold: bold)
-            let left = switch anchor {
-            case .start: x
-            case .middle: x - width / 2
-            case .end: x - width
-            }
+            let left =
+                switch anchor {
+                case .start: x
+                case .middle: x - width / 2
+                case .end: x - width
+                }
             rect(x: left - 2, y: y - size * 0.85, width: width + 4, height: size * 1.15, style: ShapeStyle(fill: "#ffffff", opacity: 0.9))
         }
         var attributes = "x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" font-size=\"\(Self.number(size))\""

@@ -82,7 +82,8 @@ struct WaterfallLayout {
     private mutating func drawMark(_ mark: LaunchWaterfall.Mark, placement: LabelPlacer.Placement, baseline: Double, bottom: Double) {
         let x = scale(mark.time)
         let colour = mark.kind == .ready ? ChartPalette.toReady : ChartPalette.ink
-        let title = "\(waterfall.result.label), \(mark.name): \(ReportNumber.milliseconds(mark.time)) after spawn "
+        let title =
+            "\(waterfall.result.label), \(mark.name): \(ReportNumber.milliseconds(mark.time)) after spawn "
             + "(\(waterfall.runDescription))"
         let solid = mark.kind == .ready || mark.kind == .exit || mark.kind == .spawn
         canvas.line(
@@ -106,7 +107,8 @@ struct WaterfallLayout {
         // Phases are the median run's (name the result); intervals are the trace's.
         let isPhase = [.preMain, .beforeMain, .toReady, .afterReady].contains(bar.kind)
         let ms = ReportNumber.milliseconds
-        var title = (isPhase ? "\(waterfall.result.label), " : "") + "\(bar.label): \(ms(bar.duration)), from \(ms(bar.start)) "
+        var title =
+            (isPhase ? "\(waterfall.result.label), " : "") + "\(bar.label): \(ms(bar.duration)), from \(ms(bar.start)) "
             + "to \(ms(bar.end)) after spawn"
         if let note = bar.note { title += " (\(note))" }
         canvas.text(text, x: 12 + indent, y: y + 13, title: title)

@@ -63,7 +63,8 @@ public struct PrometheusExposition: Sendable {
         var summaries: [String: Family] = [:]
         var order: [String] = []
         var runs = Family(name: "launchprof_runs", help: "Measured runs of the target in this mode.", type: "gauge")
-        var failed = Family(name: "launchprof_failed_runs", help: "Measured runs that crashed, timed out or exited non-zero.", type: "gauge")
+        var failed = Family(
+            name: "launchprof_failed_runs", help: "Measured runs that crashed, timed out or exited non-zero.", type: "gauge")
         var timestamp = Family(
             name: "launchprof_last_run_timestamp_seconds", help: "When these results were measured (Unix time).", type: "gauge")
         let measuredAt = Self.unixTime(document.date)
@@ -96,21 +97,27 @@ public struct PrometheusExposition: Sendable {
             name: "launchprof_budget_passed", help: "1 when the budget was met, 0 when it was exceeded or not measured.",
             type: "gauge")
         for budget in document.budgets ?? [] where ours(budget.target, budget.mode) {
-            budgets.samples.append(Sample(
-                labels: [("target", budget.target), ("mode", budget.mode.rawValue), ("metric", budget.metric),
-                    ("statistic", budget.statistic.rawValue), ("limit", budget.limit)],
-                value: budget.passed ? 1 : 0))
+            budgets.samples.append(
+                Sample(
+                    labels: [
+                        ("target", budget.target), ("mode", budget.mode.rawValue), ("metric", budget.metric),
+                        ("statistic", budget.statistic.rawValue), ("limit", budget.limit),
+                    ],
+                    value: budget.passed ? 1 : 0))
         }
         var regressed = Family(
-            name: "launchprof_regression", help: "1 when the metric regressed against the baseline (beyond the threshold and significant), else 0.",
+            name: "launchprof_regression",
+            help: "1 when the metric regressed against the baseline (beyond the threshold and significant), else 0.",
             type: "gauge")
         var change = Family(
             name: "launchprof_change_ratio", help: "The metric's relative change against the baseline (0.1 = 10% higher).",
             type: "gauge")
         if let comparison = document.comparison {
             for item in comparison.changes where ours(item.target, item.mode) {
-                let labels = [("target", item.target), ("mode", item.mode.rawValue), ("metric", item.metric),
-                    ("statistic", item.statistic.rawValue), ("baseline", comparison.baseline)]
+                let labels = [
+                    ("target", item.target), ("mode", item.mode.rawValue), ("metric", item.metric),
+                    ("statistic", item.statistic.rawValue), ("baseline", comparison.baseline),
+                ]
                 regressed.samples.append(Sample(labels: labels, value: item.verdict == .regressed ? 1 : 0))
                 change.samples.append(Sample(labels: labels, value: item.change))
             }
@@ -176,11 +183,14 @@ extension Metric {
         case .processEntry:
             return ("launchprof_process_entry_seconds", "From the spawn to process entry (exec and dynamic loading).", [], seconds)
         case .main: return ("launchprof_main_seconds", "From the spawn to main (LaunchTracker.recordLaunchStart).", [], seconds)
-        case .milestone(let name): return ("launchprof_milestone_seconds", "From the spawn to each launch milestone.", [("milestone", name)], seconds)
+        case .milestone(let name):
+            return ("launchprof_milestone_seconds", "From the spawn to each launch milestone.", [("milestone", name)], seconds)
         case .interval(let key):
             let (thread, name) = Metric.intervalParts(key)
-            return ("launchprof_interval_seconds", "Time in each signpost interval up to ready, by thread role (--trace-runs).",
-                    [("interval", name), ("thread", thread)], seconds)
+            return (
+                "launchprof_interval_seconds", "Time in each signpost interval up to ready, by thread role (--trace-runs).",
+                [("interval", name), ("thread", thread)], seconds
+            )
         case .userCPU: return ("launchprof_user_cpu_seconds", "CPU time in user mode of the whole process tree.", [], seconds)
         case .systemCPU: return ("launchprof_system_cpu_seconds", "CPU time in the kernel of the whole process tree.", [], seconds)
         case .cpu: return ("launchprof_cpu_seconds", "User and system CPU time of the whole process tree.", [], seconds)
@@ -191,13 +201,21 @@ extension Metric {
             return ("launchprof_voluntary_context_switches", "Times a process of the tree waited, per launch.", [], 1)
         case .involuntaryContextSwitches:
             return ("launchprof_involuntary_context_switches", "Times a process of the tree was preempted, per launch.", [], 1)
-        case .timeToSuspend: return ("launchprof_time_to_suspend_seconds", "From SIGTSTP to the process stopped (--measure resume).", [], seconds)
-        case .timeToResume: return ("launchprof_time_to_resume_seconds", "From SIGCONT to LaunchProf's resumed record (--measure resume).", [], seconds)
+        case .timeToSuspend:
+            return ("launchprof_time_to_suspend_seconds", "From SIGTSTP to the process stopped (--measure resume).", [], seconds)
+        case .timeToResume:
+            return ("launchprof_time_to_resume_seconds", "From SIGCONT to LaunchProf's resumed record (--measure resume).", [], seconds)
         case .timeToShutdown: return ("launchprof_time_to_shutdown_seconds", "From SIGTERM to the exit (--measure shutdown).", [], seconds)
         case .firstResponseByte:
-            return ("launchprof_first_response_byte_seconds", "From the spawn to the first byte of the response to the request that waited for the launch (--activate).", [], seconds)
+            return (
+                "launchprof_first_response_byte_seconds",
+                "From the spawn to the first byte of the response to the request that waited for the launch (--activate).", [], seconds
+            )
         case .warmRequest:
-            return ("launchprof_warm_request_seconds", "The same request once the program is up, connect to whole response (--activate).", [], seconds)
+            return (
+                "launchprof_warm_request_seconds", "The same request once the program is up, connect to whole response (--activate).", [],
+                seconds
+            )
         }
     }
 }

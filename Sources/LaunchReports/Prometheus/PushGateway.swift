@@ -65,11 +65,12 @@ public struct PushGateway: Sendable, Equatable {
         guard tool.end == .exited(0) else {
             let said = (String(decoding: tool.errorOutput, as: UTF8.self) + " " + String(decoding: tool.output, as: UTF8.self))
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            let how = switch tool.end {
-            case .exited(let code): "curl exited with \(code)"
-            case .signaled(let signal): "curl was killed by signal \(signal)"
-            case .timedOut: "no answer within \(Int(timeout.seconds)) s"
-            }
+            let how =
+                switch tool.end {
+                case .exited(let code): "curl exited with \(code)"
+                case .signaled(let signal): "curl was killed by signal \(signal)"
+                case .timedOut: "no answer within \(Int(timeout.seconds)) s"
+                }
             throw .failed(url: target, reason: said.isEmpty ? how : "\(how): \(said)")
         }
     }

@@ -43,13 +43,17 @@ package struct GateReportLines {
                 }
             }.map { "  " + $0 }
             if let first = comparison.changes.first {
-                lines.append(style.dim("  regressed/improved: change beyond ±\(MetricChange.percent(first.threshold).dropFirst()) "
-                    + "and Mann–Whitney p < \(first.significance); [..] is the "
-                    + "\(Int(first.confidence * 100))% CI of the change"))
+                lines.append(
+                    style.dim(
+                        "  regressed/improved: change beyond ±\(MetricChange.percent(first.threshold).dropFirst()) "
+                            + "and Mann–Whitney p < \(first.significance); [..] is the "
+                            + "\(Int(first.confidence * 100))% CI of the change"))
             }
             if let reference = comparison.reference {
-                lines.append(style.dim("  times are compared relative to \(reference), measured in both runs: "
-                    + "its own change (drift) is the machine's, not the code's, and never gates"))
+                lines.append(
+                    style.dim(
+                        "  times are compared relative to \(reference), measured in both runs: "
+                            + "its own change (drift) is the machine's, not the code's, and never gates"))
             }
             lines += comparison.warnings.map { style.yellow("  warning: \($0)") }
             blocks.append(lines)

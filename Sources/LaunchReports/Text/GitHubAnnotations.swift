@@ -11,8 +11,10 @@ public enum GitHubAnnotations {
         for result in document.results {
             let failed = result.runs.filter { !$0.exit.isSuccess }
             if let first = failed.first {
-                lines.append(command("error", title: "launchprof: \(result.label) failed to launch",
-                    "\(failed.count) of \(result.runs.count) runs failed; run \(first.index + 1): \(first.exit)"))
+                lines.append(
+                    command(
+                        "error", title: "launchprof: \(result.label) failed to launch",
+                        "\(failed.count) of \(result.runs.count) runs failed; run \(first.index + 1): \(first.exit)"))
             }
         }
         for budget in document.budgets ?? [] where !budget.passed {
@@ -21,7 +23,8 @@ public enum GitHubAnnotations {
         for change in document.comparison?.regressions ?? [] {
             var message = change.summary
             if change.metric == Metric.wallToReady.key,
-               let why = document.comparison?.attribution(of: change.target, change.mode)?.summaryLines, !why.isEmpty {
+                let why = document.comparison?.attribution(of: change.target, change.mode)?.summaryLines, !why.isEmpty
+            {
                 message += "; why: " + why.joined(separator: "; ")
             }
             lines.append(command("error", title: "launchprof regression: \(change.title)", message))

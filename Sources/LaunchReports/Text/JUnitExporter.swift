@@ -49,14 +49,17 @@ public struct JUnitExporter: ResultsExporter {
                     + #"time="\#(format(time))" timestamp="\#(MarkupText.escape(timestamp))">"#
             ]
             for test in cases {
-                let open = #"    <testcase name="\#(MarkupText.escape(test.name))" classname="\#(MarkupText.escape(test.classname))" time="\#(format(test.seconds))""#
+                let open =
+                    #"    <testcase name="\#(MarkupText.escape(test.name))" classname="\#(MarkupText.escape(test.classname))" time="\#(format(test.seconds))""#
                 guard test.failure != nil || test.output != nil else {
                     lines.append(open + "/>")
                     continue
                 }
                 lines.append(open + ">")
                 if let failure = test.failure {
-                    lines.append(#"      <failure message="\#(MarkupText.escape(failure.message))" type="\#(failureType)">\#(MarkupText.escape(failure.details))</failure>"#)
+                    lines.append(
+                        #"      <failure message="\#(MarkupText.escape(failure.message))" type="\#(failureType)">\#(MarkupText.escape(failure.details))</failure>"#
+                    )
                 }
                 if let output = test.output { lines.append("      <system-out>\(MarkupText.escape(output))</system-out>") }
                 lines.append("    </testcase>")
@@ -67,51 +70,60 @@ public struct JUnitExporter: ResultsExporter {
     }
 
     private func launches(_ document: ResultsDocument) -> Suite {
-        Suite(name: "launches", failureType: "launch", cases: document.results.map { result in
-            let failed = result.runs.filter { !$0.exit.isSuccess }
-            let seconds = result.runs.compactMap { $0.wallToExit ?? $0.wallToReady }.reduce(0) { $0 + Double($1) / 1e9 }
-            var test = Case(name: result.label, classname: "launchprof.launches", seconds: seconds)
-            if !failed.isEmpty {
-                test.failure = (
-                    "\(failed.count) of \(result.runs.count) runs failed",
-                    failed.map { "run \($0.index + 1): \($0.exit)" }.joined(separator: "\n"))
-            }
-            if let summary = result.summaries[Metric.wallToReady.key] {
-                test.output = "time to ready: median \(HumanUnits.duration(summary.median)), "
-                    + "p95 \(HumanUnits.duration(summary.p95)), \(summary.count) runs"
-            }
-            if !result.warnings.isEmpty { test.output = ([test.output].compactMap { $0 } + result.warnings).joined(separator: "\n") }
-            return test
-        })
+        Suite(
+            name: "launches", failureType: "launch",
+            cases: document.results.map { result in
+                let failed = result.runs.filter { !$0.exit.isSuccess }
+                let seconds = result.runs.compactMap { $0.wallToExit ?? $0.wallToReady }.reduce(0) { $0 + Double($1) / 1e9 }
+                var test = Case(name: result.label, classname: "launchprof.launches", seconds: seconds)
+                if !failed.isEmpty {
+                    test.failure = (
+                        "\(failed.count) of \(result.runs.count) runs failed",
+                        failed.map { "run \($0.index + 1): \($0.exit)" }.joined(separator: "\n")
+                    )
+                }
+                if let summary = result.summaries[Metric.wallToReady.key] {
+                    test.output =
+                        "time to ready: median \(HumanUnits.duration(summary.median)), "
+                        + "p95 \(HumanUnits.duration(summary.p95)), \(summary.count) runs"
+                }
+                if !result.warnings.isEmpty { test.output = ([test.output].compactMap { $0 } + result.warnings).joined(separator: "\n") }
+                return test
+            })
     }
 
     private func budgets(_ evaluations: [BudgetEvaluation]) -> Suite {
-        Suite(name: "budgets", failureType: "budget", cases: evaluations.map { evaluation in
-            var test = Case(
-                name: evaluation.title, classname: "launchprof.budgets.\(evaluation.target)", seconds: 0,
-                output: evaluation.message)
-            if !evaluation.passed {
-                let place = evaluation.source.map { " (\($0))" } ?? ""
-                test.failure = ("budget exceeded: \(evaluation.message)", "\(evaluation.title)\(place): \(evaluation.message)")
-            }
-            return test
-        })
+        Suite(
+            name: "budgets", failureType: "budget",
+            cases: evaluations.map { evaluation in
+                var test = Case(
+                    name: evaluation.title, classname: "launchprof.budgets.\(evaluation.target)", seconds: 0,
+                    output: evaluation.message)
+                if !evaluation.passed {
+                    let place = evaluation.source.map { " (\($0))" } ?? ""
+                    test.failure = ("budget exceeded: \(evaluation.message)", "\(evaluation.title)\(place): \(evaluation.message)")
+                }
+                return test
+            })
     }
 
     private func regressions(_ comparison: BaselineComparison) -> Suite {
-        Suite(name: "regressions against \(comparison.baseline)", failureType: "regression", cases: comparison.changes.map { change in
-            var test = Case(
-                name: change.title, classname: "launchprof.regressions.\(change.target)", seconds: 0,
-                output: "\(change.verdict.rawValue): \(change.summary)")
-            if change.verdict == .regressed {
-                test.failure = (
-                    "regressed \(change.changeText), \(change.pValueText)",
-                    "\(change.title): \(change.summary); threshold \(MetricChange.percent(change.threshold)), "
-                        + "significance \(change.significance), "
-                        + "\(change.baselineRuns) baseline and \(change.currentRuns) current runs")
-            }
-            return test
-        })
+        Suite(
+            name: "regressions against \(comparison.baseline)", failureType: "regression",
+            cases: comparison.changes.map { change in
+                var test = Case(
+                    name: change.title, classname: "launchprof.regressions.\(change.target)", seconds: 0,
+                    output: "\(change.verdict.rawValue): \(change.summary)")
+                if change.verdict == .regressed {
+                    test.failure = (
+                        "regressed \(change.changeText), \(change.pValueText)",
+                        "\(change.title): \(change.summary); threshold \(MetricChange.percent(change.threshold)), "
+                            + "significance \(change.significance), "
+                            + "\(change.baselineRuns) baseline and \(change.currentRuns) current runs"
+                    )
+                }
+                return test
+            })
     }
 
     private func seconds(_ document: ResultsDocument) -> String {

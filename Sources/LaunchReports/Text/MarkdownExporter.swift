@@ -65,12 +65,13 @@ public struct MarkdownExporter: ResultsExporter {
         ]
         for row in rows {
             for (metric, summary) in row.details {
-                lines.append(line([
-                    escape(row.result.target.name), row.result.mode.rawValue, escape(metric.detailName),
-                    HumanUnits.duration(summary.median),
-                    "\(HumanUnits.duration(summary.medianLow)) … \(HumanUnits.duration(summary.medianHigh))",
-                    HumanUnits.duration(summary.p95),
-                ]))
+                lines.append(
+                    line([
+                        escape(row.result.target.name), row.result.mode.rawValue, escape(metric.detailName),
+                        HumanUnits.duration(summary.median),
+                        "\(HumanUnits.duration(summary.medianLow)) … \(HumanUnits.duration(summary.medianHigh))",
+                        HumanUnits.duration(summary.p95),
+                    ]))
             }
         }
         return (["### Milestones (time since spawn)", ""] + lines).joined(separator: "\n")
@@ -82,10 +83,11 @@ public struct MarkdownExporter: ResultsExporter {
             line([":---:", ":---", ":---", ":---", ":---", "---:", ":---"]),
         ]
         for budget in budgets {
-            lines.append(line([
-                budget.passed ? "✅" : "❌", escape(budget.target), budget.mode.rawValue, escape(budget.metric),
-                budget.statistic.rawValue, escape(budget.limit), escape(budget.message),
-            ]))
+            lines.append(
+                line([
+                    budget.passed ? "✅" : "❌", escape(budget.target), budget.mode.rawValue, escape(budget.metric),
+                    budget.statistic.rawValue, escape(budget.limit), escape(budget.message),
+                ]))
         }
         return (["### Budgets", ""] + lines).joined(separator: "\n")
     }
@@ -97,32 +99,40 @@ public struct MarkdownExporter: ResultsExporter {
         ]
         let rows = comparison.changes.map { ($0, false) } + (comparison.drift ?? []).map { ($0, true) }
         for (change, isDrift) in rows {
-            let mark = if isDrift { "↔ drift" } else {
-                switch change.verdict {
-                case .regressed: "🔴 regressed"
-                case .improved: "🟢 improved"
-                case .unchanged: "⚪"
+            let mark =
+                if isDrift { "↔ drift" } else {
+                    switch change.verdict {
+                    case .regressed: "🔴 regressed"
+                    case .improved: "🟢 improved"
+                    case .unchanged: "⚪"
+                    }
                 }
-            }
-            lines.append(line([
-                mark, escape(change.target), change.mode.rawValue, "\(escape(change.metric)) \(change.statistic)",
-                HumanUnits.format(change.baseline, unit: change.unit), HumanUnits.format(change.current, unit: change.unit),
-                MetricChange.percent(change.change)
-                    + (change.reference.map { " vs \(escape($0)) (\(MetricChange.percent(change.measuredChange ?? 0)) measured)" } ?? ""),
-                "\(MetricChange.percent(change.changeLow)) … \(MetricChange.percent(change.changeHigh))",
-                change.pValue < 0.0001 ? "< 0.0001" : HumanUnits.fixed(change.pValue, decimals: 4),
-            ]))
+            lines.append(
+                line([
+                    mark, escape(change.target), change.mode.rawValue, "\(escape(change.metric)) \(change.statistic)",
+                    HumanUnits.format(change.baseline, unit: change.unit), HumanUnits.format(change.current, unit: change.unit),
+                    MetricChange.percent(change.change)
+                        + (change.reference.map { " vs \(escape($0)) (\(MetricChange.percent(change.measuredChange ?? 0)) measured)" } ?? ""),
+                    "\(MetricChange.percent(change.changeLow)) … \(MetricChange.percent(change.changeHigh))",
+                    change.pValue < 0.0001 ? "< 0.0001" : HumanUnits.fixed(change.pValue, decimals: 4),
+                ]))
         }
         var section = ["### Compared with baseline \(escape(comparison.baseline))", ""] + lines
         if let first = comparison.changes.first {
-            section += ["", "A change is a regression (or an improvement) when it is beyond its threshold "
-                + "(default \(MetricChange.percent(first.threshold).dropFirst())) and a Mann–Whitney U test of the runs gives "
-                + "p < \(first.significance). Baseline measured \(escape(comparison.baselineDate)) "
-                + "by launchprof \(escape(comparison.baselineToolVersion))."]
+            section += [
+                "",
+                "A change is a regression (or an improvement) when it is beyond its threshold "
+                    + "(default \(MetricChange.percent(first.threshold).dropFirst())) and a Mann–Whitney U test of the runs gives "
+                    + "p < \(first.significance). Baseline measured \(escape(comparison.baselineDate)) "
+                    + "by launchprof \(escape(comparison.baselineToolVersion)).",
+            ]
         }
         if let reference = comparison.reference {
-            section += ["", "Times are compared relative to \(escape(reference)), measured in both runs: \"vs\" is the change "
-                + "of the ratio to it. Its own change (↔ drift) is the machine's, not the code's, and never gates."]
+            section += [
+                "",
+                "Times are compared relative to \(escape(reference)), measured in both runs: \"vs\" is the change "
+                    + "of the ratio to it. Its own change (↔ drift) is the machine's, not the code's, and never gates.",
+            ]
         }
         section += comparison.warnings.map { "- ⚠️ \(escape($0))" }
         section += attributionSection(comparison)
@@ -134,8 +144,11 @@ public struct MarkdownExporter: ResultsExporter {
     private func attributionSection(_ comparison: BaselineComparison) -> [String] {
         var section: [String] = []
         for attribution in comparison.regressedAttributions {
-            section += ["", "#### Why \(escape(attribution.target)) (\(attribution.mode.rawValue)) changed by "
-                + "\(LaunchAttribution.signed(attribution.totalChange))", ""]
+            section += [
+                "",
+                "#### Why \(escape(attribution.target)) (\(attribution.mode.rawValue)) changed by "
+                    + "\(LaunchAttribution.signed(attribution.totalChange))", "",
+            ]
             let contributors = attribution.contributors
             section += attribution.fileSentences.map { "- \(escape($0))" }
             guard !contributors.isEmpty else {

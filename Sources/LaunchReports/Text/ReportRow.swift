@@ -60,7 +60,9 @@ public struct ReportRow: Sendable {
     }
 
     /// Ratio of medians of `metric` over the successful runs of both results.
-    public static func compare(_ result: BenchmarkResult, with reference: BenchmarkResult, on metric: Metric)
+    public static func compare(
+        _ result: BenchmarkResult, with reference: BenchmarkResult, on metric: Metric
+    )
         -> RelativeComparison?
     {
         func values(_ result: BenchmarkResult) -> [Double] {

@@ -14,15 +14,20 @@ extension ChromeEventList {
         for stack in profile.stacks {
             guard let leaf = stack.frames.last.map({ profile.frames[$0] }) else { continue }
             let frames = stack.frames.map { FoldedStacks.clean(profile.frames[$0].name) }.joined(separator: ";")
-            add(stack.timestamp, rank: 3, fields: [
-                ("name", JSONText.string(leaf.name)), ("cat", JSONText.string(Self.samplesCategory)), ("ph", "\"i\""),
-                ("ts", ts(stack.timestamp)), ("s", "\"t\""), ("pid", String(trace.header.pid)),
-                ("tid", String(stack.threadID)),
-                ("args", JSONText.object([
-                    ("module", JSONText.string(leaf.module)), ("weight", String(stack.weight)),
-                    ("stack", JSONText.string(frames)),
-                ])),
-            ])
+            add(
+                stack.timestamp, rank: 3,
+                fields: [
+                    ("name", JSONText.string(leaf.name)), ("cat", JSONText.string(Self.samplesCategory)), ("ph", "\"i\""),
+                    ("ts", ts(stack.timestamp)), ("s", "\"t\""), ("pid", String(trace.header.pid)),
+                    ("tid", String(stack.threadID)),
+                    (
+                        "args",
+                        JSONText.object([
+                            ("module", JSONText.string(leaf.module)), ("weight", String(stack.weight)),
+                            ("stack", JSONText.string(frames)),
+                        ])
+                    ),
+                ])
         }
     }
 }

@@ -72,24 +72,28 @@ struct ChromeEventList {
     }
 
     private mutating func addInstant(_ name: String, at timestamp: UInt64, scope: String, tid: UInt32) {
-        add(timestamp, rank: 3, fields: [
-            ("name", JSONText.string(name)), ("cat", JSONText.string(Self.launchCategory)), ("ph", "\"i\""),
-            ("ts", ts(timestamp)), ("s", JSONText.string(scope)), ("pid", String(trace.header.pid)),
-            ("tid", String(tid)),
-        ])
+        add(
+            timestamp, rank: 3,
+            fields: [
+                ("name", JSONText.string(name)), ("cat", JSONText.string(Self.launchCategory)), ("ph", "\"i\""),
+                ("ts", ts(timestamp)), ("s", JSONText.string(scope)), ("pid", String(trace.header.pid)),
+                ("tid", String(tid)),
+            ])
     }
 
     // MARK: - Intervals
 
     mutating func addSlices(_ slices: [TraceInterval]) {
         for slice in slices {
-            add(slice.startTimestamp, rank: 1, duration: slice.duration, fields: [
-                ("name", JSONText.string(slice.name)), ("cat", JSONText.string(slice.category.description)),
-                ("ph", "\"X\""), ("ts", ts(slice.startTimestamp)),
-                ("dur", ExportTimeFormat.microseconds(from: slice.startTimestamp, to: slice.endTimestamp)),
-                ("pid", String(trace.header.pid)), ("tid", String(slice.beginThreadID)),
-                ("args", intervalArguments(slice)),
-            ])
+            add(
+                slice.startTimestamp, rank: 1, duration: slice.duration,
+                fields: [
+                    ("name", JSONText.string(slice.name)), ("cat", JSONText.string(slice.category.description)),
+                    ("ph", "\"X\""), ("ts", ts(slice.startTimestamp)),
+                    ("dur", ExportTimeFormat.microseconds(from: slice.startTimestamp, to: slice.endTimestamp)),
+                    ("pid", String(trace.header.pid)), ("tid", String(slice.beginThreadID)),
+                    ("args", intervalArguments(slice)),
+                ])
         }
     }
 
@@ -99,15 +103,19 @@ struct ChromeEventList {
                 ("name", JSONText.string(interval.name)), ("cat", JSONText.string(interval.category.description)),
             ]
             let id = ("id", JSONText.string("0x" + String(interval.id, radix: 16)))
-            add(interval.startTimestamp, rank: 2, fields: common + [
-                ("ph", "\"b\""), ("ts", ts(interval.startTimestamp)), id,
-                ("pid", String(trace.header.pid)), ("tid", String(interval.beginThreadID)),
-                ("args", intervalArguments(interval)),
-            ])
-            add(interval.endTimestamp, rank: 0, fields: common + [
-                ("ph", "\"e\""), ("ts", ts(interval.endTimestamp)), id,
-                ("pid", String(trace.header.pid)), ("tid", String(interval.endThreadID)),
-            ])
+            add(
+                interval.startTimestamp, rank: 2,
+                fields: common + [
+                    ("ph", "\"b\""), ("ts", ts(interval.startTimestamp)), id,
+                    ("pid", String(trace.header.pid)), ("tid", String(interval.beginThreadID)),
+                    ("args", intervalArguments(interval)),
+                ])
+            add(
+                interval.endTimestamp, rank: 0,
+                fields: common + [
+                    ("ph", "\"e\""), ("ts", ts(interval.endTimestamp)), id,
+                    ("pid", String(trace.header.pid)), ("tid", String(interval.endThreadID)),
+                ])
         }
     }
 
@@ -145,8 +153,10 @@ struct ChromeEventList {
         for end in ends {
             var arguments = [("unmatched_end", "true"), ("signpost_id", JSONText.string("0x" + String(end.id, radix: 16)))]
             if let value = end.argument { arguments.append(("end_value", String(value))) }
-            add(end.timestamp, rank: 3, fields: pointFields(end, name: "\(end.name) (end without begin)", scope: "t")
-                + [("args", JSONText.object(arguments))])
+            add(
+                end.timestamp, rank: 3,
+                fields: pointFields(end, name: "\(end.name) (end without begin)", scope: "t")
+                    + [("args", JSONText.object(arguments))])
         }
     }
 
@@ -165,7 +175,8 @@ struct ChromeEventList {
     }
 
     mutating func add(_ timestamp: UInt64, rank: Int, duration: UInt64 = 0, fields: [(String, String)]) {
-        timed.append(Entry(
-            timestamp: timestamp, rank: rank, duration: duration, sequence: timed.count, json: JSONText.object(fields)))
+        timed.append(
+            Entry(
+                timestamp: timestamp, rank: rank, duration: duration, sequence: timed.count, json: JSONText.object(fields)))
     }
 }

@@ -42,7 +42,10 @@ public struct OTLPTraceExporter: TraceExporter {
         let zero = monotonicZeroUnixNanoseconds ?? Self.monotonicZero(for: trace)
         func unix(_ monotonic: UInt64) -> String { String(Int64(monotonic) &+ zero) }
         let executable = trace.threadNames[trace.header.pid] ?? URL(fileURLWithPath: trace.path).deletingPathExtension().lastPathComponent
-        let ids = IDs(seed: [UInt64(trace.header.pid), trace.header.processEntryNanoseconds ?? 0, trace.header.writtenNanoseconds ?? 0, trace.timeOrigin.nanoseconds])
+        let ids = IDs(seed: [
+            UInt64(trace.header.pid), trace.header.processEntryNanoseconds ?? 0, trace.header.writtenNanoseconds ?? 0,
+            trace.timeOrigin.nanoseconds,
+        ])
         let start = trace.timeOrigin.nanoseconds
         let complete = trace.header.launchCompleteNanoseconds
         let end = complete ?? trace.lastTimestamp
@@ -59,7 +62,8 @@ public struct OTLPTraceExporter: TraceExporter {
         let (parents, holders) = Self.nesting(slices: intervals.slices, events: trace.events)
         var pointEvents: [Int: [String]] = [:]  // slice index -> its events; -1: launch
         for (position, event) in trace.events.enumerated() where event.kind == .milestone || event.kind == .event {
-            let attributes = [Self.attribute("thread.id", int: Int64(event.threadID))]
+            let attributes =
+                [Self.attribute("thread.id", int: Int64(event.threadID))]
                 + (event.argument.map { [Self.attribute("launchprof.value", int: $0)] } ?? [])
             let rendered = Self.event(event.name, unix(event.timestamp), attributes)
             if event.kind == .milestone {
@@ -85,11 +89,12 @@ public struct OTLPTraceExporter: TraceExporter {
             }
             if let value = interval.begin.argument { attributes.append(Self.attribute("launchprof.value", int: value)) }
             if interval.isUnfinished { attributes.append(Self.attribute("launchprof.unfinished", bool: true)) }
-            spans.append(Self.span(
-                traceID: ids.trace, spanID: spanIDs[index], parent: parent, name: interval.name,
-                start: unix(interval.startTimestamp), end: unix(interval.endTimestamp), attributes: attributes,
-                events: isSlice ? pointEvents[index] ?? [] : [],
-                status: interval.isUnfinished ? (2, "the interval had not ended when the trace was written") : nil))
+            spans.append(
+                Self.span(
+                    traceID: ids.trace, spanID: spanIDs[index], parent: parent, name: interval.name,
+                    start: unix(interval.startTimestamp), end: unix(interval.endTimestamp), attributes: attributes,
+                    events: isSlice ? pointEvents[index] ?? [] : [],
+                    status: interval.isUnfinished ? (2, "the interval had not ended when the trace was written") : nil))
         }
         var launchAttributes = [
             Self.attribute("launchprof.time_origin", string: trace.timeOrigin.label),
@@ -98,10 +103,11 @@ public struct OTLPTraceExporter: TraceExporter {
         if let entry = trace.header.processEntryNanoseconds {
             launchAttributes.append(Self.attribute("launchprof.process_entry_ns", int: Int64(clamping: entry &- start)))
         }
-        spans.insert(Self.span(
-            traceID: ids.trace, spanID: launchID, parent: nil, name: "launch", start: unix(start), end: unix(end),
-            attributes: launchAttributes, events: launchEvents + (pointEvents[-1] ?? []),
-            status: complete == nil ? (2, "the launch never recorded launch complete") : (1, nil)), at: 0)
+        spans.insert(
+            Self.span(
+                traceID: ids.trace, spanID: launchID, parent: nil, name: "launch", start: unix(start), end: unix(end),
+                attributes: launchAttributes, events: launchEvents + (pointEvents[-1] ?? []),
+                status: complete == nil ? (2, "the launch never recorded launch complete") : (1, nil)), at: 0)
 
         let resource = [
             Self.attribute("service.name", string: serviceName ?? executable),
@@ -170,7 +176,8 @@ public struct OTLPTraceExporter: TraceExporter {
             "\"events\":[" + events.joined(separator: ",") + "]",
         ]
         if let status {
-            members.append("\"status\":{\"code\":\(status.code)" + (status.message.map { ",\"message\":" + JSONText.string($0) } ?? "") + "}")
+            members.append(
+                "\"status\":{\"code\":\(status.code)" + (status.message.map { ",\"message\":" + JSONText.string($0) } ?? "") + "}")
         }
         return "{" + members.joined(separator: ",") + "}"
     }

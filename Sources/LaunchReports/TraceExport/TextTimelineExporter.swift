@@ -43,7 +43,8 @@ public struct TextTimelineExporter: TraceExporter {
     private func table(_ rows: [TextTimelineRows.Row], _ trace: Trace) -> String {
         let spawn = trace.header.spawnNanoseconds
         let entry = trace.header.processEntryNanoseconds
-        let columns: [[String]] = [["since spawn", "since entry", "thread", "kind", "name", "duration"]]
+        let columns: [[String]] =
+            [["since spawn", "since entry", "thread", "kind", "name", "duration"]]
             + rows.map { row in
                 [
                     spawn.map { since($0, row.timestamp) } ?? "-",

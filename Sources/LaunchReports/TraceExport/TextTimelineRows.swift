@@ -69,7 +69,8 @@ struct TextTimelineRows {
 
     private func unmatchedEndRows() -> [Row] {
         intervals.unmatchedEnds.map { end in
-            Row(timestamp: end.timestamp, thread: thread(end.threadID), kind: "end without begin",
+            Row(
+                timestamp: end.timestamp, thread: thread(end.threadID), kind: "end without begin",
                 name: label(end) + arguments(nil, end.argument))
         }
     }

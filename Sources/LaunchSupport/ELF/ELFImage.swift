@@ -53,7 +53,8 @@ package struct ELFImage: Sendable, Equatable {
             throw .notELF(path: file.path, firstBytes: Array(header.prefix(4)))
         }
         guard header.count >= 64 else {
-            throw .unsupported(path: file.path, reason: "damaged ELF: the file is \(header.count) bytes long, shorter than the 64-byte ELF header")
+            throw .unsupported(
+                path: file.path, reason: "damaged ELF: the file is \(header.count) bytes long, shorter than the 64-byte ELF header")
         }
         guard header[4] == 2 else {
             throw .unsupported(path: file.path, reason: "32-bit ELF files are not supported (only 64-bit)")
@@ -79,7 +80,8 @@ package struct ELFImage: Sendable, Equatable {
         let phnum = Int(header.loadLE(UInt16.self, at: 0x38))
         // The kernel and ld.so accept only 56-byte ELF64 program headers.
         guard phentsize == 56, phnum < 4096 else {
-            throw .unsupported(path: file.path, reason: "damaged ELF: bad program header table (\(phnum) x \(phentsize) bytes; entries are 56 bytes)")
+            throw .unsupported(
+                path: file.path, reason: "damaged ELF: bad program header table (\(phnum) x \(phentsize) bytes; entries are 56 bytes)")
         }
         // At most 4095 * 56 bytes.
         let size = phentsize * phnum
@@ -103,7 +105,8 @@ package struct ELFImage: Sendable, Equatable {
         let bytes = try file.bytes(at: segment.offset, count: size)
         guard bytes.count == size else {
             throw .unsupported(
-                path: file.path, reason: "damaged ELF: PT_INTERP (\(segment.filesz) bytes at offset \(segment.offset)) runs past the end of the file")
+                path: file.path,
+                reason: "damaged ELF: PT_INTERP (\(segment.filesz) bytes at offset \(segment.offset)) runs past the end of the file")
         }
         let name = bytes.prefix { $0 != 0 }
         guard !name.isEmpty else {
@@ -149,7 +152,8 @@ package struct ELFImage: Sendable, Equatable {
         }
         // Cannot underflow: strtabAddress >= load.vaddr.
         guard let load, case let (strtab, false) = (strtabAddress - load.vaddr).addingReportingOverflow(load.offset) else {
-            throw .unsupported(path: file.path, reason: "damaged ELF: DT_STRTAB (0x\(String(strtabAddress, radix: 16))) is outside every loaded segment")
+            throw .unsupported(
+                path: file.path, reason: "damaged ELF: DT_STRTAB (0x\(String(strtabAddress, radix: 16))) is outside every loaded segment")
         }
         func string(_ offset: UInt64, _ what: String) throws(ELFError) -> String {
             guard case let (at, false) = strtab.addingReportingOverflow(offset) else {
@@ -221,7 +225,8 @@ package struct RandomAccessFile {
     func cString(at offset: UInt64, what: String = "a string") throws(ELFError) -> String {
         let bytes = try bytes(at: offset, count: 4096)
         guard let end = bytes.firstIndex(of: 0) else {
-            throw .unsupported(path: path, reason: "damaged ELF: \(what) at file offset \(offset) is unterminated or past the end of the file")
+            throw .unsupported(
+                path: path, reason: "damaged ELF: \(what) at file offset \(offset) is unterminated or past the end of the file")
         }
         return String(decoding: bytes[..<end], as: UTF8.self)
     }

@@ -73,7 +73,9 @@ func parseOptions() -> Options {
         case "--exit-before-ready": options.exitBeforeReady = true
         case "--then": options.then = value(for: argument)
         case "-h", "--help":
-            print("usage: lp-sample-app [--config FILE] [--words N] [--workers N] [--extra-ms N] [--hot-ms N] [--exit-before-ready] [--then COMMAND]")
+            print(
+                "usage: lp-sample-app [--config FILE] [--words N] [--workers N] [--extra-ms N] [--hot-ms N] [--exit-before-ready] [--then COMMAND]"
+            )
             exit(0)
         default: fail("unknown argument '\(argument)' (try --help)")
         }
@@ -83,15 +85,17 @@ func parseOptions() -> Options {
 
 /// Reads `key = value` lines; writes a default file first if none was given.
 func readConfig(path: String?) -> [String: String] {
-    let path = path ?? {
-        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        let defaultPath = "\(directory)/lp-sample-app-\(getuid()).conf"
-        if access(defaultPath, R_OK) != 0, let file = fopen(defaultPath, "w") {
-            fputs("# lp-sample-app defaults\nname = sample\nseed = 42\ncache_lines = 256\n", file)
-            fclose(file)
-        }
-        return defaultPath
-    }()
+    let path =
+        path
+        ?? {
+            let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+            let defaultPath = "\(directory)/lp-sample-app-\(getuid()).conf"
+            if access(defaultPath, R_OK) != 0, let file = fopen(defaultPath, "w") {
+                fputs("# lp-sample-app defaults\nname = sample\nseed = 42\ncache_lines = 256\n", file)
+                fclose(file)
+            }
+            return defaultPath
+        }()
     guard let file = fopen(path, "r") else { fail("cannot read config '\(path)': \(String(cString: strerror(errno)))") }
     defer { fclose(file) }
     var config: [String: String] = [:]
@@ -162,11 +166,13 @@ func startWorkers(_ count: Int, cacheLines: Int) -> [Worker] {
     for worker in workers {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(worker).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            let worker = Unmanaged<Worker>.fromOpaque(context!).takeRetainedValue()
-            worker.run()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                let worker = Unmanaged<Worker>.fromOpaque(context!).takeRetainedValue()
+                worker.run()
+                return nil
+            }, context)
         guard result == 0 else { fail("cannot start worker thread: \(String(cString: strerror(result)))") }
         threads.append(thread)
     }
@@ -197,15 +203,17 @@ func waitForAnswer(milliseconds: Int) {
     }
     let answerer = Answerer(writer: ends[1], milliseconds: milliseconds)
     var thread = pthread_t()
-    let started = pthread_create(&thread, nil, { context in
-        let answerer = Unmanaged<Answerer>.fromOpaque(context!).takeRetainedValue()
-        var delay = timespec(tv_sec: answerer.milliseconds / 1000, tv_nsec: (answerer.milliseconds % 1000) * 1_000_000)
-        var left = timespec()
-        while nanosleep(&delay, &left) != 0 && errno == EINTR { delay = left }
-        var answer: UInt8 = 1
-        _ = write(answerer.writer, &answer, 1)
-        return nil
-    }, Unmanaged.passRetained(answerer).toOpaque())
+    let started = pthread_create(
+        &thread, nil,
+        { context in
+            let answerer = Unmanaged<Answerer>.fromOpaque(context!).takeRetainedValue()
+            var delay = timespec(tv_sec: answerer.milliseconds / 1000, tv_nsec: (answerer.milliseconds % 1000) * 1_000_000)
+            var left = timespec()
+            while nanosleep(&delay, &left) != 0 && errno == EINTR { delay = left }
+            var answer: UInt8 = 1
+            _ = write(answerer.writer, &answer, 1)
+            return nil
+        }, Unmanaged.passRetained(answerer).toOpaque())
     guard started == 0 else { fail("cannot start a thread: \(String(cString: strerror(started)))") }
     var answer: UInt8 = 0
     while read(ends[0], &answer, 1) < 0 && errno == EINTR {}

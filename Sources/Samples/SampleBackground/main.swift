@@ -121,7 +121,8 @@ if let directory = options.units {
     // The units run this very executable: its absolute path.
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    let executable = length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+    let executable =
+        length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
     do {
         let paths = try scheduler.writeSystemdUnits(
             to: directory, executable: executable, arguments: ["--state", options.state!], prefix: "lp-sample-background")

@@ -218,10 +218,11 @@ func milliseconds(_ nanoseconds: UInt64) -> String {
 // MARK: - Main
 
 let options = parseOptions()
-let outcome = switch options.mode {
-case .naive: naiveLaunch()
-case .optimized: optimizedLaunch(idleDelay: .milliseconds(options.idleDelayMilliseconds))
-}
+let outcome =
+    switch options.mode {
+    case .naive: naiveLaunch()
+    case .optimized: optimizedLaunch(idleDelay: .milliseconds(options.idleDelayMilliseconds))
+    }
 let ready = (LaunchTracker.launchCompleteNanoseconds ?? 0) - LaunchTracker.processEntryNanoseconds
 let deferredTotal = outcome.deferredRuns.reduce(0) { $0 + $1.1 }
 let runs = outcome.deferredRuns.map { "\($0.0) \(milliseconds($0.1))" }.joined(separator: ", ")

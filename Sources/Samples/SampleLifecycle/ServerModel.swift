@@ -26,7 +26,12 @@ final class ServerModel: Sendable {
     }
 
     func launched() { counts.withLock { $0.launches += 1 } }
-    func served() -> Int { counts.withLock { $0.requests += 1; return $0.requests } }
+    func served() -> Int {
+        counts.withLock {
+            $0.requests += 1
+            return $0.requests
+        }
+    }
 
     var summary: String { counts.withLock { "launches=\($0.launches) requests=\($0.requests)" } }
 

@@ -32,8 +32,9 @@ struct ProfiledRun {
             ["profile", "--quiet", "--hz", String(hz), "--output-dir", directory, "--name", name] + options + ["--"] + command,
             environment: environment)
         try #require(run.status == 0, "launchprof profile failed: \(run.standardError)")
-        let speedscope = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name).speedscope.json"))) as? [String: Any]
+        let speedscope =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name).speedscope.json"))) as? [String: Any]
         return ProfiledRun(
             run: run, directory: directory, trace: try TraceReader.read(path: "\(directory)/\(name).lptrace"),
             foldedText: try String(contentsOfFile: "\(directory)/\(name).folded", encoding: .utf8),

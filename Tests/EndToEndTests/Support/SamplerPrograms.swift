@@ -98,10 +98,13 @@ enum SamplerPrograms {
                 .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
             let sampler = sources.appendingPathComponent("CLaunchProfSupport").path
             let format = sources.appendingPathComponent("LaunchProfFormat").path
-            arguments = [optimization, "-g", "-DLP_PRELOAD=1", "-I", sampler, "-I", sampler + "/include", "-I", format + "/include",
-                         "-o", binary, sourcePath, format + "/checksum.c"]
+            arguments =
+                [
+                    optimization, "-g", "-DLP_PRELOAD=1", "-I", sampler, "-I", sampler + "/include", "-I", format + "/include",
+                    "-o", binary, sourcePath, format + "/checksum.c",
+                ]
                 + ["sampler.c", "sampler_threads.c", "sampler_modules.c", "sampler_loader.c", "sampler_encode.c"]
-                    .map { sampler + "/" + $0 }
+                .map { sampler + "/" + $0 }
                 + ["-lunwind", "-lpthread", "-ldl"]
         }
         let run = try CommandRun.run("/usr/bin/cc", arguments)

@@ -32,7 +32,8 @@ while let argument = arguments.popFirst() {
         }
         port = value
     default:
-        FileHandle.standardError.write(Data("launchprof-otel-server: unknown argument '\(argument)' (usage: launchprof-otel-server [--port N])\n".utf8))
+        FileHandle.standardError.write(
+            Data("launchprof-otel-server: unknown argument '\(argument)' (usage: launchprof-otel-server [--port N])\n".utf8))
         exit(2)
     }
 }

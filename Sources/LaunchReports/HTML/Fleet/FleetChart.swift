@@ -108,7 +108,8 @@ package struct FleetChart: Sendable {
             if !point.failedBudgets.isEmpty {
                 canvas.circle(x: px, y: py, radius: 8, style: ShapeStyle(stroke: ChartPalette.budget, strokeWidth: 2), title: title)
             }
-            Self.marker(shape, x: px, y: py, canvas: &canvas, style: ShapeStyle(fill: colour, stroke: "#ffffff", strokeWidth: 0.8), title: title)
+            Self.marker(
+                shape, x: px, y: py, canvas: &canvas, style: ShapeStyle(fill: colour, stroke: "#ffffff", strokeWidth: 0.8), title: title)
             if !point.regressions.isEmpty {
                 let apex = py - 12
                 canvas.polygon(
@@ -135,7 +136,7 @@ package struct FleetChart: Sendable {
         guard let latest = points.last else { return [] }
         return (latest.entry.document.budgets ?? []).compactMap { budget in
             guard budget.target == target, budget.mode == mode, budget.metric == Metric.wallToReady.key,
-                  budget.statistic == .p50, budget.reference == nil, let value = budget.limitValue
+                budget.statistic == .p50, budget.reference == nil, let value = budget.limitValue
             else { return nil }
             return (value, budget.message)
         }
@@ -178,7 +179,8 @@ package struct FleetChart: Sendable {
     /// Everything about one point.
     static func hoverText(_ point: FleetHistory.Point) -> String {
         var text = describe(point.entry)
-        text += ": median \(HumanUnits.duration(point.median)) (95% CI \(HumanUnits.duration(point.low)) … "
+        text +=
+            ": median \(HumanUnits.duration(point.median)) (95% CI \(HumanUnits.duration(point.low)) … "
             + "\(HumanUnits.duration(point.high))), \(point.result.runs.count) runs"
         for budget in point.failedBudgets { text += "; budget failed: \(budget.message)" }
         for change in point.regressions {

@@ -127,7 +127,7 @@ public struct FleetHistory: Sendable {
     public func points(target: String, mode: LaunchMode) -> [Point] {
         entries.compactMap { entry in
             guard let result = entry.document.results.first(where: { $0.target.name == target && $0.mode == mode }),
-                  let summary = result.summaries[Metric.wallToReady.key]
+                let summary = result.summaries[Metric.wallToReady.key]
             else { return nil }
             let budgets = (entry.document.budgets ?? []).filter { $0.target == target && $0.mode == mode && !$0.passed }
             let regressions = (entry.document.comparison?.changes ?? [])

@@ -40,11 +40,13 @@ public struct FleetReport: Sendable {
         }
         if !history.skipped.isEmpty {
             let items = history.skipped.map { "<li><code>\(escape($0.path))</code>: \(escape($0.reason))</li>" }
-            body.append("<section id=\"skipped\">\n<h2>Files left out</h2>\n<ul class=\"warnings\">"
-                + items.joined() + "</ul>\n</section>")
+            body.append(
+                "<section id=\"skipped\">\n<h2>Files left out</h2>\n<ul class=\"warnings\">"
+                    + items.joined() + "</ul>\n</section>")
         }
-        body.append("<footer>Written by launchprof \(escape(launchprofVersion)) from \(history.entries.count) results files. "
-            + "Self-contained: no scripts, fonts or links outside this file.</footer>")
+        body.append(
+            "<footer>Written by launchprof \(escape(launchprofVersion)) from \(history.entries.count) results files. "
+                + "Self-contained: no scripts, fonts or links outside this file.</footer>")
         return HTMLPage.page(title: "launchprof fleet report", body: body)
     }
 
@@ -75,7 +77,9 @@ public struct FleetReport: Sendable {
         let regressedRuns = entries.filter { !($0.document.comparison?.regressions.isEmpty ?? true) }.count
         var verdicts: [String] = []
         if failedRuns > 0 { verdicts.append("<b class=\"bad\">✗ budgets failed in \(failedRuns) run\(failedRuns == 1 ? "" : "s")</b>") }
-        if regressedRuns > 0 { verdicts.append("<b class=\"bad\">▲ regressions in \(regressedRuns) run\(regressedRuns == 1 ? "" : "s")</b>") }
+        if regressedRuns > 0 {
+            verdicts.append("<b class=\"bad\">▲ regressions in \(regressedRuns) run\(regressedRuns == 1 ? "" : "s")</b>")
+        }
         let verdict = verdicts.isEmpty ? "No budget failed and no regression in these runs." : verdicts.joined(separator: "; ") + "."
         return "<header>\n<h1>launchprof fleet report</h1>\n<p class=\"facts\">" + escape(facts.joined(separator: " · "))
             + "</p>\n<p>" + verdict + " Each column is one commit (CI's, recorded by "
@@ -88,14 +92,21 @@ public struct FleetReport: Sendable {
         let rows = points.reversed().map { point -> String in
             let entry = point.entry
             let budgets = (entry.document.budgets ?? []).filter { $0.target == point.result.target.name && $0.mode == point.result.mode }
-            let budgetCell = budgets.isEmpty ? "–"
-                : point.failedBudgets.isEmpty ? "✓ \(budgets.count) met"
-                : "<b class=\"bad\">✗ " + point.failedBudgets.map { escape($0.message) }.joined(separator: "; ") + "</b>"
+            let budgetCell =
+                budgets.isEmpty
+                ? "–"
+                : point.failedBudgets.isEmpty
+                    ? "✓ \(budgets.count) met"
+                    : "<b class=\"bad\">✗ " + point.failedBudgets.map { escape($0.message) }.joined(separator: "; ") + "</b>"
             let comparison = entry.document.comparison
-            let regressionCell = comparison == nil ? "–"
-                : point.regressions.isEmpty ? "no regression"
-                : "<b class=\"bad\">▲ " + point.regressions.map { escape("\($0.metric) \(MetricChange.percent($0.change))") }
-                    .joined(separator: ", ") + "</b>"
+            let regressionCell =
+                comparison == nil
+                ? "–"
+                : point.regressions.isEmpty
+                    ? "no regression"
+                    : "<b class=\"bad\">▲ "
+                        + point.regressions.map { escape("\($0.metric) \(MetricChange.percent($0.change))") }
+                        .joined(separator: ", ") + "</b>"
             let cells = [
                 escape(entry.document.date), "<code>\(escape(entry.commit.map { String($0.prefix(12)) } ?? "–"))</code>",
                 escape(entry.branch ?? "–"), escape(entry.machine),
