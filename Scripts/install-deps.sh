@@ -6,15 +6,11 @@
 #   systemd        provides systemd-notify, a real sd_notify client for tests
 #   time           GNU time: tests compare max RSS with `/usr/bin/time -f %M`
 #   curl           launchprof run --push-gateway sends with it; scripts query Prometheus with it
-# and, from PyPI, junitparser (the tests read launchprof's JUnit XML with it) and
-# opentelemetry-proto (the tests parse `export --format otlp` with its definitions).
+# and, from PyPI, opentelemetry-proto (the end-to-end tests parse
+# `export --format otlp` with its definitions).
 # Does nothing when everything is there; never upgrades what is installed.
 set -euo pipefail
 
-if ! python3 -c 'import junitparser' 2>/dev/null; then
-    echo "install-deps: installing junitparser (PyPI)" >&2
-    python3 -m pip install --quiet --disable-pip-version-check junitparser >&2
-fi
 if ! python3 -c 'import opentelemetry.proto.collector.trace.v1.trace_service_pb2' 2>/dev/null; then
     echo "install-deps: installing opentelemetry-proto (PyPI)" >&2
     python3 -m pip install --quiet --disable-pip-version-check opentelemetry-proto >&2
