@@ -194,7 +194,7 @@ struct RunCommandTests {
         let document = try JSONDecoder().decode(ResultsDocument.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
         #expect(document.results.first?.runs.count == 1)
         #expect(document.results.last?.runs.isEmpty == true)
-        #expect(document.results.allSatisfy { $0.warnings.contains { $0.contains("interrupted") } })
+        #expect(document.results.allSatisfy { $0.warnings.contains { $0.message.contains("interrupted") } })
     }
 
     @Test("SIGINT while profiling: the profiled child is killed, the measured results are still written, exit 130")

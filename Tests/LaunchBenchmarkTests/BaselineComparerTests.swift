@@ -84,7 +84,7 @@ struct BaselineComparerTests {
         let now = Self.document([BudgetTests.result("app", times: Self.times(100)), BudgetTests.result("new", times: Self.times(5))])
         let comparison = BaselineComparer().compare(baseline: base, current: now, baselineName: "old")
         #expect(comparison.changes.count == 1)
-        let text = comparison.warnings.joined(separator: "\n")
+        let text = comparison.warnings.map(\.message).joined(separator: "\n")
         #expect(text.contains("another machine (host laptop vs ci)"), "\(text)")
         #expect(text.contains("launchprof 0.0.9"), "\(text)")
         #expect(text.contains("new (warm) is not in the baseline"), "\(text)")
@@ -96,7 +96,8 @@ struct BaselineComparerTests {
         before.results[0].target.environment = ["SAME": "1", "OLD": "x"]
         let environment = BaselineComparer().compare(baseline: before, current: changed, baselineName: "old")
         #expect(
-            environment.warnings.contains("app (warm) ran with another environment in the baseline (MODE, OLD differ)"),
+            environment.warnings.contains(
+                ResultWarning(.baselineDiffers, "app (warm) ran with another environment in the baseline (MODE, OLD differ)")),
             "\(environment.warnings)")
     }
 

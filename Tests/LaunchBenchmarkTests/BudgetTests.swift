@@ -105,7 +105,7 @@ struct BudgetTests {
         let comparison = BaselineComparer(budgets: [generous]).compare(
             baseline: BaselineComparerTests.document([result]), current: BaselineComparerTests.document([result]), baselineName: "b")
         #expect(comparison.changes.map { $0.metric } == ["wall_to_ready"])
-        #expect(comparison.warnings.contains { $0.contains("max_rss: not compared") })
+        #expect(comparison.warnings.contains { $0.message.contains("max_rss: not compared") })
     }
 
     static func result(_ name: String, mode: LaunchMode = .warm, times: [Double]) -> BenchmarkResult {

@@ -62,7 +62,7 @@ struct LaunchFactsTests {
     @Test("the same warning on several results is printed once, naming each")
     func groupedWarnings() throws {
         var document = ReportFixtures.document()
-        for index in document.results.indices { document.results[index].warnings = ["the same caveat"] }
+        for index in document.results.indices { document.results[index].warnings = [ResultWarning(.runNote, "the same caveat")] }
         let text = try TerminalReport(colour: false).export(document)
         #expect(text.components(separatedBy: "the same caveat").count == 2)
         #expect(text.contains("hello-c (warm), sample-app (warm): the same caveat"))

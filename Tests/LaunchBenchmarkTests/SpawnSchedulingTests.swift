@@ -91,7 +91,7 @@ struct SpawnSchedulingTests {
         let failure = outcome.failure
         #expect(failure?.description == "target 'B' (warm), run 2: crashed: killed by signal 11 (SIGSEGV)")
         #expect(executor.entries.last == "B/warm/r1")
-        #expect(outcome.results[1].warnings.contains { $0.contains("benchmark stopped") })
+        #expect(outcome.results[1].warnings.contains { $0.message.contains("benchmark stopped") })
     }
 
     @Test("an interrupt stops the benchmark and keeps what was measured")
@@ -103,7 +103,7 @@ struct SpawnSchedulingTests {
         let outcome = BenchmarkRunner(plan: plan, executor: executor, interrupt: monitor).run()
         #expect(outcome.interrupted)
         #expect(outcome.results.map(\.runs.count) == [2, 2])
-        #expect(outcome.results[0].warnings.contains { $0.contains("interrupted") })
+        #expect(outcome.results[0].warnings.contains { $0.message.contains("interrupted") })
     }
 
     @Test("real processes: /bin/true and the sample app, interleaved, with progress")

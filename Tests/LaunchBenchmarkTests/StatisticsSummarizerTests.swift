@@ -28,7 +28,7 @@ import Testing
     }
 
     static func warnings(_ runs: [RunMeasurement], mode: LaunchMode = .warm) -> [String] {
-        Summarizer().summarize(BenchmarkResult(target: target, mode: mode, runs: runs)).warnings
+        Summarizer().summarize(BenchmarkResult(target: target, mode: mode, runs: runs)).warnings.map(\.message)
     }
 
     @Test func summariesCoverEveryMeasuredMetric() throws {
@@ -84,8 +84,10 @@ import Testing
         #expect(result.summaries["wall_to_ready"]?.count == 17)
         #expect(
             result.warnings == [
-                "3 of 20 runs failed and are left out of the statistics: exited with status 1 (runs 4, 10); "
-                    + "killed by signal 11 (run 9)."
+                ResultWarning(
+                    .failedRuns,
+                    "3 of 20 runs failed and are left out of the statistics: exited with status 1 (runs 4, 10); "
+                        + "killed by signal 11 (run 9).")
             ])
     }
 

@@ -162,12 +162,12 @@ public struct BenchmarkRunner {
     private func finish(_ slot: Slot, outcome: MeasuredRuns) -> BenchmarkResult {
         let result = slot.result
         var summarized = Summarizer().summarize(result)
-        summarized.warnings.append(contentsOf: slot.notes)
+        summarized.warnings.append(contentsOf: slot.notes.map { ResultWarning(.runNote, $0) })
         if let failure = outcome.failure, failure.target == result.target.name, failure.mode == result.mode {
-            summarized.warnings.append("benchmark stopped: \(failure)")
+            summarized.warnings.append(ResultWarning(.stopped, "benchmark stopped: \(failure)"))
         }
         if outcome.interrupted {
-            summarized.warnings.append("interrupted by a signal after \(result.runs.count) measured runs")
+            summarized.warnings.append(ResultWarning(.interrupted, "interrupted by a signal after \(result.runs.count) measured runs"))
         }
         return summarized
     }

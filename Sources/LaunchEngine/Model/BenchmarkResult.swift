@@ -59,12 +59,12 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     public var summaries: [String: MetricSummary]
     /// Things a person should know: outliers, a slow first run, residency that
     /// stayed high, failed runs.
-    public var warnings: [String]
+    public var warnings: [ResultWarning]
 
     /// The result of `runs` of `target` in `mode`; without `summaries`, each metric is summarised from the runs.
     public init(
         target: LaunchTarget, mode: LaunchMode, runs: [RunMeasurement] = [],
-        summaries: [String: MetricSummary] = [:], warnings: [String] = []
+        summaries: [String: MetricSummary] = [:], warnings: [ResultWarning] = []
     ) {
         self.target = target
         self.mode = mode

@@ -42,12 +42,12 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
     /// The folded stacks' path.
     public var folded: String
     /// What the sampler warned about (main thread only, loader unguarded, …).
-    public var warnings: [String]
+    public var warnings: [ResultWarning]
 
     /// A record with these contents.
     public init(
         target: String, launches: Int, samples: Int, weight: UInt64, rateHz: Int, hottest: [HotFrame], flameGraph: String,
-        speedscope: String, folded: String, warnings: [String] = []
+        speedscope: String, folded: String, warnings: [ResultWarning] = []
     ) {
         self.target = target
         self.launches = launches

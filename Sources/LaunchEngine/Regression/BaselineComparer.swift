@@ -76,16 +76,22 @@ public struct BaselineComparer: Sendable {
         for result in current.results {
             guard let old = baseline.results.first(where: { $0.target.name == result.target.name && $0.mode == result.mode })
             else {
-                warnings.append("\(result.label) is not in the baseline; nothing to compare it with")
+                warnings.append(ResultWarning(.notCompared, "\(result.label) is not in the baseline; nothing to compare it with"))
                 continue
             }
             if old.target.arguments != result.target.arguments {
-                warnings.append("\(result.label) ran another command in the baseline: \(old.target.arguments.joined(separator: " "))")
+                warnings.append(
+                    ResultWarning(
+                        .baselineDiffers,
+                        "\(result.label) ran another command in the baseline: \(old.target.arguments.joined(separator: " "))"))
             }
             if old.target.environment != result.target.environment {
                 let keys = Set(old.target.environment.keys).union(result.target.environment.keys)
                     .filter { old.target.environment[$0] != result.target.environment[$0] }.sorted()
-                warnings.append("\(result.label) ran with another environment in the baseline (\(keys.joined(separator: ", ")) differ)")
+                warnings.append(
+                    ResultWarning(
+                        .baselineDiffers,
+                        "\(result.label) ran with another environment in the baseline (\(keys.joined(separator: ", ")) differ)"))
             }
             let isReference = result.target.name == referenceName
             if let attribution = LaunchAttribution.attribute(baseline: old, current: result, significance: significance) {
@@ -94,21 +100,26 @@ public struct BaselineComparer: Sendable {
             for check in checks?(result) ?? self.checks(for: result) {
                 if BudgetEvaluator.isUpperBound(check.metric, in: old) || BudgetEvaluator.isUpperBound(check.metric, in: result) {
                     warnings.append(
-                        "\(result.label) max_rss: not compared; it is launchprof's own peak (an upper bound), "
-                            + "not the program's, in the \(BudgetEvaluator.isUpperBound(check.metric, in: old) ? "baseline" : "current") runs"
-                    )
+                        ResultWarning(
+                            .notCompared,
+                            "\(result.label) max_rss: not compared; it is launchprof's own peak (an upper bound), "
+                                + "not the program's, in the \(BudgetEvaluator.isUpperBound(check.metric, in: old) ? "baseline" : "current") runs"
+                        ))
                     continue
                 }
                 let reference = isReference ? nil : references[result.mode]
                 if let change = compare(check, old, result, relativeTo: reference) {
                     if isReference { drift.append(change) } else { changes.append(change) }
                 } else {
-                    warnings.append("\(result.label) \(check.metric.key): measured \(Self.sides(check.metric, old, result)); not compared")
+                    warnings.append(
+                        ResultWarning(
+                            .notCompared,
+                            "\(result.label) \(check.metric.key): measured \(Self.sides(check.metric, old, result)); not compared"))
                 }
             }
         }
         for old in baseline.results where !current.results.contains(where: { $0.target.name == old.target.name && $0.mode == old.mode }) {
-            warnings.append("\(old.label) is in the baseline but was not measured now")
+            warnings.append(ResultWarning(.notCompared, "\(old.label) is in the baseline but was not measured now"))
         }
         return BaselineComparison(
             baseline: baselineName, baselineDate: baseline.date, baselineToolVersion: baseline.toolVersion,
@@ -119,22 +130,26 @@ public struct BaselineComparer: Sendable {
     /// The reference's results on both sides, by mode; a warning for each
     /// mode where it is missing or never launched successfully on a side.
     private static func referencePairs(
-        _ name: String, baseline: ResultsDocument, current: ResultsDocument, warnings: inout [String]
+        _ name: String, baseline: ResultsDocument, current: ResultsDocument, warnings: inout [ResultWarning]
     ) -> [LaunchMode: ReferencePair] {
         var pairs: [LaunchMode: ReferencePair] = [:]
         for result in current.results where result.target.name == name {
             let label = result.label
             guard let old = baseline.results.first(where: { $0.target.name == name && $0.mode == result.mode }) else {
                 warnings.append(
-                    "the reference \(label) is not in the baseline, so times are compared as measured "
-                        + "and include the machine's drift; save the baseline with the reference target")
+                    ResultWarning(
+                        .notCompared,
+                        "the reference \(label) is not in the baseline, so times are compared as measured "
+                            + "and include the machine's drift; save the baseline with the reference target"))
                 continue
             }
             let baselineLaunched = !values(.wallToReady, old).isEmpty
             guard baselineLaunched, !values(.wallToReady, result).isEmpty else {
                 warnings.append(
-                    "the reference \(label) has no successful run on \(baselineLaunched ? "this" : "the baseline's") "
-                        + "side, so times are compared as measured")
+                    ResultWarning(
+                        .notCompared,
+                        "the reference \(label) has no successful run on \(baselineLaunched ? "this" : "the baseline's") "
+                            + "side, so times are compared as measured"))
                 continue
             }
             pairs[result.mode] = ReferencePair(name: name, baseline: old, current: result)
@@ -230,8 +245,8 @@ public struct BaselineComparer: Sendable {
     }
 
     /// Warnings when the baseline was measured elsewhere or by another version.
-    static func provenanceWarnings(baseline: ResultsDocument, current: ResultsDocument) -> [String] {
-        var warnings: [String] = []
+    static func provenanceWarnings(baseline: ResultsDocument, current: ResultsDocument) -> [ResultWarning] {
+        var warnings: [ResultWarning] = []
         let a = baseline.machine, b = current.machine
         var differences: [String] = []
         if a.hostname != b.hostname { differences.append("host \(a.hostname) vs \(b.hostname)") }
@@ -240,11 +255,15 @@ public struct BaselineComparer: Sendable {
         if a.kernel != b.kernel { differences.append("kernel \(a.kernel) vs \(b.kernel)") }
         if !differences.isEmpty {
             warnings.append(
-                "the baseline was measured on another machine (\(differences.joined(separator: ", "))); "
-                    + "differences may come from the machine, not the change")
+                ResultWarning(
+                    .baselineDiffers,
+                    "the baseline was measured on another machine (\(differences.joined(separator: ", "))); "
+                        + "differences may come from the machine, not the change"))
         }
         if baseline.toolVersion != current.toolVersion {
-            warnings.append("the baseline was measured by launchprof \(baseline.toolVersion), this is \(current.toolVersion)")
+            warnings.append(
+                ResultWarning(
+                    .baselineDiffers, "the baseline was measured by launchprof \(baseline.toolVersion), this is \(current.toolVersion)"))
         }
         return warnings
     }

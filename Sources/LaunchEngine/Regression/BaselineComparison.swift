@@ -10,7 +10,7 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
     /// The launchprof version that measured the baseline.
     public var baselineToolVersion: String
     /// Another machine, another tool version, targets missing on one side.
-    public var warnings: [String]
+    public var warnings: [ResultWarning]
     /// One change per target, mode, metric and statistic compared, in the current results' order.
     public var changes: [MetricChange]
     /// The target that times were compared relative to, when it was measured
@@ -28,7 +28,7 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
 
     /// A comparison with the baseline named `baseline`, measured on `baselineDate`.
     public init(
-        baseline: String, baselineDate: String, baselineToolVersion: String, warnings: [String], changes: [MetricChange],
+        baseline: String, baselineDate: String, baselineToolVersion: String, warnings: [ResultWarning], changes: [MetricChange],
         reference: String? = nil, drift: [MetricChange]? = nil, attributions: [LaunchAttribution]? = nil
     ) {
         self.baseline = baseline

@@ -68,6 +68,20 @@ public enum LaunchWarning: Sendable, CustomStringConvertible {
         }
     }
 
+    /// What the warning is about, as results documents keep it.
+    public var kind: ResultWarning.Kind {
+        switch self {
+        case .outliers: .outliers
+        case .slowFirstRun: .slowFirstRun
+        case .failedRuns: .failedRuns
+        case .fewRuns: .fewRuns
+        case .residencyStayedHigh: .residencyStayedHigh
+        }
+    }
+
+    /// The warning as results documents keep it.
+    public var kept: ResultWarning { ResultWarning(kind, description) }
+
     /// The first few items and how many more, so a warning stays one readable line.
     private static func abbreviated(_ items: [String], limit: Int = 5) -> String {
         guard items.count > limit else { return items.joined(separator: ", ") }

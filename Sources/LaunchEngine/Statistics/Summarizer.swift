@@ -21,7 +21,7 @@ public struct Summarizer: Sendable {
     public func summarize(_ result: BenchmarkResult) -> BenchmarkResult {
         var summarized = result
         summarized.summaries = summaries(of: result.runs)
-        summarized.warnings = warnings(for: result).map(\.description)
+        summarized.warnings = warnings(for: result).map(\.kept)
         return summarized
     }
 

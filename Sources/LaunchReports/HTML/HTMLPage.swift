@@ -135,7 +135,7 @@ struct HTMLPage {
                 + "</p>"
         ]
         if !comparison.warnings.isEmpty {
-            parts.append("<ul class=\"warnings\">" + comparison.warnings.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
+            parts.append("<ul class=\"warnings\">" + comparison.warnings.map { "<li>\(escape($0.message))</li>" }.joined() + "</ul>")
         }
         if let chart = charts.first(where: { $0.id == "changes" }) {
             parts.append(figure(chart))
@@ -215,7 +215,7 @@ struct HTMLPage {
                 parts.append("<p class=\"warning\"><b>\(escape(result.label))</b>: \(escape(failure)).</p>")
             }
         }
-        let warnings = results.flatMap { result in result.warnings.map { (result.label, $0) } }
+        let warnings = results.flatMap { result in result.warnings.map { (result.label, $0.message) } }
         if !warnings.isEmpty {
             // Folded: a cold run's residency warning alone can fill a screen.
             let items = warnings.map { "<li><b>\(escape($0.0))</b>: \(escape($0.1))</li>" }.joined()

@@ -30,10 +30,10 @@ public enum GitHubAnnotations {
             lines.append(command("error", title: "launchprof regression: \(change.title)", message))
         }
         for warning in document.comparison?.warnings ?? [] {
-            lines.append(command("warning", title: "launchprof baseline", warning))
+            lines.append(command("warning", title: "launchprof baseline", warning.message))
         }
         for result in document.results {
-            for warning in result.warnings { lines.append(command("warning", title: "launchprof: \(result.label)", warning)) }
+            for warning in result.warnings { lines.append(command("warning", title: "launchprof: \(result.label)", warning.message)) }
         }
         return lines
     }

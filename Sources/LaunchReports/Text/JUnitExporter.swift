@@ -87,7 +87,9 @@ public struct JUnitExporter: ResultsExporter {
                         "time to ready: median \(HumanUnits.duration(summary.median)), "
                         + "p95 \(HumanUnits.duration(summary.p95)), \(summary.count) runs"
                 }
-                if !result.warnings.isEmpty { test.output = ([test.output].compactMap { $0 } + result.warnings).joined(separator: "\n") }
+                if !result.warnings.isEmpty {
+                    test.output = ([test.output].compactMap { $0 } + result.warnings.map(\.message)).joined(separator: "\n")
+                }
                 return test
             })
     }

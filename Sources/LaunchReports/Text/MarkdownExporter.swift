@@ -20,7 +20,7 @@ public struct MarkdownExporter: ResultsExporter {
         if let comparison = document.comparison { sections.append(comparisonTable(comparison)) }
         sections.append(launchTable(rows, reference: document.reference))
         if rows.contains(where: { !$0.details.isEmpty }) { sections.append(milestoneTable(rows)) }
-        let warnings = document.results.flatMap { result in result.warnings.map { "- **\(escape(result.label))**: \(escape($0))" } }
+        let warnings = document.results.flatMap { result in result.warnings.map { "- **\(escape(result.label))**: \(escape($0.message))" } }
         if !warnings.isEmpty { sections.append((["### Warnings", ""] + warnings).joined(separator: "\n")) }
         sections.append(machineLine(document))
         return sections.joined(separator: "\n\n") + "\n"
@@ -134,7 +134,7 @@ public struct MarkdownExporter: ResultsExporter {
                     + "of the ratio to it. Its own change (↔ drift) is the machine's, not the code's, and never gates.",
             ]
         }
-        section += comparison.warnings.map { "- ⚠️ \(escape($0))" }
+        section += comparison.warnings.map { "- ⚠️ \(escape($0.message))" }
         section += attributionSection(comparison)
         return section.joined(separator: "\n")
     }

@@ -107,10 +107,10 @@ public struct TerminalReport: ResultsExporter {
         var grouped: [(text: String, labels: [String])] = []
         for result in document.results {
             for warning in result.warnings {
-                if let index = grouped.firstIndex(where: { $0.text == warning }) {
+                if let index = grouped.firstIndex(where: { $0.text == warning.message }) {
                     grouped[index].labels.append(result.label)
                 } else {
-                    grouped.append((warning, [result.label]))
+                    grouped.append((warning.message, [result.label]))
                 }
             }
         }
