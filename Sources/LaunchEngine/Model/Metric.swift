@@ -94,6 +94,40 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         return (String(key[..<slash]), String(key[key.index(after: slash)...]))
     }
 
+    /// Every metric the program does not name (all but milestones and
+    /// intervals), in the order reports list them: the one list of them.
+    /// Keys, config names and the summaries come from it; a test checks
+    /// that it holds every case ``group`` places.
+    public static let unnamed: [Metric] = [
+        .wallToReady, .wallToExit, .processEntry, .main,
+        .firstResponseByte, .warmRequest, .timeToSuspend, .timeToResume, .timeToShutdown,
+        .userCPU, .systemCPU, .cpu, .maxRSS, .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches,
+    ]
+
+    /// Which part of a report a metric belongs to.
+    public enum Group: Sendable {
+        /// Times from the spawn: ready, exit, process entry, main.
+        case launch
+        /// Milestones and intervals the program names.
+        case named
+        /// Times of the phases `--activate` and `--measure` add.
+        case phase
+        /// CPU, memory, faults and context switches of the process tree.
+        case resource
+    }
+
+    /// Its part of a report. The switch is exhaustive: a new metric gets a
+    /// group here or the build fails, and then a place in ``unnamed``.
+    public var group: Group {
+        switch self {
+        case .wallToReady, .wallToExit, .processEntry, .main: .launch
+        case .milestone, .interval: .named
+        case .firstResponseByte, .warmRequest, .timeToSuspend, .timeToResume, .timeToShutdown: .phase
+        case .userCPU, .systemCPU, .cpu, .maxRSS, .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches:
+            .resource
+        }
+    }
+
     /// The metric named `key` (`wall_to_ready`, `milestone:NAME`, …); nil for an unknown key.
     public init?(key: String) {
         if key.hasPrefix("milestone:") {
@@ -104,12 +138,7 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
             self = .interval(String(key.dropFirst("interval:".count)))
             return
         }
-        let all: [Metric] = [
-            .wallToReady, .wallToExit, .processEntry, .main, .userCPU, .systemCPU, .cpu, .maxRSS,
-            .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches,
-            .timeToSuspend, .timeToResume, .timeToShutdown, .firstResponseByte, .warmRequest,
-        ]
-        guard let found = all.first(where: { $0.key == key }) else { return nil }
+        guard let found = Self.unnamed.first(where: { $0.key == key }) else { return nil }
         self = found
     }
 
@@ -148,8 +177,10 @@ extension Metric {
     /// Friendlier names accepted in config files.
     package static let aliases = ["ready": "wall_to_ready", "exit": "wall_to_exit", "pre_main": "main"]
 
+    /// The metric names a config file accepts, for its error messages.
     package static var configNames: String {
-        "wall_to_ready, wall_to_exit, process_entry, main (pre_main), milestone:NAME, user_cpu, system_cpu, cpu, "
-            + "max_rss, major_faults, minor_faults, voluntary_context_switches, involuntary_context_switches"
+        let aliasOf = Dictionary(aliases.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        let keys = unnamed.map { metric in aliasOf[metric.key].map { "\(metric.key) (\($0))" } ?? metric.key }
+        return (keys + ["milestone:NAME", "interval:main/NAME"]).joined(separator: ", ")
     }
 }

@@ -50,16 +50,10 @@ public struct Summarizer: Sendable {
         for run in runs {
             for interval in run.intervals ?? [] where !intervalKeys.contains(interval.key) { intervalKeys.append(interval.key) }
         }
-        let timed: [Metric] = [.wallToReady, .wallToExit, .processEntry, .main].filter { metric in
-            runs.contains { metric.value(in: $0) != nil }
-        }
-        let resources: [Metric] = [
-            .userCPU, .systemCPU, .cpu, .maxRSS, .majorFaults, .minorFaults,
-            .voluntaryContextSwitches, .involuntaryContextSwitches,
-        ]
-        let lifecycle: [Metric] = [.firstResponseByte, .warmRequest, .timeToSuspend, .timeToResume, .timeToShutdown].filter { metric in
-            runs.contains { metric.value(in: $0) != nil }
-        }
+        let measured = Metric.unnamed.filter { metric in metric.group == .resource || runs.contains { metric.value(in: $0) != nil } }
+        let timed = measured.filter { $0.group == .launch }
+        let lifecycle = measured.filter { $0.group == .phase }
+        let resources = measured.filter { $0.group == .resource }
         return timed + milestoneNames.map(Metric.milestone) + intervalKeys.map(Metric.interval) + lifecycle + resources
     }
 
