@@ -37,7 +37,7 @@ struct CacheColdRunTests {
         let data = try scratch.writeFile("data.bin", size: 8 << 20)
         let target = LaunchTarget(name: "toucher", arguments: [program, data], evictPaths: [scratch.path])
         #expect(try runProcess([program, data]).status == 0)
-        let cache = try ColdCache()
+        let cache = try PageCacheEvictor()
         let report = try #require(try cache.prepare(target: target))
         let byPath = Dictionary(uniqueKeysWithValues: report.files.map { ($0.path, $0) })
         let dataEntry = try #require(byPath[data])
@@ -53,7 +53,7 @@ struct CacheColdRunTests {
 
     @Test("The file set is resolved once per target")
     func fileSetIsCached() throws {
-        let cache = try ColdCache()
+        let cache = try PageCacheEvictor()
         let target = LaunchTarget(name: "env", arguments: ["/usr/bin/env"])
         let first = try cache.fileSet(for: target)
         #expect(try cache.fileSet(for: target) == first)
@@ -61,7 +61,7 @@ struct CacheColdRunTests {
 
     @Test("A missing --evict path is a clear error")
     func missingEvictPath() throws {
-        let cache = try ColdCache()
+        let cache = try PageCacheEvictor()
         let target = LaunchTarget(name: "env", arguments: ["/usr/bin/env"], evictPaths: ["/no/such/dir"])
         #expect(throws: FileSetError.evictPathNotFound(path: "/no/such/dir")) { try cache.prepare(target: target) }
     }
@@ -80,7 +80,7 @@ struct CacheColdRunTests {
         guard let program = try scratch.compileC("toucher", source: Self.pageToucher) else { return }
         let data = try scratch.writeFile("data.bin", size: 16 << 20)
         let target = LaunchTarget(name: "toucher", arguments: [program, data], evictPaths: [data])
-        let cache = try ColdCache()
+        let cache = try PageCacheEvictor()
         var cold: [Int] = [], warm: [Int] = []
         for _ in 0..<3 {
             let report = try #require(try cache.prepare(target: target))

@@ -65,7 +65,7 @@ struct CachePageCacheTests {
             sum &+= Int(mapping.load(fromByteOffset: offset, as: UInt8.self))
         }
         #expect(sum > 0)
-        let cache = try ColdCache()
+        let cache = try PageCacheEvictor()
         try PageCache.evict(file: file)
         let report = try cache.residency(of: [file])
         let entry = try #require(report.files.first)
@@ -79,7 +79,7 @@ struct CachePageCacheTests {
         let available = geteuid() == 0 && access("/proc/sys/vm/drop_caches", W_OK) == 0
         #expect((PageCache.dropAllCachesUnavailableReason == nil) == available)
         if !available {
-            #expect(throws: PageCacheError.self) { try ColdCache(dropAllCaches: true) }
+            #expect(throws: PageCacheError.self) { try PageCacheEvictor(dropAllCaches: true) }
         }
     }
 }

@@ -101,7 +101,7 @@ public struct BenchmarkSession: Sendable {
         }
         if settings.dropCaches {
             do {
-                _ = try ColdCache(dropAllCaches: true)
+                _ = try PageCacheEvictor(dropAllCaches: true)
             } catch {
                 throw .usage("--drop-caches: \(error)")
             }
@@ -274,9 +274,9 @@ public struct BenchmarkSession: Sendable {
             executor.traceRuns = settings.traceRuns
         }
         defer { if let traceDirectory { rmdir(traceDirectory) } }
-        let coldCache: ColdCache?
+        let coldCache: PageCacheEvictor?
         do {
-            coldCache = plan.allModes.contains(.cold) ? try ColdCache(dropAllCaches: settings.dropCaches) : nil
+            coldCache = plan.allModes.contains(.cold) ? try PageCacheEvictor(dropAllCaches: settings.dropCaches) : nil
         } catch {
             throw .usage("\(error)")
         }

@@ -13,4 +13,4 @@ extension ColdCachePreparer {
     public func measureAfterRun(_ report: ResidencyReport) -> ResidencyReport { report }
 }
 
-extension ColdCache: ColdCachePreparer {}
+extension PageCacheEvictor: ColdCachePreparer {}

@@ -26,7 +26,7 @@ public struct RunObserver {
     private var timedOut = false
     /// `--measure resume`: the suspend/resume cycle after ready, and when it
     /// must be over.
-    private var cycle = LifecycleCycle()
+    private var cycle = SuspendResumeCycle()
     private var cycleDeadline: UInt64?
     /// When SIGTERM was sent after ready (`--measure shutdown`).
     private var shutdownSentAt: UInt64?

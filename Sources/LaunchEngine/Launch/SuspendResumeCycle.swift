@@ -14,7 +14,7 @@ public enum LifecycleMeasure: String, Sendable, Equatable, Codable, CaseIterable
 /// The suspend/resume cycle of `--measure resume`, run by ``RunObserver``
 /// after ready: SIGTSTP to the group (as Ctrl-Z does), poll until the
 /// kernel shows the process stopped, SIGCONT, wait for `LP1 resumed`.
-struct LifecycleCycle {
+struct SuspendResumeCycle {
     private enum Phase {
         case idle
         case suspending(sentAt: UInt64)

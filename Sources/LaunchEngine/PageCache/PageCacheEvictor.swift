@@ -10,7 +10,7 @@ import Synchronization
 /// paths are expanded before every run, since a directory's contents may
 /// change. With `dropAllCaches`, the whole page cache is dropped instead of
 /// evicting file by file (root only).
-public final class ColdCache: Sendable {
+public final class PageCacheEvictor: Sendable {
     /// A file above this resident share after eviction gets a note saying why.
     public let residentThreshold: Double
     /// Drop every cache (/proc/sys/vm/drop_caches) instead of per-file eviction.
