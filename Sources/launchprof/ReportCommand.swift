@@ -62,8 +62,9 @@ struct ReportCommand: ParsableCommand {
             let document = try ResultsDocument.load(from: results)
             let baselineDocument = try baseline.map { name throws(BaselineError) in try BaselineStore().load(name) }
             let traces = try ReportTraces.assign(trace, to: document)
+            let comparison = baselineDocument.map { document.comparison(against: $0, named: baseline ?? "baseline") }
             report = HTMLReport(
-                document: document, baseline: baselineDocument, baselineName: baseline, traces: traces, source: results)
+                document: document, baseline: baselineDocument, comparison: comparison, traces: traces, source: results)
         } catch {
             throw fail("\(error)")
         }

@@ -24,7 +24,8 @@ import Testing
 
     @Test func aGivenBaselineIsComparedMetricByMetricAndDrawnBeside() throws {
         let current = ReportFixtures.document()
-        let report = HTMLReport(document: current, baseline: baseline(), baselineName: "main")
+        let report = HTMLReport(
+            document: current, baseline: baseline(), comparison: current.comparison(against: baseline(), named: "main"))
         let html = report.html()
         let page = MarkupInspection.parse(html)
         #expect(page.error == nil, "\(page.error ?? "")")
@@ -60,6 +61,24 @@ import Testing
         #expect(MarkupInspection.parse(html).error == nil)
         #expect(html.contains("against <code>nightly</code>"))
         #expect(!html.contains("(baseline warm)"))  // no baseline runs to draw
+    }
+
+    @Test("the results' own comparison is kept for that very baseline, and another baseline of the same date is compared afresh")
+    func sameBaselineIsKnownByItsContentNotItsDate() throws {
+        var current = ReportFixtures.document()
+        let original = baseline()
+        current.comparison = BaselineComparer(threshold: 0.5).compare(baseline: original, current: current, baselineName: "nightly")
+        // Read back from JSON, as `launchprof report --baseline` reads it: still the same baseline.
+        let reread = try ResultsDocument.decode(original.jsonData(), path: "nightly.json")
+        #expect(current.comparison(against: reread, named: "nightly") == current.comparison)
+        // Another document measured at the same time is another baseline.
+        var other = original
+        other.results[1] = Summarizer().summarize(
+            BenchmarkResult(target: other.results[1].target, mode: .warm, runs: ReportFixtures.runs(ms: 20, milestones: true)))
+        #expect(other.date == original.date)
+        let fresh = current.comparison(against: other, named: "other")
+        #expect(fresh != current.comparison && fresh.baseline == "other")
+        #expect(fresh.changes.first { $0.target == "sample-app" && $0.metric == "wall_to_ready" }?.verdict == .improved)
     }
 
     @Test func budgetsAreLinesOnTheirStripsAndATable() throws {

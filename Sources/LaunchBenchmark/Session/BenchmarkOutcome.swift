@@ -82,7 +82,8 @@ public struct BenchmarkOutcome: Sendable {
         if let path = files.html {
             do {
                 try HTMLReport(
-                    document: document, baseline: baseline?.document, baselineName: baseline?.name,
+                    document: document, baseline: baseline?.document,
+                    comparison: baseline.map { document.comparison(against: $0.document, named: $0.name) },
                     profiles: profiling?.byTarget ?? [:]
                 ).write(to: path)
             } catch {

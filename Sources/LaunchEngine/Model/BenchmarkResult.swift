@@ -153,3 +153,14 @@ public struct ResultsDocument: Sendable, Equatable, Codable {
 
 /// launchprof's own version, recorded in results and baselines.
 public let launchprofVersion = "0.1.0"
+
+extension BenchmarkResult {
+    /// The metric reports lead with: time to ready, or time to exit when no
+    /// run reported ready.
+    public var headlineMetric: Metric {
+        summaries[Metric.wallToReady.key] != nil || summaries[Metric.wallToExit.key] == nil ? .wallToReady : .wallToExit
+    }
+
+    /// The successful runs, in the order they ran.
+    public var successfulRuns: [RunMeasurement] { runs.filter(\.exit.isSuccess) }
+}

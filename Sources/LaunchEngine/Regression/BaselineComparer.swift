@@ -1,3 +1,5 @@
+import LaunchProfFormat
+
 /// Decides, metric by metric, whether a run regressed against a baseline.
 ///
 /// A metric has regressed only when both hold: its statistic is worse by
@@ -124,7 +126,8 @@ public struct BaselineComparer: Sendable {
         return BaselineComparison(
             baseline: baselineName, baselineDate: baseline.date, baselineToolVersion: baseline.toolVersion,
             warnings: warnings, changes: changes, reference: references.isEmpty ? nil : referenceName,
-            drift: references.isEmpty ? nil : drift, attributions: attributions.isEmpty ? nil : attributions)
+            drift: references.isEmpty ? nil : drift, attributions: attributions.isEmpty ? nil : attributions,
+            baselineFingerprint: baseline.fingerprint)
     }
 
     /// The reference's results on both sides, by mode; a warning for each
@@ -266,5 +269,49 @@ public struct BaselineComparer: Sendable {
                     .baselineDiffers, "the baseline was measured by launchprof \(baseline.toolVersion), this is \(current.toolVersion)"))
         }
         return warnings
+    }
+}
+
+extension ResultsDocument {
+    /// FNV-1a 64 of the document's JSON, in hex: the same document read back
+    /// from its file has the same fingerprint, any other document another.
+    public var fingerprint: String {
+        let bytes = (try? jsonData()).map { [UInt8]($0) } ?? []
+        let hash = bytes.withUnsafeBufferPointer { lp_trace_checksum($0.baseAddress, $0.count) }
+        return String(hash, radix: 16)
+    }
+
+    /// The comparison of these results with `baseline`, for a report: the
+    /// one they hold when it was made against that very document (decided
+    /// with the run's own checks and thresholds), else the per-run times
+    /// (``Metric/perRunTimes(of:)``) compared afresh by their medians,
+    /// relative to the results' reference as `run --baseline` would.
+    public func comparison(against baseline: ResultsDocument, named name: String) -> BaselineComparison {
+        if let existing = comparison, existing.baselineFingerprint == baseline.fingerprint { return existing }
+        return BaselineComparer().compare(baseline: baseline, current: self, baselineName: name) { result in
+            Metric.perRunTimes(of: [result]).map { RegressionCheck(metric: $0) }
+        }
+    }
+}
+
+extension Metric {
+    /// The metrics measured per run as times that reports draw and compare:
+    /// each result's headline (time to ready, or to exit) and its measured
+    /// process entry, main, milestones and lifecycle phases, in order.
+    public static func perRunTimes(of results: [BenchmarkResult]) -> [Metric] {
+        var metrics: [Metric] = []
+        for result in results {
+            let headline = result.headlineMetric
+            let measured = Summarizer.metrics(measuredBy: result.successfulRuns).filter { metric in
+                switch metric.group {
+                case .launch: metric == headline || metric == .processEntry || metric == .main
+                case .named: if case .milestone = metric { true } else { false }
+                case .phase: true
+                case .resource: false
+                }
+            }
+            for metric in [headline] + measured where !metrics.contains(metric) { metrics.append(metric) }
+        }
+        return metrics
     }
 }

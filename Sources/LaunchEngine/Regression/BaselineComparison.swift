@@ -25,12 +25,17 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
     /// Where the launch's CPU went differently, by function, for targets
     /// profiled on both sides (`run --profile`, the baseline saved with its profiles).
     public var profileDifferences: [ProfileDifference]?
+    /// What the baseline was, exactly: ``ResultsDocument/fingerprint`` of
+    /// the document compared with (nil in results saved before it was kept).
+    public var baselineFingerprint: String?
 
     /// A comparison with the baseline named `baseline`, measured on `baselineDate`.
     public init(
         baseline: String, baselineDate: String, baselineToolVersion: String, warnings: [ResultWarning], changes: [MetricChange],
-        reference: String? = nil, drift: [MetricChange]? = nil, attributions: [LaunchAttribution]? = nil
+        reference: String? = nil, drift: [MetricChange]? = nil, attributions: [LaunchAttribution]? = nil,
+        baselineFingerprint: String? = nil
     ) {
+        self.baselineFingerprint = baselineFingerprint
         self.baseline = baseline
         self.baselineDate = baselineDate
         self.baselineToolVersion = baselineToolVersion

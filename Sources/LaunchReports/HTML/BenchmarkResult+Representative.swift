@@ -1,15 +1,6 @@
 import LaunchEngine
 
 extension BenchmarkResult {
-    /// The metric reports lead with: time to ready, or time to exit when no
-    /// run reported ready (as `ReportRow` decides).
-    package var headlineMetric: Metric {
-        summaries[Metric.wallToReady.key] != nil || summaries[Metric.wallToExit.key] == nil ? .wallToReady : .wallToExit
-    }
-
-    /// The successful runs, in the order they ran.
-    package var successfulRuns: [RunMeasurement] { runs.filter(\.exit.isSuccess) }
-
     /// The median run by the headline metric: the run at the middle rank
     /// among the successful runs (the lower middle for an even count, so it
     /// is a run that happened, not an average of two). Ties keep run order.

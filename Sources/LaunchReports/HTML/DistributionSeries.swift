@@ -38,22 +38,5 @@ package struct DistributionSeries: Sendable {
 
     /// The time metrics of `results` in report order (headline first, then
     /// process entry, main, milestones and lifecycle durations), over all modes.
-    package static func timeMetrics(of results: [BenchmarkResult]) -> [Metric] {
-        var metrics: [Metric] = []
-        for result in results {
-            let headline = result.headlineMetric
-            let measured = Summarizer.metrics(measuredBy: result.successfulRuns).filter { metric in
-                switch metric {
-                // Lifecycle durations (`--measure`) are per-run times too.
-                case .processEntry, .main, .milestone, .timeToSuspend, .timeToResume, .timeToShutdown, .firstResponseByte,
-                    .warmRequest:
-                    true
-                case .wallToReady, .wallToExit: metric == headline
-                default: false
-                }
-            }
-            for metric in [headline] + measured where !metrics.contains(metric) { metrics.append(metric) }
-        }
-        return metrics
-    }
+    package static func timeMetrics(of results: [BenchmarkResult]) -> [Metric] { Metric.perRunTimes(of: results) }
 }

@@ -26,14 +26,12 @@ public struct HTMLReport: Sendable {
     /// The changes against the baseline the report shows (see `init`).
     public private(set) var comparison: BaselineComparison?
 
-    /// A report of `document`. The change against a baseline is the one the
-    /// results hold (`run --baseline`, decided with its budgets' thresholds);
-    /// a `baseline` given here that is not that one is compared afresh, time
-    /// to ready and every milestone by its median (`BaselineComparer`'s
-    /// defaults). Either way the baseline's runs are drawn beside the
-    /// current ones.
+    /// A report of `document`, which only reads what it is given: the
+    /// change against a baseline is `comparison` when given (the engine's
+    /// `ResultsDocument.comparison(against:named:)`), else the one the
+    /// results hold. A `baseline`'s runs are drawn beside the current ones.
     public init(
-        document: ResultsDocument, baseline: ResultsDocument? = nil, baselineName: String? = nil,
+        document: ResultsDocument, baseline: ResultsDocument? = nil, comparison: BaselineComparison? = nil,
         traces: [String: Trace] = [:], profiles: [String: SymbolizedProfile] = [:], source: String? = nil
     ) {
         self.document = document
@@ -41,7 +39,7 @@ public struct HTMLReport: Sendable {
         self.traces = traces
         self.profiles = profiles
         self.source = source
-        comparison = Self.comparison(of: document, with: baseline, named: baselineName ?? "baseline")
+        self.comparison = comparison ?? document.comparison
     }
 
     /// Target names in the order they first appear in the results.
