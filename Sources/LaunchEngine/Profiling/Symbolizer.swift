@@ -170,7 +170,8 @@ private struct ModuleTables {
                     table = try ELFSymbolTable.read(path: module.path)
                 } catch {
                     table = nil
-                    warnings.append("\(error); its frames show as module+offset")
+                    warnings.append(
+                        "cannot read symbols of '\(TerminalText.sanitized(error.path))': \(error.reason); its frames show as module+offset")
                 }
             } else {
                 table = nil

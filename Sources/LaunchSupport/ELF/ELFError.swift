@@ -14,9 +14,27 @@ public enum ELFError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .missing(let path): "'\(path)' does not exist"
         case .unreadable(let path, let reason): "cannot read '\(path)': \(reason)"
-        case .notELF(let path, let firstBytes):
-            "'\(path)' is not an ELF file (it starts with bytes \(firstBytes.prefix(4).map { String($0, radix: 16) }.joined(separator: " ")))"
+        case .notELF(let path, _): "'\(path)' is \(reason)"
         case .unsupported(let path, let reason): "'\(path)': \(reason)"
+        }
+    }
+
+    /// The file the error is about.
+    public var path: String {
+        switch self {
+        case .missing(let path), .unreadable(let path, _), .notELF(let path, _), .unsupported(let path, _): path
+        }
+    }
+
+    /// What is wrong with the file, without its path.
+    public var reason: String {
+        switch self {
+        case .missing: "it does not exist"
+        case .unreadable(_, let reason), .unsupported(_, let reason): reason
+        case .notELF(_, let firstBytes):
+            firstBytes.isEmpty
+                ? "not an ELF file (it is empty)"
+                : "not an ELF file (it starts with bytes \(firstBytes.prefix(4).map { String($0, radix: 16) }.joined(separator: " ")))"
         }
     }
 }

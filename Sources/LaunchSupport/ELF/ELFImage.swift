@@ -17,13 +17,9 @@ package struct ELFImage: Sendable, Equatable {
     package var rpath: [String]
 
     /// The ELF magic, `\x7fELF`.
-    package static let magic: [UInt8] = [0x7F, 0x45, 0x4C, 0x46]
+    package static let magic = ELFFormat.magic
 
-    private enum Tag {
-        static let ptLoad: UInt32 = 1, ptDynamic: UInt32 = 2, ptInterp: UInt32 = 3
-        static let dtNull: Int64 = 0, dtNeeded: Int64 = 1, dtStrtab: Int64 = 5
-        static let dtRpath: Int64 = 15, dtRunpath: Int64 = 29
-    }
+    private typealias Tag = ELFFormat
 
     private struct Segment {
         var type: UInt32, offset: UInt64, vaddr: UInt64, filesz: UInt64
@@ -48,20 +44,8 @@ package struct ELFImage: Sendable, Equatable {
     static let maximumNeeded = 4096
 
     private static func read(_ file: RandomAccessFile) throws(ELFError) -> ELFImage {
-        let header = try file.bytes(at: 0, count: 64)
-        guard header.count >= 4, Array(header.prefix(4)) == magic else {
-            throw .notELF(path: file.path, firstBytes: Array(header.prefix(4)))
-        }
-        guard header.count >= 64 else {
-            throw .unsupported(
-                path: file.path, reason: "damaged ELF: the file is \(header.count) bytes long, shorter than the 64-byte ELF header")
-        }
-        guard header[4] == 2 else {
-            throw .unsupported(path: file.path, reason: "32-bit ELF files are not supported (only 64-bit)")
-        }
-        guard header[5] == 1 else {
-            throw .unsupported(path: file.path, reason: "big-endian ELF files are not supported")
-        }
+        let header = try file.bytes(at: 0, count: ELFFormat.headerSize)
+        try ELFFormat.checkIdentification(header, path: file.path)
         let segments = try readSegments(file, header: header)
         var image = ELFImage(interpreter: nil, isDynamic: false, needed: [], runpath: [], rpath: [])
         if let interp = segments.first(where: { $0.type == Tag.ptInterp }) {

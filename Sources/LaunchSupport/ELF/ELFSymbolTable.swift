@@ -5,7 +5,8 @@ import LaunchSupport
 import Glibc
 #endif
 
-/// The function symbols of one ELF file (.symtab, or .dynsym when the file
+/// The function symbols of one ELF file (the other half of the one ELF
+/// reader, beside ``ELFImage``; both check the header with `ELFFormat`) (.symtab, or .dynsym when the file
 /// is stripped), sorted by address, for turning sampled PCs into names.
 ///
 /// The file is memory-mapped, not read; only 64-bit little-endian ELF is
@@ -50,35 +51,28 @@ package struct ELFSymbolTable: Sendable {
         return found
     }
 
-    /// Why a file's symbols could not be read; each names the file.
-    package struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
-        package var path: String
-        package var reason: String
-        package init(path: String, reason: String) { (self.path, self.reason) = (path, reason) }
-        package var description: String { "cannot read symbols of '\(TerminalText.sanitized(path))': \(reason)" }
-    }
-
     /// Files larger than this are not mapped (a damaged size, or not a
     /// program any launch maps).
     static let maximumFileSize: UInt64 = 8 << 30
 
     /// Reads `path`, memory-mapped. Only regular files are opened (a FIFO or
     /// a device named by a trace's module list is refused without blocking).
-    package static func read(path: String) throws(ReadError) -> ELFSymbolTable {
+    package static func read(path: String) throws(ELFError) -> ELFSymbolTable {
         let (fd, size): (Int32, UInt64)
         switch RegularFile.open(path) {
         case .success(let file): (fd, size) = file
-        case .failure(let failure): throw ReadError(path: path, reason: failure.description)
+        case .failure(.missing): throw .missing(path: path)
+        case .failure(let failure): throw .unreadable(path: path, reason: failure.description)
         }
         defer { _ = close(fd) }
-        guard size >= 64 else { throw ReadError(path: path, reason: "it is \(size) bytes long, too short for an ELF file") }
         guard size <= maximumFileSize else {
-            throw ReadError(path: path, reason: "it is \(size) bytes long (at most \(maximumFileSize) are read)")
+            throw .unreadable(path: path, reason: "it is \(size) bytes long (at most \(maximumFileSize) are read)")
         }
+        guard size > 0 else { throw .notELF(path: path, firstBytes: []) }
         // Fits in Int: at most 8 GiB.
         let length = Int(size)
         guard let map = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), map != UnsafeMutableRawPointer(bitPattern: -1) else {
-            throw ReadError(path: path, reason: "cannot map it: \(String(cString: strerror(errno)))")
+            throw .unreadable(path: path, reason: "cannot map it: \(String(cString: strerror(errno)))")
         }
         defer { munmap(map, length) }
         return try parse(UnsafeRawBufferPointer(start: map, count: length), path: path)
@@ -86,15 +80,10 @@ package struct ELFSymbolTable: Sendable {
 
     /// Parses an ELF file's bytes; `path` names them in errors. Every offset
     /// and size is checked against `bytes` with overflow-checked arithmetic.
-    static func parse(_ bytes: UnsafeRawBufferPointer, path: String) throws(ReadError) -> ELFSymbolTable {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, path: String) throws(ELFError) -> ELFSymbolTable {
         let file = ELFBytes(raw: bytes)
-        func damaged(_ reason: String) -> ReadError { ReadError(path: path, reason: "damaged ELF: \(reason)") }
-        guard file.count >= 64, file.u32(0) == 0x464C_457F else {
-            throw ReadError(path: path, reason: "not an ELF file")
-        }
-        guard file.u8(4) == 2, file.u8(5) == 1 else {
-            throw ReadError(path: path, reason: "only 64-bit little-endian ELF files are read")
-        }
+        func damaged(_ reason: String) -> ELFError { .unsupported(path: path, reason: "damaged ELF: \(reason)") }
+        try ELFFormat.checkIdentification(bytes, path: path)
         let shentsize = Int(file.u16(0x3A)), shnum = Int(file.u16(0x3C)), shstrndx = Int(file.u16(0x3E))
         guard let shoff = file.offset(file.u64(0x28)), shentsize >= 64,
             file.end(of: shoff, count: shnum, size: shentsize) != nil
@@ -110,7 +99,7 @@ package struct ELFSymbolTable: Sendable {
         var hasLineTable = false
         if shstrndx < sections.count, let names = sections[shstrndx].range {
             hasLineTable = sections.contains { section in
-                guard section.size > 0, section.type != 8, section.name < UInt64(names.count) else { return false }  // not SHT_NOBITS
+                guard section.size > 0, section.type != ELFFormat.shtNobits, section.name < UInt64(names.count) else { return false }
                 // section.name < names.count: fits in Int.
                 let name = file.cString(at: names.lowerBound + Int(section.name), limit: names.upperBound)
                 return name == ".debug_line" || name == ".zdebug_line"
@@ -121,8 +110,9 @@ package struct ELFSymbolTable: Sendable {
 
     /// The function symbols of .symtab, or of .dynsym when there is none.
     private static func readSymbols(_ file: ELFBytes, sections: [SectionHeader]) -> [Symbol] {
-        // SHT_SYMTAB = 2, SHT_DYNSYM = 11.
-        let table = sections.first { $0.type == 2 && $0.range != nil } ?? sections.first { $0.type == 11 && $0.range != nil }
+        let table =
+            sections.first { $0.type == ELFFormat.shtSymtab && $0.range != nil }
+            ?? sections.first { $0.type == ELFFormat.shtDynsym && $0.range != nil }
         guard let table, let entries = table.range, table.entsize >= 24, table.entsize <= UInt64(entries.count),
             table.link < UInt64(sections.count), let strings = sections[Int(table.link)].range
         else { return [] }
@@ -134,8 +124,8 @@ package struct ELFSymbolTable: Sendable {
             let at = entries.lowerBound + index * entsize
             let type = file.u8(at + 4) & 0xF
             let shndx = file.u16(at + 6)
-            // STT_FUNC = 2, STT_GNU_IFUNC = 10; defined (section index not 0).
-            guard type == 2 || type == 10, shndx != 0 else { continue }
+            // Functions, defined (section index not 0).
+            guard type == ELFFormat.sttFunc || type == ELFFormat.sttGNUIFunc, shndx != 0 else { continue }
             let nameOffset = Int(file.u32(at))
             guard nameOffset < strings.count else { continue }
             let name = file.cString(at: strings.lowerBound + nameOffset, limit: strings.upperBound)
@@ -148,7 +138,7 @@ package struct ELFSymbolTable: Sendable {
 
     /// The GNU build id from the first SHT_NOTE section that has one.
     private static func readBuildID(_ file: ELFBytes, sections: [SectionHeader]) -> [UInt8] {
-        for section in sections where section.type == 7 {  // SHT_NOTE
+        for section in sections where section.type == ELFFormat.shtNote {
             guard let range = section.range else { continue }
             var at = range.lowerBound
             // Every offset below is at most range.upperBound plus a few
@@ -157,7 +147,7 @@ package struct ELFSymbolTable: Sendable {
                 let nameSize = Int(file.u32(at)), descSize = Int(file.u32(at + 4)), type = file.u32(at + 8)
                 let name = at + 12, desc = name + (nameSize + 3) & ~3
                 guard desc + descSize <= range.upperBound else { break }
-                if type == 3, nameSize == 4, file.cString(at: name, limit: name + 4) == "GNU" {
+                if type == ELFFormat.ntGNUBuildID, nameSize == 4, file.cString(at: name, limit: name + 4) == "GNU" {
                     return (0..<descSize).map { file.u8(desc + $0) }
                 }
                 at = desc + (descSize + 3) & ~3
