@@ -67,10 +67,16 @@ let package = Package(
             name: "PreloadLibrary",
             capability: .buildTool()
         ),
+        // Files written whole or not at all, and standard error, without
+        // Foundation: the one implementation the embedded libraries and the
+        // benchmark library share.
+        .target(
+            name: "LaunchProfFiles"
+        ),
         // The embedded library: no Foundation.
         .target(
             name: "LaunchProf",
-            dependencies: ["LaunchProfFormat", "CLaunchProfSupport"]
+            dependencies: ["LaunchProfFormat", "LaunchProfFiles", "CLaunchProfSupport"]
         ),
         // Work off the launch path: the deferred initializer and the prewarm
         // registry. Separate from LaunchProf so that programs that only trace
@@ -87,7 +93,9 @@ let package = Package(
         ),
         .target(
             name: "LaunchProfLifecycle",
-            dependencies: ["LaunchProf", "LaunchProfDeferred", "LaunchProfFormat", "CLaunchProfSupport", "CLaunchProfLifecycle"]
+            dependencies: [
+                "LaunchProf", "LaunchProfDeferred", "LaunchProfFiles", "LaunchProfFormat", "CLaunchProfSupport", "CLaunchProfLifecycle",
+            ]
         ),
         // Codable over StateStore's bytes: a separate module, because it needs Foundation.
         .target(
@@ -119,7 +127,8 @@ let package = Package(
         // Support: units, atomic files, markup escaping, ELF, system calls
         // and owned descriptors, terminal text. Foundation and Glibc only.
         .target(
-            name: "LaunchSupport"
+            name: "LaunchSupport",
+            dependencies: ["LaunchProfFiles"]
         ),
         // Analysis: trace files and profiles read, folded, compared and drawn.
         .target(
@@ -131,20 +140,20 @@ let package = Package(
         // recording and profiling.
         .target(
             name: "LaunchEngine",
-            dependencies: ["LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn"]
+            dependencies: ["LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn"]
         ),
         // Rendering of finished documents: terminal, Markdown, JUnit, GitHub
         // annotations, HTML, trace exports, Prometheus exposition.
         .target(
             name: "LaunchReports",
-            dependencies: ["LaunchSupport", "LaunchAnalysis", "LaunchEngine"]
+            dependencies: ["LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchEngine"]
         ),
         // The session and configuration over all of them, and the product
         // users import (it re-exports the modules below).
         .target(
             name: "LaunchBenchmark",
             dependencies: [
-                "LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports",
+                "LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),

@@ -18,7 +18,7 @@ site=.build-docs/site
 rm -rf "$site"
 mkdir -p "$site"
 status=0
-for module in LaunchProf LaunchProfDeferred LaunchProfLifecycle LaunchSupport LaunchAnalysis LaunchEngine LaunchReports LaunchBenchmark; do
+for module in LaunchProfFiles LaunchProf LaunchProfDeferred LaunchProfLifecycle LaunchSupport LaunchAnalysis LaunchEngine LaunchReports LaunchBenchmark; do
     echo "== docs: $module" >&2
     swift package --scratch-path .build-docs --allow-writing-to-directory "$site" \
         generate-documentation --target "$module" --output-path "$site/$module" \

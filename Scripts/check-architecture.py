@@ -22,23 +22,26 @@ SYSTEM = {"Foundation", "FoundationEssentials", "Glibc", "Dispatch", "Synchroniz
 # Each target: the project modules (and packages) it may import, lowest layer first.
 ALLOWED = {
     # The embedded side: what traced programs link.
-    "LaunchProf": {"LaunchProfFormat", "CLaunchProfSupport"},
-    "LaunchProfDeferred": {"LaunchProf", "CLaunchProfSupport"},
-    "LaunchProfLifecycle": {"LaunchProf", "LaunchProfDeferred", "LaunchProfFormat", "CLaunchProfSupport", "CLaunchProfLifecycle"},
+    "LaunchProfFiles": set(),
+    "LaunchProf": {"LaunchProfFormat", "LaunchProfFiles", "CLaunchProfSupport"},
+    "LaunchProfDeferred": {"LaunchProf", "LaunchProfFiles", "CLaunchProfSupport"},
+    "LaunchProfLifecycle": {
+        "LaunchProf", "LaunchProfDeferred", "LaunchProfFiles", "LaunchProfFormat", "CLaunchProfSupport", "CLaunchProfLifecycle",
+    },
     "LaunchProfCodable": {"LaunchProfLifecycle", "LaunchProf"},
     # The launch benchmark library, one way: support, analysis, engine, reports, session.
-    "LaunchSupport": set(),
+    "LaunchSupport": {"LaunchProfFiles"},
     "LaunchAnalysis": {"LaunchSupport", "LaunchProfFormat", "CLaunchBenchmarkSupport"},
-    "LaunchEngine": {"LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn"},
-    "LaunchReports": {"LaunchSupport", "LaunchAnalysis", "LaunchEngine"},
-    "LaunchBenchmark": {"LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports", "Yams"},
+    "LaunchEngine": {"LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn"},
+    "LaunchReports": {"LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchEngine"},
+    "LaunchBenchmark": {"LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports", "Yams"},
     # The CLI: flags and printing over the library's API.
     "launchprof": {"LaunchBenchmark", "ArgumentParser"},
 }
 # Samples are programs that use the embedded libraries.
 SAMPLES = {"LaunchProf", "LaunchProfDeferred", "LaunchProfLifecycle"}
 # Modules that must never import Foundation (they are linked into every traced program).
-NO_FOUNDATION = {"LaunchProf", "LaunchProfDeferred", "LaunchProfLifecycle"}
+NO_FOUNDATION = {"LaunchProfFiles", "LaunchProf", "LaunchProfDeferred", "LaunchProfLifecycle"}
 
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+(?:(?:struct|class|enum|func|var|let|protocol|typealias)\s+)?(\w+)", re.M)
 

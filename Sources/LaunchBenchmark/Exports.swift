@@ -3,5 +3,6 @@
 // session over them (docs/architecture.md draws the modules).
 @_exported import LaunchAnalysis
 @_exported import LaunchEngine
+@_exported import LaunchProfFiles
 @_exported import LaunchReports
 @_exported import LaunchSupport

@@ -1,4 +1,5 @@
 import CLaunchProfSupport
+import LaunchProfFiles
 import LaunchProfFormat
 
 /// Launch milestones, from process entry to launch complete.

@@ -1,4 +1,5 @@
 import CLaunchProfSupport
+import LaunchProfFiles
 
 /// Process-wide switches of the tracer, and writing its trace.
 public enum Tracer {
@@ -47,7 +48,11 @@ public enum Tracer {
     public static func write(to path: String) throws(TraceWriteError) {
         guard let ring = TraceRing.global else { throw .outOfMemory }
         let bytes = TraceEncoder.encode(ring: ring)
-        try AtomicFile.write(bytes, to: path)
+        do {
+            try AtomicFile.write(bytes, to: path)
+        } catch {
+            throw .file(error)
+        }
     }
 }
 

@@ -69,7 +69,7 @@ struct ExplainCommand: ParsableCommand {
         if let json, !json.isEmpty {
             do {
                 let data = try JSONSerialization.data(withJSONObject: all, options: [.prettyPrinted, .sortedKeys])
-                try AtomicWrite.write(Array(data) + [10], to: json)
+                try AtomicFile.write(Array(data) + [10], to: json, sync: true)
             } catch {
                 throw Output.fail("cannot write '\(json)': \(error)", status: .usage)
             }

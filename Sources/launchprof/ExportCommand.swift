@@ -47,7 +47,7 @@ struct ExportCommand: ParsableCommand {
             return
         }
         do {
-            try AtomicWrite.write(text, to: output)
+            try AtomicFile.write(text, to: output)
         } catch {
             throw fail(error.description)
         }

@@ -68,11 +68,11 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/out.txt"
-        try AtomicWrite.write("first", to: path)
-        try AtomicWrite.write("second", to: path)
+        try AtomicFile.write("first", to: path)
+        try AtomicFile.write("second", to: path)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "second")
         do {
-            try AtomicWrite.write("x", to: directory + "/missing/out.txt")
+            try AtomicFile.write("x", to: directory + "/missing/out.txt")
             Issue.record("writing into a missing directory succeeded")
         } catch {
             #expect(error.description.contains("'\(directory)/missing/out.txt'"))

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LaunchAnalysis
 import LaunchEngine
+import LaunchProfFiles
 import LaunchSupport
 
 /// One launch benchmark from its targets to its verdict: what
@@ -253,7 +254,7 @@ public struct BenchmarkSession: Sendable {
             let svg = DifferentialFlameGraph.svg(
                 before: before, launchesBefore: old.launches, after: after, launchesAfter: record.launches,
                 title: "\(record.target): launch profile against the baseline")
-            if (try? AtomicWrite.write(svg, to: path)) != nil { difference.flameGraph = path }
+            if (try? AtomicFile.write(svg, to: path)) != nil { difference.flameGraph = path }
             differences.append(difference)
         }
         return differences.isEmpty ? nil : differences

@@ -1,4 +1,5 @@
 import LaunchEngine
+import LaunchProfFiles
 import LaunchReports
 import LaunchSupport
 
@@ -45,7 +46,7 @@ public struct MetricsExport: Sendable, Equatable {
         let exposition = PrometheusExposition(labels: labels)
         if let file {
             do {
-                try AtomicWrite.write(Array(exposition.text(document).utf8), to: file)
+                try AtomicFile.write(exposition.text(document), to: file)
             } catch {
                 throw ResultsWriteError(path: file, reason: "\(error)")
             }

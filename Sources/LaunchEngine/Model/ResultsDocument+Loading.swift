@@ -1,4 +1,5 @@
 import Foundation
+import LaunchProfFiles
 import LaunchSupport
 
 /// Why a results file (or baseline) could not be read.
@@ -40,7 +41,7 @@ extension ResultsDocument {
     /// Writes the document's JSON (and a final newline) to `path`
     /// atomically: a temporary file renamed into place.
     public func writeJSON(to path: String) throws {
-        try AtomicWrite.write(Array(try jsonData()) + Array("\n".utf8), to: path)
+        try AtomicFile.write(Array(try jsonData()) + Array("\n".utf8), to: path, sync: true)
     }
 
     /// Reads a results file written by `writeJSON(to:)`, checking its schema

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LaunchAnalysis
+import LaunchProfFiles
 import LaunchSupport
 
 /// Runs a program once with the launch sampler on and writes what it found:
@@ -147,9 +148,9 @@ public struct ProfileRecorder: Sendable {
         }
         let launchesText = runs == 1 ? "launch" : "\(runs) launches"
         do {
-            try AtomicWrite.write(FoldedStacks.text(of: profile), to: outputs.folded)
-            try AtomicWrite.write(SpeedscopeExporter.json(of: profile), to: outputs.speedscope)
-            try AtomicWrite.write(
+            try AtomicFile.write(FoldedStacks.text(of: profile), to: outputs.folded)
+            try AtomicFile.write(SpeedscopeExporter.json(of: profile), to: outputs.speedscope)
+            try AtomicFile.write(
                 FlameGraphSVG.svg(of: profile, title: "\(base) \(launchesText) (\(rate) Hz)"), to: outputs.flameGraph)
         } catch {
             throw .write(error)
@@ -167,7 +168,7 @@ public enum ProfileError: Error, Sendable, CustomStringConvertible {
     /// The samples could not be symbolized.
     case symbolize(Symbolizer.Failure)
     /// An output file could not be written.
-    case write(AtomicWriteError)
+    case write(AtomicFileError)
     /// The output directory cannot be created.
     case directory(path: String, reason: String)
 

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchProfFiles
 import LaunchSupport
 
 /// Named baselines: `launchprof run --save-baseline NAME` writes the whole
@@ -66,7 +67,7 @@ public struct BaselineStore: Sendable {
                     let copy = "\(folder)/\((source as NSString).lastPathComponent)"
                     guard let bytes = FileManager.default.contents(atPath: source) else { continue }
                     do {
-                        try AtomicWrite.write(Array(bytes), to: copy)
+                        try AtomicFile.write(Array(bytes), to: copy, sync: true)
                     } catch {
                         throw .write(path: copy, reason: "\(error)")
                     }

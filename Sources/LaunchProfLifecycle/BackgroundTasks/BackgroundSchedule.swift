@@ -1,5 +1,6 @@
 import Glibc
 import LaunchProf
+import LaunchProfFiles
 
 /// The persisted schedule: per task, its request's timing and the history
 /// that decides when it is due (last run, outcome, failures in a row, next

@@ -1,5 +1,6 @@
 import Glibc
 import LaunchProf
+import LaunchProfFiles
 
 /// A systemd unit file: its name and text.
 public struct SystemdUnit: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Glibc
 import LaunchProf
 import LaunchProfDeferred
+import LaunchProfFiles
 
 /// The seeds' BackgroundTaskManager (iOS's BGTaskScheduler) on Linux: work
 /// registered by identifier, requested with a minimum interval or as

@@ -2,6 +2,7 @@ import CLaunchProfLifecycle
 import CLaunchProfSupport
 import Glibc
 import LaunchProf
+import LaunchProfFiles
 
 /// The life of a Linux process as app states: launching, active, inactive,
 /// background, suspended, terminating — driven by signals, the terminal,

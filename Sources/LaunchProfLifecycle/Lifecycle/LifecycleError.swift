@@ -1,5 +1,6 @@
 import Glibc
 import LaunchProf
+import LaunchProfFiles
 
 /// Why ``Lifecycle/start(_:)`` refused or failed.
 public enum LifecycleError: Error, Sendable, Equatable, CustomStringConvertible {

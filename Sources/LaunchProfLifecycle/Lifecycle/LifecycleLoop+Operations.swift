@@ -3,6 +3,7 @@ import CLaunchProfSupport
 import Glibc
 import LaunchProf
 import LaunchProfDeferred
+import LaunchProfFiles
 import LaunchProfFormat
 
 extension LifecycleLoop {

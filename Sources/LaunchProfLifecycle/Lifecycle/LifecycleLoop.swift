@@ -2,6 +2,7 @@ import CLaunchProfLifecycle
 import CLaunchProfSupport
 import Glibc
 import LaunchProf
+import LaunchProfFiles
 
 /// The lifecycle thread: polls the signal pipe, the heartbeat, the PSI
 /// trigger and the clock-change timer; turns signals into transitions run

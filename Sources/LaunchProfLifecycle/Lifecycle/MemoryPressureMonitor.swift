@@ -2,6 +2,7 @@ import CLaunchProfLifecycle
 import CLaunchProfSupport
 import Glibc
 import LaunchProf
+import LaunchProfFiles
 
 /// The PSI trigger behind ``LifecycleEvent/memoryPressure(_:)``.
 struct MemoryPressureMonitor {

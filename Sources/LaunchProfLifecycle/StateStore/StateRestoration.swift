@@ -1,4 +1,5 @@
 import LaunchProf
+import LaunchProfFiles
 
 /// Which snapshot: a quick one (on becoming inactive, for a short
 /// interruption) or a complete one (on entering background or terminating).

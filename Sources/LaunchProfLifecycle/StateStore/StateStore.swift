@@ -1,6 +1,7 @@
 import CLaunchProfSupport
 import Glibc
 import LaunchProf
+import LaunchProfFiles
 
 /// Saves and restores a program's restoration state: opaque bytes, written
 /// atomically (temporary file, fsync, rename, fsync of the directory), so a

@@ -1,4 +1,5 @@
 import LaunchProf
+import LaunchProfFiles
 
 /// Why a ``StateStore`` could not be made or could not save.
 public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -9,7 +10,7 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
     /// The state directory could not be created (errno).
     case createDirectory(path: String, errno: Int32)
     /// Writing the temporary file or renaming it failed.
-    case write(TraceWriteError)
+    case write(AtomicFileError)
     /// The rename could not be made durable (fsync of the directory).
     case syncDirectory(path: String, errno: Int32)
 

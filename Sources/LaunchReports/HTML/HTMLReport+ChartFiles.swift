@@ -1,4 +1,5 @@
 import Foundation
+import LaunchProfFiles
 import LaunchSupport
 
 /// Why a report's chart files could not be written.
@@ -6,7 +7,7 @@ public enum ReportOutputError: Error, Sendable, CustomStringConvertible {
     /// The directory for the chart files could not be created.
     case directory(path: String, reason: String)
     /// A file could not be written.
-    case file(AtomicWriteError)
+    case file(AtomicFileError)
     /// The summary could not be exported.
     case export(String)
 
@@ -32,7 +33,7 @@ extension ReportChart {
         for chart in charts {
             let path = (directory as NSString).appendingPathComponent(chart.fileName)
             do {
-                try AtomicWrite.write(chart.markup(standalone: true) + "\n", to: path)
+                try AtomicFile.write(chart.markup(standalone: true) + "\n", to: path)
             } catch {
                 throw .file(error)
             }
@@ -53,8 +54,8 @@ extension HTMLReport {
         let written = try ReportChart.write(charts, to: directory)
         let summary = (directory as NSString).appendingPathComponent("summary.md")
         do {
-            try AtomicWrite.write(try markdownSummary(charts), to: summary)
-        } catch let error as AtomicWriteError {
+            try AtomicFile.write(try markdownSummary(charts), to: summary)
+        } catch let error as AtomicFileError {
             throw .file(error)
         } catch {
             throw .export(String(describing: error))

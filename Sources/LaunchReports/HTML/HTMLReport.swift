@@ -1,5 +1,6 @@
 import LaunchAnalysis
 import LaunchEngine
+import LaunchProfFiles
 import LaunchSupport
 
 /// A self-contained HTML report of launch results: a header (machine, tool
@@ -110,7 +111,7 @@ public struct HTMLReport: Sendable {
     }
 
     /// Writes the page to `path`, whole or not at all.
-    public func write(to path: String) throws(AtomicWriteError) {
-        try AtomicWrite.write(html(), to: path)
+    public func write(to path: String) throws(AtomicFileError) {
+        try AtomicFile.write(html(), to: path)
     }
 }

@@ -1,4 +1,5 @@
 import LaunchEngine
+import LaunchProfFiles
 import LaunchSupport
 
 /// One output format of a `ResultsDocument` (terminal, JSON, Markdown, …).
@@ -11,6 +12,6 @@ public protocol ResultsExporter {
 extension ResultsExporter {
     /// Exports `document` and writes it to `path` atomically (temp file + rename).
     public func write(_ document: ResultsDocument, to path: String) throws {
-        try AtomicWrite.write(Array(export(document).utf8), to: path)
+        try AtomicFile.write(export(document), to: path)
     }
 }

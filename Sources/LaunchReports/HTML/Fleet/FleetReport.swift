@@ -1,5 +1,6 @@
 import Foundation
 import LaunchEngine
+import LaunchProfFiles
 import LaunchSupport
 
 /// A self-contained HTML page of many runs (`launchprof report DIR…`): per
@@ -51,8 +52,8 @@ public struct FleetReport: Sendable {
     }
 
     /// Writes the page to `path`, whole or not at all.
-    public func write(to path: String) throws(AtomicWriteError) {
-        try AtomicWrite.write(html(), to: path)
+    public func write(to path: String) throws(AtomicFileError) {
+        try AtomicFile.write(html(), to: path)
     }
 
     /// Writes each chart as an SVG file to `directory` (created if need

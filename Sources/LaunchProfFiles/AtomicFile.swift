@@ -6,42 +6,50 @@ import Musl
 import Darwin
 #endif
 
-/// Why a trace (or state) file could not be written.
-public enum TraceWriteError: Error, CustomStringConvertible, Equatable {
+/// Why a file could not be written whole. Every case names the file asked
+/// for, not the temporary one beside it.
+public enum AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The temporary file beside `path` could not be created.
-    case open(path: String, errno: Int32)
-    /// Writing or syncing the temporary file for `path` failed.
+    case create(path: String, errno: Int32)
+    /// Writing or syncing the temporary file failed.
     case write(path: String, errno: Int32)
-    /// The finished temporary file could not be renamed into place.
-    case rename(from: String, to: String, errno: Int32)
-    /// The trace ring could not be allocated.
-    case outOfMemory
+    /// The temporary file could not be renamed to `path`.
+    case rename(path: String, errno: Int32)
 
     public var description: String {
         switch self {
-        case let .open(path, code): "cannot create '\(path)': \(errnoText(code))"
+        case let .create(path, code):
+            "cannot write '\(path)': \(errnoText(code)) (creating a temporary file beside it failed)"
         case let .write(path, code): "cannot write '\(path)': \(errnoText(code))"
-        case let .rename(from, to, code): "cannot rename '\(from)' to '\(to)': \(errnoText(code))"
-        case .outOfMemory: "cannot allocate the trace ring"
+        case let .rename(path, code): "cannot write '\(path)': \(errnoText(code)) (renaming the temporary file failed)"
         }
     }
 }
 
+/// The text of an errno value (strerror).
 package func errnoText(_ code: Int32) -> String {
     String(cString: strerror(code))
 }
 
-/// Writes whole files or nothing: a temporary file beside the target, then
-/// rename(2), so a reader never sees half a file.
+/// Writes whole files or nothing: the one way files are written, by traced
+/// programs (traces, state, schedules) and by launchprof (results, reports,
+/// baselines) alike. The bytes go to a temporary file beside the target (same
+/// file system, so rename(2) is atomic), are synced when asked, and replace
+/// the target in one rename: a reader, or a crash, never sees half a file,
+/// and on failure the temporary file is removed.
 ///
 /// The temporary file has a name no one can predict and is created only if
 /// it does not exist yet (`O_EXCL | O_NOFOLLOW`): two threads or processes
 /// saving the same file at once each write their own and the last rename
 /// wins with a whole file, and no one can plant a symlink for us to follow.
-package enum AtomicFile {
-    package static func write(
+///
+/// Foundation-free, so that LaunchProf can use it.
+public enum AtomicFile {
+    /// Writes `bytes` to `path` whole or not at all, with `mode` whatever
+    /// the umask; `sync` makes the data durable (fsync) before the rename.
+    public static func write(
         _ bytes: [UInt8], to path: String, sync: Bool = false, mode: mode_t = 0o644
-    ) throws(TraceWriteError) {
+    ) throws(AtomicFileError) {
         var temporary = ""
         var fd: Int32 = -1
         for _ in 0..<16 {
@@ -49,23 +57,23 @@ package enum AtomicFile {
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 || errno != EEXIST { break }
         }
-        guard fd >= 0 else { throw .open(path: temporary, errno: errno) }
+        guard fd >= 0 else { throw .create(path: path, errno: errno) }
         // The mode asked for, whatever the umask (a state file must be 0600).
         fchmod(fd, mode)
-        var failure: TraceWriteError?
+        var failure: AtomicFileError?
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = .write(path: temporary, errno: errno)
+                    failure = .write(path: path, errno: errno)
                     return
                 }
                 offset += written
             }
         }
-        if failure == nil, sync, fsync(fd) != 0 { failure = .write(path: temporary, errno: errno) }
+        if failure == nil, sync, fsync(fd) != 0 { failure = .write(path: path, errno: errno) }
         close(fd)
         if let failure {
             unlink(temporary)
@@ -74,12 +82,14 @@ package enum AtomicFile {
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
-            throw .rename(from: temporary, to: path, errno: code)
+            throw .rename(path: path, errno: code)
         }
     }
 }
 
+/// Writes to standard error with one write(2), without Foundation.
 package enum StandardError {
+    /// Writes `text` as UTF-8.
     package static func write(_ text: String) {
         var bytes = Array(text.utf8)
         _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
