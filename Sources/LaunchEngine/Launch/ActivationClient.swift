@@ -166,9 +166,9 @@ struct ActivationClient {
                 client.close()
                 return .failure(ActivationFailure(message: "no whole response before the run's timeout"))
             }
-            var descriptor = pollfd(fd: client.fd, events: client.events, revents: 0)
+            var descriptors = [pollfd(fd: client.fd, events: client.events, revents: 0)]
             let wait = Int32(min((deadline - now) / 1_000_000 + 1, 1_000))
-            if poll(&descriptor, 1, wait) > 0 { client.step(revents: descriptor.revents) }
+            if (try? Syscall.poll(&descriptors, timeout: wait)) ?? 0 > 0 { client.step(revents: descriptors[0].revents) }
         }
         if case .failed(let message) = client.state { return .failure(ActivationFailure(message: message)) }
         return .success((client.completedAt ?? client.connectedAt) &- client.connectedAt)

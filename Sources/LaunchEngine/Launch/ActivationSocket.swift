@@ -86,7 +86,7 @@ struct ActivationListener {
         }
         // A blocking listening socket, as systemd passes one: a program
         // expects accept to wait.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        try? Syscall.setNonBlocking(fd, false)
         var on: Int32 = 1
         if case .tcp = requested { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size)) }
         let bound = requested.withSocketAddress { bind(fd, $0, $1) }

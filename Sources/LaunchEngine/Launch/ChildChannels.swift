@@ -8,19 +8,19 @@ import LaunchSupport
 struct ChildChannels {
     /// The record socket (LAUNCHPROF_RECORD_FD): a SOCK_SEQPACKET pair, so
     /// every record arrives whole and with its sender's pid.
-    var readyRead: Int32 = -1
-    var readyWrite: Int32 = -1
-    var stdinRead: Int32 = -1
-    var stdoutRead: Int32 = -1
-    var stdoutWrite: Int32 = -1
-    var stderrRead: Int32 = -1
-    var stderrWrite: Int32 = -1
+    var recordRead: FileDescriptor?
+    var recordWrite: FileDescriptor?
+    var stdinRead: FileDescriptor?
+    var stdoutRead: FileDescriptor?
+    var stdoutWrite: FileDescriptor?
+    var stderrRead: FileDescriptor?
+    var stderrWrite: FileDescriptor?
     /// /dev/null for discarded output.
-    var nullWrite: Int32 = -1
+    var nullWrite: FileDescriptor?
     /// The per-run output file (`--output-dir`), when there is one.
-    var outputFile: Int32 = -1
+    var outputFile: FileDescriptor?
     /// A separate file for standard error (`.files`).
-    var errorFile: Int32 = -1
+    var errorFile: FileDescriptor?
     var notify: NotifySocket?
     /// The listening socket of a launch on demand, passed as descriptor 3.
     var activation: ActivationListener?
@@ -35,7 +35,7 @@ struct ChildChannels {
         do throws(SystemCallError) {
             var ends: [Int32] = [-1, -1]
             try Syscall.check("socketpair", "record socket") { lp_record_socket(&ends) }
-            (readyRead, readyWrite) = (ends[0], ends[1])
+            (recordRead, recordWrite) = (FileDescriptor(ends[0]), FileDescriptor(ends[1]))
             stdinRead = try Self.open(options.input ?? "/dev/null", O_RDONLY)
             if options.captureOutput {
                 (stdoutRead, stdoutWrite) = try Self.pipe()
@@ -64,54 +64,55 @@ struct ChildChannels {
         }
     }
 
-    private static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemCallError) -> Int32 {
-        try Syscall.check("open", path) { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    private static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemCallError) -> FileDescriptor {
+        FileDescriptor(try Syscall.check("open", path) { Glibc.open(path, flags | O_CLOEXEC, mode) })
     }
 
     /// A close-on-exec pipe with a non-blocking read end (the harness's).
-    private static func pipe() throws(SystemCallError) -> (Int32, Int32) {
+    private static func pipe() throws(SystemCallError) -> (FileDescriptor, FileDescriptor) {
         var ends: [Int32] = [-1, -1]
         try Syscall.check("pipe2") { GNUExtensions.pipe2(&ends, O_CLOEXEC) }
-        let flags = fcntl(ends[0], F_GETFL)
-        _ = fcntl(ends[0], F_SETFL, flags | O_NONBLOCK)
-        return (ends[0], ends[1])
+        let (read, write) = (FileDescriptor(ends[0]), FileDescriptor(ends[1]))
+        try read.setNonBlocking()
+        return (read, write)
     }
 
     /// What the child gets, as (descriptor here, number in the child).
     func childDescriptors() -> [(fd: Int32, target: Int32)] {
         let output: (Int32, Int32)
         if options.captureOutput {
-            output = (stdoutWrite, stderrWrite)
+            output = (stdoutWrite.raw, stderrWrite.raw)
         } else {
             switch options.output {
-            case .discard: output = (nullWrite, nullWrite)
+            case .discard: output = (nullWrite.raw, nullWrite.raw)
             case .inherit: output = (1, 2)
-            case .file: output = (outputFile, outputFile)
-            case .files: output = (outputFile, errorFile)
+            case .file: output = (outputFile.raw, outputFile.raw)
+            case .files: output = (outputFile.raw, errorFile.raw)
             }
         }
         let listening = activation.map { [($0.fd, Int32(3))] } ?? []
-        return [(stdinRead, 0), (output.0, 1), (output.1, 2)] + listening + [(readyWrite, recordDescriptor)]
+        return [(stdinRead.raw, 0), (output.0, 1), (output.1, 2)] + listening + [(recordWrite.raw, recordDescriptor)]
     }
 
     /// After a successful spawn: closes the child's ends and hands the
     /// harness's ends to the launched process.
     func parentSide() -> ParentChannels {
-        for fd in childEnds() { Syscall.closeQuietly(fd) }
+        for fd in childEnds() { fd.close() }
         return parentChannels()
     }
 
     /// The harness's ends, without closing anything.
     func parentChannels() -> ParentChannels {
         ParentChannels(
-            readyRead: readyRead, stdoutRead: stdoutRead, stderrRead: stderrRead,
-            echo: echo, ownedOutputFile: ownsOutputFile ? outputFile : -1, notify: notify, activation: activation)
+            recordRead: recordRead, stdoutRead: stdoutRead, stderrRead: stderrRead,
+            echo: echo, ownedOutputFile: ownsOutputFile ? outputFile : nil, notify: notify, activation: activation)
     }
 
     /// The descriptors only the child needs: closed here once the spawner
     /// has its copies.
-    func childEnds() -> [Int32] {
-        [readyWrite, stdinRead, stdoutWrite, stderrWrite, nullWrite, errorFile] + (ownsOutputFile ? [] : [outputFile])
+    func childEnds() -> [FileDescriptor] {
+        ([recordWrite, stdinRead, stdoutWrite, stderrWrite, nullWrite, errorFile] + (ownsOutputFile ? [] : [outputFile]))
+            .compactMap { $0 }
     }
 
     /// Where captured output is copied (the run loop writes it on).
@@ -120,7 +121,7 @@ struct ChildChannels {
         switch options.output {
         case .discard, .files: return nil
         case .inherit: return (1, 2)
-        case .file: return (outputFile, outputFile)
+        case .file: return (outputFile.raw, outputFile.raw)
         }
     }
 
@@ -132,8 +133,8 @@ struct ChildChannels {
 
     /// After a failed spawn: closes everything.
     func closeAll() {
-        for fd in [readyRead, readyWrite, stdinRead, stdoutRead, stdoutWrite, stderrRead, stderrWrite, nullWrite, outputFile, errorFile] {
-            Syscall.closeQuietly(fd)
+        for fd in [recordRead, recordWrite, stdinRead, stdoutRead, stdoutWrite, stderrRead, stderrWrite, nullWrite, outputFile, errorFile] {
+            fd?.close()
         }
         activation?.close()
     }
@@ -142,17 +143,28 @@ struct ChildChannels {
 /// The harness's ends of a running child's channels.
 struct ParentChannels {
     /// The record socket (non-blocking, SO_PASSCRED).
-    var readyRead: Int32
-    /// Read ends of stdout and stderr, when captured (non-blocking), else -1.
-    var stdoutRead: Int32
-    var stderrRead: Int32
+    var recordRead: FileDescriptor?
+    /// Read ends of stdout and stderr, when captured (non-blocking).
+    var stdoutRead: FileDescriptor?
+    var stderrRead: FileDescriptor?
     /// Where captured output is copied: the harness's stdout/stderr or the
-    /// per-run file. nil discards it.
+    /// per-run file (owned by `ownedOutputFile`). nil discards it.
     var echo: (stdout: Int32, stderr: Int32)?
     /// The per-run file the harness writes captured output to, if any.
-    var ownedOutputFile: Int32
+    var ownedOutputFile: FileDescriptor?
+
+    /// Closes the harness's ends (the run is over).
+    func closeAll() {
+        for fd in [recordRead, stdoutRead, stderrRead, ownedOutputFile] { fd?.close() }
+        activation?.close()
+    }
     var notify: NotifySocket?
     /// The listening socket of a launch on demand: launchprof's copy, kept
     /// until the run ends (a Unix socket's path is removed then).
     var activation: ActivationListener?
+}
+
+extension Optional where Wrapped == FileDescriptor {
+    /// The number to hand a spawn, or -1 for none.
+    fileprivate var raw: Int32 { self?.rawValue ?? -1 }
 }

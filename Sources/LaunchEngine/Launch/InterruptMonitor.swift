@@ -76,7 +76,7 @@ public final class InterruptMonitor: @unchecked Sendable {
     /// that stop a benchmark for other reasons).
     public func interrupt() {
         interrupted.store(true, ordering: .sequentiallyConsistent)
-        var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
+        // The self-pipe only has to become readable: a full pipe already is.
+        [UInt8(1)].withUnsafeBytes { bytes in _ = try? Syscall.writeAll(writeEnd, bytes) }
     }
 }

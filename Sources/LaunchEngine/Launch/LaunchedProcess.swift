@@ -131,11 +131,11 @@ public final class LaunchedProcess {
     var notes: [String] = []
 
     /// A quiet spawn not sent yet, and the child's ends to close once it is.
-    private var deferred: (request: SpawnRequest, childEnds: [Int32])?
+    private var deferred: (request: SpawnRequest, childEnds: [FileDescriptor])?
 
     init(
         pid: pid_t?, startNanoseconds: UInt64, channels: ParentChannels, service: SpawnService, program: String,
-        deferred: (request: SpawnRequest, childEnds: [Int32])? = nil
+        deferred: (request: SpawnRequest, childEnds: [FileDescriptor])? = nil
     ) {
         self.deferred = deferred
         self.pid = pid ?? 0
@@ -148,10 +148,7 @@ public final class LaunchedProcess {
 
     deinit {
         if end == nil { _ = try? reap() }
-        for fd in [channels.readyRead, channels.stdoutRead, channels.stderrRead, channels.ownedOutputFile] {
-            Syscall.closeQuietly(fd)
-        }
-        channels.activation?.close()
+        channels.closeAll()
     }
 
     /// Sends a quiet spawn's request, if it was held back: the last thing
@@ -159,7 +156,7 @@ public final class LaunchedProcess {
     func start() throws(LaunchError) {
         guard let pending = deferred else { return }
         deferred = nil
-        defer { for fd in pending.childEnds { Syscall.closeQuietly(fd) } }
+        defer { for fd in pending.childEnds { fd.close() } }
         startNanoseconds = monotonicNanoseconds()
         _ = try service.spawn(pending.request, quiet: true)
     }
@@ -255,7 +252,7 @@ public final class LaunchedProcess {
         if let pending = deferred {
             // A quiet spawn never sent: nothing was started.
             deferred = nil
-            for fd in pending.childEnds { Syscall.closeQuietly(fd) }
+            for fd in pending.childEnds { fd.close() }
             let never = ProcessEnd(status: .failedToStart("never started"), usage: ResourceUsage(), tree: TreeUsage())
             end = never
             return never

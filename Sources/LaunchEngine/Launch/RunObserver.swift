@@ -46,9 +46,9 @@ public struct RunObserver {
         self.interrupt = interrupt
         run = ObservedRun(pid: process.pid, exit: .exited(0), usage: ResourceUsage())
         run.notes = process.notes
-        readyOpen = process.channels.readyRead >= 0
-        stdoutOpen = process.channels.stdoutRead >= 0
-        stderrOpen = process.channels.stderrRead >= 0
+        readyOpen = process.channels.recordRead != nil
+        stdoutOpen = process.channels.stdoutRead != nil
+        stderrOpen = process.channels.stderrRead != nil
         switch settings.probe {
         case .output(let text): pattern = try? Regex(text)
         case .port(let number): port = PortProbe(port: number)
@@ -113,9 +113,9 @@ public struct RunObserver {
         var fds: [pollfd] = []
         let channels = process.channels
         fds.append(pollfd(fd: process.eventDescriptor, events: Int16(POLLIN), revents: 0))
-        if readyOpen { fds.append(pollfd(fd: channels.readyRead, events: Int16(POLLIN), revents: 0)) }
-        if stdoutOpen { fds.append(pollfd(fd: channels.stdoutRead, events: Int16(POLLIN), revents: 0)) }
-        if stderrOpen { fds.append(pollfd(fd: channels.stderrRead, events: Int16(POLLIN), revents: 0)) }
+        for (open, fd) in [(readyOpen, channels.recordRead), (stdoutOpen, channels.stdoutRead), (stderrOpen, channels.stderrRead)] {
+            if open, let fd { fds.append(pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)) }
+        }
         if let notify = channels.notify, run.wallToReady == nil {
             fds.append(pollfd(fd: notify.fd, events: Int16(POLLIN), revents: 0))
         }
@@ -131,7 +131,12 @@ public struct RunObserver {
         }
         let clientIndex = fds.count
         if let client, !client.isFinished { fds.append(pollfd(fd: client.fd, events: client.events, revents: 0)) }
-        let result = poll(&fds, nfds_t(fds.count), pollTimeout(now: now, deadline: deadline))
+        let result: Int32
+        do {
+            result = try Syscall.poll(&fds, timeout: pollTimeout(now: now, deadline: deadline))
+        } catch {
+            throw .system(error, program: process.program)
+        }
         if result > 0, clientIndex < fds.count, var active = client {
             active.step(revents: fds[clientIndex].revents)
             client = active
@@ -174,16 +179,12 @@ public struct RunObserver {
     /// its deadlines (the timeout, the grace period, Ctrl-C).
     private mutating func drainAll() {
         let channels = process.channels
-        if readyOpen { readyOpen = drainRecords(channels.readyRead) }
-        if stdoutOpen {
-            stdoutOpen = drain(channels.stdoutRead, echo: channels.echo?.stdout ?? -1, into: \.stdoutLines) {
-                $0.handleOutput($1)
-            }
+        if readyOpen, let fd = channels.recordRead { readyOpen = drainRecords(fd) }
+        if stdoutOpen, let fd = channels.stdoutRead {
+            stdoutOpen = drain(fd, echo: channels.echo?.stdout, into: \.stdoutLines) { $0.handleOutput($1) }
         }
-        if stderrOpen {
-            stderrOpen = drain(channels.stderrRead, echo: channels.echo?.stderr ?? -1, into: \.stderrLines) {
-                $0.handleOutput($1)
-            }
+        if stderrOpen, let fd = channels.stderrRead {
+            stderrOpen = drain(fd, echo: channels.echo?.stderr, into: \.stderrLines) { $0.handleOutput($1) }
         }
         if let notify = channels.notify, run.wallToReady == nil {
             let process = self.process
@@ -200,14 +201,21 @@ public struct RunObserver {
     /// Reads at most `Self.sliceBytes` from `fd`; false once it reached end
     /// of file.
     private mutating func drain(
-        _ fd: Int32, echo: Int32, into buffer: WritableKeyPath<RunObserver, LineBuffer>,
+        _ fd: FileDescriptor, echo: Int32?, into buffer: WritableKeyPath<RunObserver, LineBuffer>,
         _ handle: (inout RunObserver, Substring) -> Void
     ) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         var total = 0
         while total < Self.sliceBytes {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 { return errno == EAGAIN || errno == EINTR }
+            var failed = false
+            let read = chunk.withUnsafeMutableBytes { buffer -> Int? in
+                do { return try fd.read(into: buffer) } catch {
+                    failed = true
+                    return nil
+                }
+            }
+            if failed { return false }  // a read error ends the stream as its end of file does
+            guard let count = read else { return true }  // nothing more now
             if count == 0 {
                 var lines = self[keyPath: buffer]
                 lines.flush { handle(&self, $0) }
@@ -215,7 +223,7 @@ public struct RunObserver {
                 return false
             }
             total += count
-            if echo >= 0 { chunk.withUnsafeBytes { Self.writeAll(echo, $0.prefix(count)) } }
+            if let echo { chunk.withUnsafeBytes { try? Syscall.writeAll(echo, UnsafeRawBufferPointer(rebasing: $0.prefix(count))) } }
             // Once ready, output only needs draining.
             if run.wallToReady != nil { continue }
             var lines = self[keyPath: buffer]
@@ -232,15 +240,19 @@ public struct RunObserver {
     /// process's records count (a wrapper must exec the traced program, as
     /// `sh -c 'exec prog'` does; a program it merely runs first is not the
     /// launch).
-    private mutating func drainRecords(_ fd: Int32) -> Bool {
+    private mutating func drainRecords(_ fd: FileDescriptor) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         for _ in 0..<Self.sliceRecords {
             var sender: pid_t = 0
             var truncated: Int32 = 0
-            let count = buffer.withUnsafeMutableBytes {
-                lp_record_receive(fd, $0.baseAddress, $0.count, &sender, &truncated)
+            let count: Int
+            do {
+                count = try Syscall.check("recvmsg", "record socket") {
+                    buffer.withUnsafeMutableBytes { lp_record_receive(fd.rawValue, $0.baseAddress, $0.count, &sender, &truncated) }
+                }
+            } catch {
+                return error.errno == EAGAIN || error.errno == EWOULDBLOCK  // nothing more now; else the socket is done
             }
-            if count < 0 { return errno == EAGAIN || errno == EINTR }
             if count == 0 { return false }
             guard process.isKnown else {
                 // A quiet spawn: the pid comes with the exit; the records wait.
@@ -300,18 +312,6 @@ public struct RunObserver {
     static func processName(_ pid: pid_t) -> String {
         guard pid > 0, let text = ProcFile.read("/proc/\(pid)/comm") else { return "gone" }
         return TerminalText.sanitized(String(text.prefix { $0 != "\n" }))
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer.SubSequence) {
-        var rest = UnsafeRawBufferPointer(rebasing: bytes)
-        while !rest.isEmpty {
-            let written = write(fd, rest.baseAddress, rest.count)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            rest = UnsafeRawBufferPointer(rebasing: rest[written...])
-        }
     }
 
     private mutating func handleRecord(_ line: Substring) {

@@ -42,10 +42,12 @@ package final class SpawnService {
         // (it gives up on those after five seconds).
         var status: Int32 = 0
         let deadline = monotonicNanoseconds() &+ 6_000_000_000
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        // waitpid through Syscall: EINTR retried; an error (ECHILD: already
+        // reaped) ends the wait as the exit does.
+        while (try? Syscall.check("waitpid", "lp-spawn") { waitpid(pid, &status, WNOHANG) }) == 0 {
             if monotonicNanoseconds() > deadline {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
+                _ = try? Syscall.check("kill", "lp-spawn") { kill(pid, SIGKILL) }
+                _ = try? Syscall.check("waitpid", "lp-spawn") { waitpid(pid, &status, 0) }
                 break
             }
             usleep(1_000)

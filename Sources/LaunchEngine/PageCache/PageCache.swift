@@ -71,11 +71,17 @@ public enum PageCache {
     public static func dropAllCaches() throws(PageCacheError) {
         if let reason = dropAllCachesUnavailableReason { throw .dropCachesUnavailable(reason: reason) }
         sync()
-        let fd = open(dropCachesPath, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .dropCachesUnavailable(reason: String(cString: strerror(errno))) }
-        defer { Syscall.closeQuietly(fd) }
-        let written = write(fd, "3\n", 2)
-        guard written == 2 else { throw .dropCachesUnavailable(reason: String(cString: strerror(errno))) }
+        do throws(SystemCallError) {
+            let fd = FileDescriptor(try Syscall.check("open", dropCachesPath) { open(dropCachesPath, O_WRONLY | O_CLOEXEC) })
+            defer { fd.close() }
+            var failure: SystemCallError?
+            Array("3\n".utf8).withUnsafeBytes { bytes in
+                do throws(SystemCallError) { try fd.writeAll(bytes) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        } catch {
+            throw .dropCachesUnavailable(reason: String(cString: strerror(error.errno)))
+        }
     }
 
     // MARK: - Helpers
@@ -103,10 +109,14 @@ public enum PageCache {
     private static func withDescriptor<T>(
         _ path: String, _ body: (Int32) throws(PageCacheError) -> T
     ) throws(PageCacheError) -> T {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure(path, "open") }
-        defer { Syscall.closeQuietly(fd) }
-        return try body(fd)
+        let fd: FileDescriptor
+        do {
+            fd = FileDescriptor(try Syscall.check("open", path) { open(path, O_RDONLY | O_CLOEXEC) })
+        } catch {
+            throw .systemCall(path: path, call: "open", reason: String(cString: strerror(error.errno)))
+        }
+        defer { fd.close() }
+        return try body(fd.rawValue)
     }
 
     private static func failure(_ path: String, _ call: String) -> PageCacheError {

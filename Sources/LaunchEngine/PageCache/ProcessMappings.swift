@@ -104,17 +104,13 @@ struct MapsEntry {
 /// they are read, so this loops on read(2) rather than trusting st_size.
 enum ProcFile {
     static func read(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { Syscall.closeQuietly(fd) }
+        guard let raw = try? Syscall.check("open", path, { open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
+        let fd = FileDescriptor(raw)
+        defer { fd.close() }
         var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            guard let count = chunk.withUnsafeMutableBytes({ buffer in (try? fd.read(into: buffer)) ?? nil }) else { return nil }
             if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
             bytes += chunk[..<count]
         }
         return String(decoding: bytes, as: UTF8.self)

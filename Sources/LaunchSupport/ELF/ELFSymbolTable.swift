@@ -1,5 +1,4 @@
 import Foundation
-import LaunchSupport
 
 #if canImport(Glibc)
 import Glibc

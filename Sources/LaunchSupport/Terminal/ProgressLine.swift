@@ -66,9 +66,8 @@ public struct ProgressLine: Sendable {
     }
 
     private func emit(_ text: String) {
-        // One write per update; a short write to a terminal is not worth a retry loop.
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        // A progress line that cannot be drawn is not worth failing a run for.
+        Array(text.utf8).withUnsafeBytes { bytes in _ = try? Syscall.writeAll(descriptor, bytes) }
     }
 
     /// "3 s", "2 min 5 s", "1 h 2 min".
