@@ -219,6 +219,7 @@ let package = Package(
             name: "LaunchProfTests",
             dependencies: [
                 "LaunchProf", "CLaunchProfSupport", "LaunchProfDeferred", "LaunchProfLifecycle", "LaunchProfCodable", "LaunchBenchmark",
+                "LaunchProfTestSupport",
             ]
         ),
         // Helpers both test targets use (markup parsing, files they execute).

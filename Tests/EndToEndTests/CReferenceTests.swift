@@ -1,4 +1,5 @@
 import Foundation
+import LaunchProfTestSupport
 import Testing
 
 /// The C reference and the preload library are C: no Swift runtime, no

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 /// Cold launches of a Swift program are cold: launchprof maps no Swift

@@ -1,5 +1,6 @@
 import Foundation
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Testing
 
 /// `launchprof explain` on real results and a real trace of the sample app.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Testing
 
 /// Runs `launchprof` in `directory` (baselines are saved relative to it).

@@ -1,5 +1,6 @@
 import Foundation
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Testing
 
 /// Source lines and inlined frames through the real llvm-symbolizer, on

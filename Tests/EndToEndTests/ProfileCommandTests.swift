@@ -1,5 +1,6 @@
 import Foundation
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Testing
 
 /// `launchprof profile` on real programs: the Swift sample app (LaunchProf

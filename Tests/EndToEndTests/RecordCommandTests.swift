@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Testing
 
 /// `launchprof record` on real programs, as a user runs it.

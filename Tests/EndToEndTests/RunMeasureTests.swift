@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Testing
 
 /// `launchprof run --measure`: lifecycle phases of a real server after ready.

@@ -1,5 +1,6 @@
 import Foundation
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Testing
 
 /// A real trace written by liblaunchprof-preload.so, damaged on purpose: the

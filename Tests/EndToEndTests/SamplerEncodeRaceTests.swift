@@ -1,4 +1,5 @@
 import Foundation
+import LaunchProfTestSupport
 import Testing
 
 /// The sampler's encoder against handlers still adding samples, threads

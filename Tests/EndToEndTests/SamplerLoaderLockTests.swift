@@ -1,4 +1,5 @@
 import Foundation
+import LaunchProfTestSupport
 import Testing
 
 /// The sampler's signal handler keeps out of the dynamic loader's locks by

@@ -32,7 +32,7 @@ package final class FileDescriptor: Sendable {
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int? {
         do {
             return try Syscall.check("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
-        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+        } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
             return nil
         }
     }

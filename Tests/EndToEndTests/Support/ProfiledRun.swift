@@ -1,5 +1,6 @@
 import Foundation
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Testing
 
 /// One `launchprof profile` run of a real program, and the files it wrote.

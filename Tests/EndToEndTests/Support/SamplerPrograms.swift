@@ -1,4 +1,5 @@
 import Foundation
+import LaunchProfTestSupport
 import Testing
 
 /// C programs compiled by the sampler tests with the system's `cc`: each has
@@ -88,27 +89,20 @@ enum SamplerPrograms {
     static func compile(
         _ source: String, name: String, optimization: String = "-O1", linkingSampler: Bool = false
     ) throws -> String {
-        let sourcePath = Products.temporaryPath("\(name).c")
         let binary = Products.temporaryPath(name)
-        try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
-        defer { unlink(sourcePath) }
-        var arguments = [optimization, "-g", "-o", binary, sourcePath, "-lpthread"]
-        if linkingSampler {
-            let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
-            let sampler = sources.appendingPathComponent("CLaunchProfSupport").path
-            let format = sources.appendingPathComponent("LaunchProfFormat").path
-            arguments =
-                [
-                    optimization, "-g", "-DLP_PRELOAD=1", "-I", sampler, "-I", sampler + "/include", "-I", format + "/include",
-                    "-o", binary, sourcePath, format + "/checksum.c",
-                ]
-                + ["sampler.c", "sampler_threads.c", "sampler_modules.c", "sampler_loader.c", "sampler_encode.c"]
-                .map { sampler + "/" + $0 }
-                + ["-lunwind", "-lpthread", "-ldl"]
-        }
-        let run = try CommandRun.run("/usr/bin/cc", arguments)
-        try #require(run.status == 0, "cc failed: \(run.standardError)")
-        return binary
+        guard linkingSampler else { return try CCompiler.compile(source, to: binary, flags: ["-lpthread"], optimization: optimization) }
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+        let sampler = sources.appendingPathComponent("CLaunchProfSupport").path
+        let format = sources.appendingPathComponent("LaunchProfFormat").path
+        let units =
+            ["sampler.c", "sampler_threads.c", "sampler_modules.c", "sampler_loader.c", "sampler_encode.c"]
+            .map { sampler + "/" + $0 } + [format + "/checksum.c"]
+        return try CCompiler.compile(
+            source, to: binary,
+            flags: [
+                "-DLP_PRELOAD=1", "-I", sampler, "-I", sampler + "/include", "-I", format + "/include", "-lunwind", "-lpthread", "-ldl",
+            ],
+            optimization: optimization, sources: units)
     }
 }

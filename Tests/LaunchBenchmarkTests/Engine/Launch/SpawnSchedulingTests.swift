@@ -1,4 +1,5 @@
 import Glibc
+import LaunchProfTestSupport
 import Synchronization
 import Testing
 
@@ -108,7 +109,7 @@ struct SpawnSchedulingTests {
 
     @Test("real processes: /bin/true and the sample app, interleaved, with progress")
     func realProcesses() throws {
-        let app = try spawnProductPath("lp-sample-app")
+        let app = try Products.path("lp-sample-app")
         let targets = [
             LaunchTarget(name: "true", arguments: ["/bin/true"]),
             LaunchTarget(name: "app", arguments: [app, "--words", "1000"], ready: .tracer),

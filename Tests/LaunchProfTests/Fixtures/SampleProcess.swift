@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 /// A sample program running under a test: spawned with posix_spawn in its
@@ -45,7 +46,7 @@ final class SampleProcess {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(
             &attributes, Int16(placementFlag | Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)))
-        let path = productPath(product)
+        let path = try Products.path(product)
         let environment = ProcessInfo.processInfo.environment
             .filter { !$0.key.hasPrefix("LAUNCHPROF_") && $0.key != "NOTIFY_SOCKET" }
             .merging(environment) { $1 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -14,7 +15,7 @@ import Testing
 struct ProbeTests {
     @Test("tracer: the sample app's milestones arrive in order, after entry and main, before ready")
     func tracer() throws {
-        let app = try spawnProductPath("lp-sample-app")
+        let app = try Products.path("lp-sample-app")
         let run = try launchOnce(LaunchTarget(name: "app", arguments: [app, "--words", "2000"], ready: .tracer))
         // The app exits right after launch complete; whether it got there
         // before the harness's SIGTERM is a race, and both are a success.
@@ -34,7 +35,7 @@ struct ProbeTests {
 
     @Test("exit probe still collects a traced program's milestones")
     func exitProbeMilestones() throws {
-        let app = try spawnProductPath("lp-sample-app")
+        let app = try Products.path("lp-sample-app")
         let run = try launchOnce(LaunchTarget(name: "app", arguments: [app, "--words", "2000"]))
         #expect(run.milestones.count == 3)
         #expect(run.wallToReady == run.wallToExit)
@@ -42,14 +43,14 @@ struct ProbeTests {
 
     @Test("notify: the sample server becomes ready, is stopped by SIGTERM, and leaves nothing behind")
     func notifyServer() throws {
-        let server = try spawnProductPath("lp-sample-server")
+        let server = try Products.path("lp-sample-server")
         let run = try launchOnce(LaunchTarget(name: "server", arguments: [server, "--port", "0"], ready: .notify))
         try expectStoppedServer(run)
     }
 
     @Test("port: ready when 127.0.0.1:N accepts a connection")
     func portServer() throws {
-        let server = try spawnProductPath("lp-sample-server")
+        let server = try Products.path("lp-sample-server")
         let port = try freeLocalPort()
         let run = try launchOnce(
             LaunchTarget(name: "server", arguments: [server, "--port", "\(port)"], ready: .port(port)))
@@ -58,7 +59,7 @@ struct ProbeTests {
 
     @Test("output: ready when a line of stdout matches")
     func outputServer() throws {
-        let server = try spawnProductPath("lp-sample-server")
+        let server = try Products.path("lp-sample-server")
         let run = try launchOnce(
             LaunchTarget(name: "server", arguments: [server, "--port", "0"], ready: .output("^listening on 127\\.0\\.0\\.1:[0-9]+")))
         try expectStoppedServer(run)
@@ -77,7 +78,7 @@ struct ProbeTests {
 
     @Test("a program ignoring SIGTERM gets SIGKILL after the grace period")
     func ignoresTerm() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let program = try scratch.compile("stubborn", MisbehavingSource.ignoreTerm)
         let run = try launchOnce(
             LaunchTarget(name: "stubborn", arguments: [program], ready: .output("^ready$")), grace: .milliseconds(300))
@@ -88,7 +89,7 @@ struct ProbeTests {
 
     @Test("a flood of stdout and stderr never blocks the program or the harness")
     func flood() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let program = try scratch.compile("flood", MisbehavingSource.flood)
         // 16 MiB through the pipes before the ready line, then the program exits.
         let run = try launchOnce(
@@ -106,7 +107,7 @@ struct ProbeTests {
 
     @Test("captured output is still written to the per-run file")
     func capturedOutputFile() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let run = try launchOnce(
             LaunchTarget(name: "echo", arguments: ["echo one; echo two >&2"], useShell: true, ready: .output("two")),
             output: .file(scratch.file("out")))
@@ -125,7 +126,7 @@ struct ProbeTests {
 
     @Test("a record of another protocol version is rejected with a clear error")
     func wrongProtocol() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let program = try scratch.compile("lp2", MisbehavingSource.wrongProtocol)
         let run = try launchOnce(LaunchTarget(name: "lp2", arguments: [program], ready: .tracer))
         let error = try #require(run.protocolError)

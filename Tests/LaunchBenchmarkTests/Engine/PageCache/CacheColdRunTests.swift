@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -32,8 +33,8 @@ struct CacheColdRunTests {
 
     @Test("prepare evicts the target and its --evict files and reports residency")
     func prepareReportsResidency() throws {
-        let scratch = try CacheScratch()
-        guard let program = try scratch.compileC("toucher", source: Self.pageToucher) else { return }
+        let scratch = try ScratchDirectory.diskBacked()
+        let program = try scratch.compile("toucher", Self.pageToucher)
         let data = try scratch.writeFile("data.bin", size: 8 << 20)
         let target = LaunchTarget(name: "toucher", arguments: [program, data], evictPaths: [scratch.path])
         #expect(try runProcess([program, data]).status == 0)
@@ -76,8 +77,8 @@ struct CacheColdRunTests {
     /// is therefore "more", not "many".
     @Test("Cold runs take more major faults than warm runs")
     func coldRunsFaultMore() throws {
-        let scratch = try CacheScratch()
-        guard let program = try scratch.compileC("toucher", source: Self.pageToucher) else { return }
+        let scratch = try ScratchDirectory.diskBacked()
+        let program = try scratch.compile("toucher", Self.pageToucher)
         let data = try scratch.writeFile("data.bin", size: 16 << 20)
         let target = LaunchTarget(name: "toucher", arguments: [program, data], evictPaths: [data])
         let cache = try PageCacheEvictor()

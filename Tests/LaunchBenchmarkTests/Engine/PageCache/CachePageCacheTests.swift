@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -14,7 +15,7 @@ struct CachePageCacheTests {
 
     @Test("A file read is resident; evicted, it is (near) zero")
     func evictFile() throws {
-        let scratch = try CacheScratch()
+        let scratch = try ScratchDirectory.diskBacked()
         let file = try scratch.writeFile("data.bin", size: Self.eightMiB)
         try readWholeFile(file)
         let before = try PageCache.residency(of: file)
@@ -26,7 +27,7 @@ struct CachePageCacheTests {
 
     @Test("A directory is evicted recursively")
     func evictDirectory() throws {
-        let scratch = try CacheScratch()
+        let scratch = try ScratchDirectory.diskBacked()
         try FileManager.default.createDirectory(atPath: scratch.path + "/sub", withIntermediateDirectories: true)
         let first = try scratch.writeFile("a.bin", size: 1 << 20)
         let second = try scratch.writeFile("sub/b.bin", size: 1 << 20)
@@ -40,7 +41,7 @@ struct CachePageCacheTests {
 
     @Test("An empty file has no pages; a missing one is a clear error")
     func edgeCases() throws {
-        let scratch = try CacheScratch()
+        let scratch = try ScratchDirectory.diskBacked()
         let empty = try scratch.writeFile("empty", size: 0)
         #expect(try PageCache.residency(of: empty).totalPages == 0)
         #expect(throws: PageCacheError.systemCall(path: "/no/such/file", call: "open", reason: "No such file or directory")) {
@@ -50,7 +51,7 @@ struct CachePageCacheTests {
 
     @Test("A file this process maps stays resident, and the note says so")
     func mappedFileStaysResident() throws {
-        let scratch = try CacheScratch()
+        let scratch = try ScratchDirectory.diskBacked()
         let file = try scratch.writeFile("mapped.bin", size: 1 << 20)
         let fd = open(file, O_RDONLY)
         try #require(fd >= 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 /// State saved by one run of lp-sample-lifecycle and restored (or not) by
@@ -17,7 +18,7 @@ struct StateRestorationTests {
 
     @Test("state saved on SIGTERM is restored by the next launch, which knows the last run ended cleanly")
     func restoredAfterTerminate() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let first = try runOnce(directory.path)
         #expect(first.contains("previous run: no previous run"))
         #expect(first.contains("no saved state"))
@@ -30,7 +31,7 @@ struct StateRestorationTests {
 
     @Test("state older than the maximum age is discarded with a diagnostic")
     func tooOld() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         _ = try runOnce(directory.path)
         let lines = try runOnce(directory.path, ["--max-age", "0"])
         #expect(
@@ -42,7 +43,7 @@ struct StateRestorationTests {
 
     @Test("state from another app version is discarded with a diagnostic")
     func incompatibleVersion() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         _ = try runOnce(directory.path, ["--app-version", "1.0"])
         let lines = try runOnce(directory.path, ["--app-version", "2.0"])
         #expect(lines.contains { $0.contains("saved by app version '1.0', not compatible with '2.0'") })
@@ -57,7 +58,7 @@ struct StateRestorationTests {
             ("empty", "truncated: 0 bytes"),
         ])
     func corrupt(damage: String, diagnostic: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         _ = try runOnce(directory.path)
         let path = directory.path + "/state.state"
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -75,7 +76,7 @@ struct StateRestorationTests {
 
     @Test("a crash in the middle of a save leaves the previous state intact; the next run cleans up")
     func crashMidSave() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         _ = try runOnce(directory.path)
         let path = directory.path + "/state.state"
         let before = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -8,18 +8,10 @@ import LaunchProfTestSupport
 @testable import LaunchReports
 @testable import LaunchSupport
 
-/// A temporary directory on a disk-backed filesystem (eviction does nothing
-/// on tmpfs), removed when the test is done.
-final class CacheScratch {
-    let path: String
-
-    init() throws {
-        var template = Array("/var/tmp/launchprof-cache-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SystemCallError(call: "mkdtemp", errno: errno) }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+extension ScratchDirectory {
+    /// A scratch directory on a disk-backed filesystem (eviction does
+    /// nothing on tmpfs).
+    static func diskBacked() throws -> ScratchDirectory { try ScratchDirectory(prefix: "launchprof-cache", in: "/var/tmp") }
 
     /// Writes `size` bytes of non-zero data to `name` and syncs it (clean pages).
     func writeFile(_ name: String, size: Int, mode: mode_t = 0o644) throws -> String {
@@ -37,19 +29,9 @@ final class CacheScratch {
         try ExecutableFile.write(text, to: file, mode: mode)
         return file
     }
-
-    /// Compiles C source with `cc`; nil when no compiler is installed.
-    func compileC(_ name: String, source: String, flags: [String] = []) throws -> String? {
-        guard access("/usr/bin/cc", X_OK) == 0 else { return nil }
-        let sourcePath = try writeText(name + ".c", source, mode: 0o644)
-        let output = path + "/" + name
-        let usage = try runProcess(["/usr/bin/cc", "-O1", "-o", output, sourcePath] + flags)
-        guard usage.status == 0 else { throw CacheTestError.compileFailed(name) }
-        return output
-    }
 }
 
-enum CacheTestError: Error { case compileFailed(String), spawnFailed(Int32) }
+enum CacheTestError: Error { case spawnFailed(Int32) }
 
 /// What wait4 said about a finished child.
 struct ChildUsage {

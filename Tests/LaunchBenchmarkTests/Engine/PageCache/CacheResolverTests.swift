@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -48,7 +49,7 @@ struct CacheResolverTests {
 
     @Test("A #! script: the script, its interpreter and the interpreter's libraries")
     func script() throws {
-        let scratch = try CacheScratch()
+        let scratch = try ScratchDirectory.diskBacked()
         let script = try scratch.writeText("hello.sh", "#!/bin/sh -e\necho hello\n", mode: 0o755)
         let set = try resolver.fileSet(program: script)
         #expect(set.isScript)
@@ -60,7 +61,7 @@ struct CacheResolverTests {
 
     @Test("#!/usr/bin/env NAME also brings in NAME from PATH")
     func envScript() throws {
-        let scratch = try CacheScratch()
+        let scratch = try ScratchDirectory.diskBacked()
         let script = try scratch.writeText("hello", "#!/usr/bin/env sh\necho hello\n", mode: 0o755)
         let set = try resolver.fileSet(program: script, environment: ["PATH": "/usr/bin:/bin"])
         #expect(set.files.contains("/usr/bin/env"))
@@ -69,9 +70,10 @@ struct CacheResolverTests {
 
     @Test("A statically linked executable is its only file")
     func staticExecutable() throws {
-        let scratch = try CacheScratch()
+        let scratch = try ScratchDirectory.diskBacked()
         let source = "int main(void) { return 0; }\n"
-        guard let program = try? scratch.compileC("static", source: source, flags: ["-static"]) else { return }
+        // A static C library may not be installed: then there is nothing to test.
+        guard let program = try? scratch.compile("static", source, flags: ["-static"]) else { return }
         let set = try resolver.fileSet(program: program)
         #expect(set.isStaticallyLinked)
         #expect(set.files == [FilePaths.canonical(program)!])
@@ -79,7 +81,7 @@ struct CacheResolverTests {
 
     @Test("Missing, not executable, not a program: clear errors naming the input")
     func errors() throws {
-        let scratch = try CacheScratch()
+        let scratch = try ScratchDirectory.diskBacked()
         #expect(throws: FileSetError.fileNotFound(path: "/no/such/program")) {
             try resolver.fileSet(program: "/no/such/program")
         }
@@ -119,16 +121,11 @@ struct CacheResolverTests {
 
     @Test("A library the loader cannot find is reported with its name and who needs it")
     func missingLibrary() throws {
-        let scratch = try CacheScratch()
-        guard
-            let library = try scratch.compileC(
-                "libgone.so", source: "int gone(void) { return 1; }\n", flags: ["-shared", "-fPIC"])
-        else { return }
-        guard
-            let program = try scratch.compileC(
-                "needsgone", source: "int gone(void);\nint main(void) { return gone(); }\n",
-                flags: ["-L", scratch.path, "-lgone", "-Wl,-rpath,$ORIGIN"])
-        else { return }
+        let scratch = try ScratchDirectory.diskBacked()
+        let library = try scratch.compile("libgone.so", "int gone(void) { return 1; }\n", flags: ["-shared", "-fPIC"])
+        let program = try scratch.compile(
+            "needsgone", "int gone(void);\nint main(void) { return gone(); }\n",
+            flags: ["-L", scratch.path, "-lgone", "-Wl,-rpath,$ORIGIN"])
         // With the library beside it, $ORIGIN finds it.
         let set = try resolver.fileSet(program: program)
         #expect(set.files.contains(FilePaths.canonical(library)!))

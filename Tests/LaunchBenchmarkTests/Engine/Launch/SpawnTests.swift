@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -37,7 +38,7 @@ struct SpawnTests {
 
     @Test("argv reaches the program exactly, spaces and quotes included")
     func argvExact() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let arguments = ["/bin/sh", "-c", "printf '%s|' \"$@\"", "sh", "a b", "it's", "", "$HOME"]
         let run = try launchOnce(
             LaunchTarget(name: "argv", arguments: arguments), output: .file(scratch.file("out")))
@@ -47,7 +48,7 @@ struct SpawnTests {
 
     @Test("--shell runs the command line through /bin/sh -c")
     func shell() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let run = try launchOnce(
             LaunchTarget(name: "shell", arguments: ["echo one; echo two >&2"], useShell: true),
             output: .file(scratch.file("out")))
@@ -57,7 +58,7 @@ struct SpawnTests {
 
     @Test("the child gets t0, the record pipe, and no inherited NOTIFY_SOCKET; cwd is honoured")
     func environment() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let program = try scratch.compile("env", MisbehavingSource.printEnvironment)
         let target = LaunchTarget(name: "env", arguments: [program], workingDirectory: scratch.path)
         let process = try Spawner().spawn(target, options: SpawnOptions(output: .file(scratch.file("out"))))
@@ -79,7 +80,7 @@ struct SpawnTests {
 
     @Test("a crash reports its signal")
     func crash() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let program = try scratch.compile("crash", MisbehavingSource.crash)
         let run = try launchOnce(LaunchTarget(name: "crash", arguments: [program]))
         #expect(run.exit == .signaled(SIGABRT))
@@ -101,7 +102,7 @@ struct SpawnTests {
 
     @Test("a file without execute permission, or a directory, is a clear error")
     func notExecutable() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let script = scratch.file("script.sh")
         try "#!/bin/sh\nexit 0\n".write(toFile: script, atomically: true, encoding: .utf8)
         do {
@@ -118,7 +119,7 @@ struct SpawnTests {
 
     @Test("a grandchild left in the process group is killed when the program exits")
     func grandchildKilled() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let program = try scratch.compile("forker", MisbehavingSource.forkGrandchild)
         let run = try launchOnce(LaunchTarget(name: "forker", arguments: [program]), output: .file(scratch.file("out")))
         #expect(run.exit == .exited(0))
@@ -128,7 +129,7 @@ struct SpawnTests {
 
     @Test("a hanging program is killed with its group at the timeout")
     func timeout() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let program = try scratch.compile("hang", MisbehavingSource.hangWithGrandchild)
         let start = monotonicNanoseconds()
         let run = try launchOnce(
@@ -144,7 +145,7 @@ struct SpawnTests {
 
     @Test("an interrupt kills the running child and marks the run interrupted")
     func interrupted() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let program = try scratch.compile("hang", MisbehavingSource.hang)
         let monitor = try InterruptMonitor()
         defer { monitor.stop() }
@@ -159,7 +160,7 @@ struct SpawnTests {
 
     @Test("a dropped, unobserved process is killed and reaped, not leaked")
     func droppedProcess() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let program = try scratch.compile("hang", MisbehavingSource.hang)
         var pid: pid_t = 0
         do {

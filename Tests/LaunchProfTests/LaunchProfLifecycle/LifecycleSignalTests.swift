@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 /// The lifecycle as a user meets it: lp-sample-lifecycle, real signals, the
@@ -8,7 +9,7 @@ import Testing
 struct LifecycleSignalTests {
     @Test("Ctrl-Z: will-suspend handlers run, state is saved, the process really stops; SIGCONT resumes it")
     func terminalStop() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         // A budget far beyond what the handlers need: on a loaded machine the
         // fsync'd state save can pass the default 1 s, and the process would
         // then stop before its handlers printed (the budget has its own test).
@@ -36,7 +37,7 @@ struct LifecycleSignalTests {
 
     @Test("SIGTERM while a reload handler is stuck: termination starts within its budget and state is saved")
     func terminationPreemptsStuckReload() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let sample = try SampleProcess(
             "lp-sample-lifecycle",
             ["--state-dir", directory.path, "--slow-reload", "60000", "--terminate-budget", "500"], placement: .session)
@@ -55,7 +56,7 @@ struct LifecycleSignalTests {
 
     @Test("SIGTSTP to a process in an orphaned group (setsid, as under systemd) is a discarded stop: no transition, no handlers")
     func discardedStop() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let sample = try SampleProcess(
             "lp-sample-lifecycle", ["--state-dir", directory.path, "--suspend-budget", "30000"], placement: .session)
         try #require(sample.waitForLine(containing: "listening on") != nil)
@@ -74,7 +75,7 @@ struct LifecycleSignalTests {
 
     @Test("Ctrl-Z: a will-suspend handler slower than the budget does not keep the process from stopping")
     func suspendBudget() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let sample = try SampleProcess(
             "lp-sample-lifecycle",
             ["--state-dir", directory.path, "--slow-suspend", "20000", "--suspend-budget", "300"],
@@ -99,7 +100,7 @@ struct LifecycleSignalTests {
 
     @Test("SIGSTOP and SIGCONT are found after the fact as an unobserved suspension, with its length")
     func unobservedSuspension() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let sample = try SampleProcess(
             "lp-sample-lifecycle", ["--state-dir", directory.path, "--heartbeat", "50"], placement: .session)
         try #require(sample.waitForLine(containing: "launching -> active") != nil)
@@ -124,7 +125,7 @@ struct LifecycleSignalTests {
 
     @Test("SIGTERM: a will-terminate handler slower than the budget does not hold up the exit")
     func terminateBudget() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let sample = try SampleProcess(
             "lp-sample-lifecycle",
             ["--state-dir", directory.path, "--slow-terminate", "20000", "--terminate-budget", "500"],
@@ -149,7 +150,7 @@ struct LifecycleSignalTests {
 
     @Test("a second SIGINT ends the process at once, without waiting for the handlers")
     func secondInterrupt() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let sample = try SampleProcess(
             "lp-sample-lifecycle",
             ["--state-dir", directory.path, "--slow-terminate", "30000", "--terminate-budget", "30000"],
@@ -164,7 +165,7 @@ struct LifecycleSignalTests {
 
     @Test("--exit-status ends with 128 + signal instead of re-raising it")
     func exitStatus() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let sample = try SampleProcess(
             "lp-sample-lifecycle", ["--state-dir", directory.path, "--exit-status"], placement: .session)
         try #require(sample.waitForLine(containing: "launching -> active") != nil)

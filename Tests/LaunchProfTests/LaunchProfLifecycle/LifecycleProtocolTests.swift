@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Testing
 
 /// What a supervisor sees of a lifecycle: sd_notify messages, the harness
@@ -9,7 +10,7 @@ import Testing
 struct LifecycleProtocolTests {
     @Test("sd_notify sees READY=1, RELOADING=1 (with MONOTONIC_USEC) and READY=1 on SIGHUP, then STOPPING=1, in order")
     func notifyAndReload() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let name = "launchprof-lifecycle-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let socket = try DatagramSocket(abstract: name)
         let greeting = directory.path + "/greeting"
@@ -43,7 +44,7 @@ struct LifecycleProtocolTests {
 
     @Test("the harness pipe gets ready, resumed after SIGCONT, and stopping on SIGTERM")
     func harnessRecords() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let records = directory.path + "/records"
         let fd = open(records, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         try #require(fd >= 0)
@@ -69,7 +70,7 @@ struct LifecycleProtocolTests {
 
     @Test("on SIGTERM the trace is written once, with launching, suspend, resume and terminate intervals")
     func traceOnTerminate() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let trace = directory.path + "/sample.lptrace"
         let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         try #require(watch >= 0)
@@ -94,7 +95,7 @@ struct LifecycleProtocolTests {
 
     @Test("setting the wall clock is reported as a significant time change")
     func clockChange() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let sample = try SampleProcess("lp-sample-lifecycle", ["--state-dir", directory.path], placement: .session)
         try #require(sample.waitForLine(containing: "launching -> active") != nil)
         try #require(sample.linesContaining("clock changes: active").count == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Synchronization
 import Testing
 
@@ -11,8 +12,8 @@ struct BenchmarkSessionTests {
     /// The sample server (ready when LaunchProf says launch complete) and the
     /// C reference (ready at exit), a few runs each.
     func session(budgets: [Budget], baseline: BaselineSource? = nil) throws -> BenchmarkSession {
-        let server = try spawnProductPath("lp-sample-server")
-        let helloC = try spawnProductPath("lp-hello-c")
+        let server = try Products.path("lp-sample-server")
+        let helloC = try Products.path("lp-hello-c")
         return BenchmarkSession(
             targets: [
                 LaunchTarget(name: "server", arguments: [server, "--port", "0"], ready: .tracer),

@@ -15,22 +15,19 @@ struct LineSymbolizerToolTests {
     /// A C program with debug info, its symbols, and scripts standing in
     /// for llvm-symbolizer, in a scratch directory.
     final class Fixture {
-        let scratch: SpawnScratch
+        let scratch: ScratchDirectory
         let binary: String
         let table: ELFSymbolTable
 
         init(debugInfo: Bool = true) throws {
-            scratch = try SpawnScratch()
-            let source = scratch.file("lines.c")
-            try """
-            #include <stdio.h>
-            #include <stdlib.h>
-            __attribute__((noinline)) double noinline_caller(long n) { double x = 0; for (long i = 0; i < n; i++) x += i; return x; }
-            int main(int argc, char **argv) { printf("%f\\n", noinline_caller(argc > 1 ? atol(argv[1]) : 10)); return 0; }
-            """.write(toFile: source, atomically: true, encoding: .utf8)
-            binary = scratch.file("lines")
-            let compiled = try runProcess(["/usr/bin/cc", "-O2", "-o", binary, source] + (debugInfo ? ["-g"] : []))
-            try #require(compiled.status == 0, "cc failed")
+            scratch = try ScratchDirectory()
+            binary = try CCompiler.compile(
+                """
+                #include <stdio.h>
+                #include <stdlib.h>
+                __attribute__((noinline)) double noinline_caller(long n) { double x = 0; for (long i = 0; i < n; i++) x += i; return x; }
+                int main(int argc, char **argv) { printf("%f\\n", noinline_caller(argc > 1 ? atol(argv[1]) : 10)); return 0; }
+                """, to: scratch.file("lines"), optimization: "-O2", debugInfo: debugInfo)
             table = try ELFSymbolTable.read(path: binary)
         }
 

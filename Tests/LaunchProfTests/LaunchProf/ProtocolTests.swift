@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 /// The embedded library as the harness sees it: real processes (the sample
@@ -9,7 +10,7 @@ import Testing
 struct ProtocolTests {
     @Test("pipe records: entry, main, milestones in order, then ready, then the main thread's CPU time")
     func readyRecords() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let records = directory.path + "/records"
         // The shell opens fd 3 on a file and execs the sample with it.
         let result = try runSample(
@@ -32,7 +33,7 @@ struct ProtocolTests {
 
     @Test("the descriptor's name before LAUNCHPROF_RECORD_FD, LAUNCHPROF_READY_FD, is still read")
     func legacyRecordDescriptorName() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let records = directory.path + "/records"
         let result = try runSample(shellRedirect: "3>\(records)", environment: ["LAUNCHPROF_READY_FD": "3"])
         #expect(result.status == 0)
@@ -51,7 +52,7 @@ struct ProtocolTests {
 
     @Test("launch complete sends READY=1 to a path NOTIFY_SOCKET")
     func sdNotifyPath() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let path = directory.path + "/notify.sock"
         let socket = try DatagramSocket(path: path)
         let result = try runSample(environment: ["NOTIFY_SOCKET": path])
@@ -61,7 +62,7 @@ struct ProtocolTests {
 
     @Test("the trace is written at exit, whole, with no temporary file left")
     func traceAtExit() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let trace = directory.path + "/sample.lptrace"
         let result = try runSample(environment: ["LAUNCHPROF_TRACE": trace])
         #expect(result.status == 0)
@@ -75,7 +76,7 @@ struct ProtocolTests {
 
     @Test("LAUNCHPROF_ENABLE=0 records nothing, but still writes an empty trace")
     func disabled() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let trace = directory.path + "/disabled.lptrace"
         let result = try runSample(environment: ["LAUNCHPROF_TRACE": trace, "LAUNCHPROF_ENABLE": "0"])
         #expect(result.status == 0)
@@ -103,49 +104,15 @@ struct ProtocolTests {
 
 // MARK: - Helpers
 
-struct SampleResult {
-    var status: Int32
-    var pid: Int32
-    var standardError: String
-}
-
-/// Runs the built lp-sample-app (next to the test binary) and waits for it.
-func runSample(shellRedirect: String? = nil, environment: [String: String]) throws -> SampleResult {
-    let sample = productPath("lp-sample-app")
-    let process = Process()
-    if let shellRedirect {
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \"$0\" --words 2000 \(shellRedirect)", sample]
-    } else {
-        process.executableURL = URL(fileURLWithPath: sample)
-        process.arguments = ["--words", "2000"]
-    }
-    process.environment = ProcessInfo.processInfo.environment
-        .filter { !$0.key.hasPrefix("LAUNCHPROF_") && $0.key != "NOTIFY_SOCKET" }
-        .merging(environment) { $1 }
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return SampleResult(status: process.terminationStatus, pid: process.processIdentifier, standardError: errorText)
-}
-
-/// A product built beside the test binary (.build/<triple>/debug/NAME).
-func productPath(_ name: String) -> String {
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-    return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name).path
-}
-
-final class TemporaryDirectory {
-    let path: String
-    init() throws {
-        var template = Array("\(NSTemporaryDirectory())/launchprof-test-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        path = String(cString: made)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+/// Runs the built lp-sample-app (next to the test binary) and waits for it,
+/// without the harness's variables of the process running the tests.
+func runSample(shellRedirect: String? = nil, environment: [String: String]) throws -> CommandRun {
+    let sample = try Products.path("lp-sample-app")
+    let (executable, arguments) =
+        shellRedirect.map { ("/bin/sh", ["-c", "exec \"$0\" --words 2000 \($0)", sample]) } ?? (sample, ["--words", "2000"])
+    return try CommandRun.run(
+        executable, arguments, environment: environment,
+        removing: { $0.hasPrefix("LAUNCHPROF_") || $0 == "NOTIFY_SOCKET" }, timeout: 60)
 }
 
 /// A bound AF_UNIX datagram socket, as systemd listens for sd_notify.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LaunchProfCodable
 import LaunchProfLifecycle
+import LaunchProfTestSupport
 import Testing
 
 /// StateStore in-process: real files in a temporary directory.
@@ -9,7 +10,7 @@ import Testing
 struct StateStoreTests {
     @Test("bytes saved are restored with their kind, version and a small age")
     func roundTrip() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let store = try StateStore(appName: "app", appVersion: "3.1", directory: directory.path)
         let payload: [UInt8] = Array(0...255) + Array("tail".utf8)
         try store.save(payload, kind: .quick)
@@ -26,7 +27,7 @@ struct StateStoreTests {
 
     @Test("a compatibility rule can accept other versions")
     func compatibleVersions() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         try StateStore(appName: "app", appVersion: "1.2", directory: directory.path).save([1, 2, 3])
         let newer = try StateStore(appName: "app", appVersion: "1.3", directory: directory.path) { $0.hasPrefix("1.") }
         #expect(newer.restore().snapshot?.bytes == [1, 2, 3])
@@ -36,7 +37,7 @@ struct StateStoreTests {
 
     @Test("names that are not one path component are refused with a clear error", arguments: ["", "a/b", ".", ".."])
     func badNames(name: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         #expect {
             try StateStore(appName: name, appVersion: "1", directory: directory.path)
         } throws: { error in
@@ -46,13 +47,13 @@ struct StateStoreTests {
 
     @Test("STATE_DIRECTORY, then XDG_STATE_HOME/<app>, then HOME/.local/state/<app>")
     func directories() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let script = """
             STATE_DIRECTORY=\(directory.path)/systemd:/other XDG_STATE_HOME=\(directory.path)/xdg HOME=\(directory.path)/home "$0" --print-state-dir && \
             env -u STATE_DIRECTORY XDG_STATE_HOME=\(directory.path)/xdg HOME=\(directory.path)/home "$0" --print-state-dir && \
             env -u STATE_DIRECTORY XDG_STATE_HOME=relative HOME=\(directory.path)/home "$0" --print-state-dir
             """
-        let result = try runShell(script, productPath("lp-sample-lifecycle"))
+        let result = try runShell(script, Products.path("lp-sample-lifecycle"))
         #expect(
             result == [
                 "\(directory.path)/systemd", "\(directory.path)/xdg/lp-sample-lifecycle",
@@ -65,7 +66,7 @@ struct StateStoreTests {
 
     @Test("a directory that cannot be created is named in the error")
     func uncreatable() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let file = directory.path + "/file"
         try Data().write(to: URL(fileURLWithPath: file))
         #expect {
@@ -82,7 +83,7 @@ struct StateStoreTests {
             var path: [String]
             var tab: Int
         }
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let store = try StateStore(appName: "app", appVersion: "1", directory: directory.path)
         try store.save(encoding: Model(path: ["a", "b"], tab: 2), cleanShutdown: true)
         let restored = store.restore(decoding: Model.self)
@@ -97,15 +98,7 @@ struct StateStoreTests {
 
 /// Runs `script` with `sh -c script argument0`; its stdout lines.
 func runShell(_ script: String, _ argument0: String) throws -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script, argument0]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    try CommandRun.run("/bin/sh", ["-c", script, argument0]).standardOutput.split(separator: "\n").map(String.init)
 }
 
 /// Saving under contention, and who may read what is saved.
@@ -113,7 +106,7 @@ func runShell(_ script: String, _ argument0: String) throws -> [String] {
 struct StateStoreSafetyTests {
     @Test("64 threads saving one kind at once leave one whole snapshot, of one of them, mode 0600")
     func concurrentSaves() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let store = try StateStore(appName: "app", appVersion: "1", directory: directory.path)
         // Each thread's payload is its number repeated, large enough that
         // interleaved writes into one file would show.
@@ -136,7 +129,7 @@ struct StateStoreSafetyTests {
 
     @Test("a symlink planted where the temporary or state file goes is not followed")
     func symlinkNotFollowed() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let store = try StateStore(appName: "app", appVersion: "1", directory: directory.path)
         let victim = directory.path + "/victim"
         try "precious".write(toFile: victim, atomically: true, encoding: .utf8)
@@ -148,7 +141,7 @@ struct StateStoreSafetyTests {
 
     @Test("directories the store creates are 0700, whatever the umask")
     func directoryMode() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let previous = umask(0)
         defer { umask(previous) }
         let nested = directory.path + "/a/b"

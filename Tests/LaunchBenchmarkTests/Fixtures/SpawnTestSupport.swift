@@ -9,38 +9,6 @@ import Testing
 @testable import LaunchReports
 @testable import LaunchSupport
 
-/// Scratch space, tiny C programs compiled at test time, and process checks
-/// for the launch engine's tests.
-final class SpawnScratch {
-    let path: String
-
-    init() throws {
-        var template = Array("\(NSTemporaryDirectory())/launchprof-spawn-XXXXXX".utf8CString)
-        let made = try #require(mkdtemp(&template), "cannot create a temporary directory")
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Compiles `source` with `cc` into an executable named `name`.
-    func compile(_ name: String, _ source: String) throws -> String {
-        let sourcePath = "\(path)/\(name).c"
-        let binary = "\(path)/\(name)"
-        try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
-        let compiler = Process()
-        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
-        compiler.arguments = ["-O1", "-o", binary, sourcePath]
-        try compiler.run()
-        compiler.waitUntilExit()
-        try #require(compiler.terminationStatus == 0, "cc failed on \(name).c")
-        return binary
-    }
-
-    func file(_ name: String) -> String { "\(path)/\(name)" }
-
-    func read(_ name: String) throws -> String { try String(contentsOfFile: file(name), encoding: .utf8) }
-}
-
 /// C sources of misbehaving programs.
 enum MisbehavingSource {
     static let crash = "#include <stdlib.h>\nint main(void) { abort(); }\n"
@@ -113,14 +81,6 @@ enum MisbehavingSource {
             return 0;
         }
         """
-}
-
-/// A built product beside the test binary (.build/<triple>/debug/NAME).
-func spawnProductPath(_ name: String) throws -> String {
-    let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    let path = directory.appendingPathComponent(name).path
-    try #require(FileManager.default.isExecutableFile(atPath: path), "\(path) is missing: run `swift build` first")
-    return path
 }
 
 /// Whether `pid` is a live (not zombie) process.

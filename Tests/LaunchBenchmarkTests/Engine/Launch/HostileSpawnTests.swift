@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LaunchProfTestSupport
 import Testing
 
 @testable import LaunchAnalysis
@@ -46,7 +47,7 @@ struct HostileSpawnTests {
 
     @Test("--shell with several words quotes each one, so the script runs what was given")
     func shellWordsQuoted() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let out = scratch.file("out")
         let run = try launchOnce(
             LaunchTarget(name: "printf", arguments: ["printf", "%s|", "a b", "it's", "$HOME", ";true"], useShell: true),
@@ -59,7 +60,7 @@ struct HostileSpawnTests {
 
     @Test("endless LP1 records are capped, said once, and the run still ends at its timeout")
     func recordFloodIsCapped() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let binary = try scratch.compile("records", HostileSource.recordFlood)
         let run = try launchOnce(
             LaunchTarget(name: "records", arguments: [binary], ready: .tracer), timeout: .seconds(2))
@@ -70,7 +71,7 @@ struct HostileSpawnTests {
 
     @Test("setsid and double-forked descendants are killed with the run, and counted")
     func escapedDescendantsDie() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let binary = try scratch.compile("escape", HostileSource.escape)
         let pids = scratch.file("pids")
         let run = try launchOnce(LaunchTarget(name: "escape", arguments: [binary, pids]))
@@ -86,7 +87,7 @@ struct HostileSpawnTests {
 
     @Test("records from a program a wrapper runs first are ignored, with a note naming it")
     func wrapperRecordsIgnored() throws {
-        let app = try spawnProductPath("lp-hello-traced")
+        let app = try Products.path("lp-hello-traced")
         let script = "\(app) >/dev/null; exec /bin/sleep 5"
         let run = try launchOnce(
             LaunchTarget(name: "wrapper", arguments: ["/bin/sh", "-c", script], ready: .tracer), timeout: .seconds(2))
@@ -98,7 +99,7 @@ struct HostileSpawnTests {
 
     @Test("a wrapper that execs the traced program is the launch: its records count")
     func execWrapperRecordsCount() throws {
-        let app = try spawnProductPath("lp-sample-app")
+        let app = try Products.path("lp-sample-app")
         let run = try launchOnce(
             LaunchTarget(name: "exec", arguments: ["/bin/sh", "-c", "exec \(app) >/dev/null"], ready: .tracer))
         #expect(run.exit == .exited(0) || run.exit == .stoppedByHarness(signal: SIGTERM))
@@ -110,7 +111,7 @@ struct HostileSpawnTests {
 
     @Test("a quiet spawn (the benchmark's exit probe) still times milestones and checks who sent them")
     func quietSpawnKeepsRecords() throws {
-        let app = try spawnProductPath("lp-sample-app")
+        let app = try Products.path("lp-sample-app")
         let executor = ProcessExecutor(timeout: .seconds(30))
         let run = try executor.execute(
             RunContext(
@@ -144,8 +145,8 @@ struct HostileSpawnTests {
 
     @Test("record refuses a trace written by a program the target merely ran")
     func foreignTraceRefused() throws {
-        let scratch = try SpawnScratch()
-        let traced = try spawnProductPath("lp-hello-traced")
+        let scratch = try ScratchDirectory()
+        let traced = try Products.path("lp-hello-traced")
         let recorder = TraceRecorder(timeout: .seconds(20), output: .discard)
         #expect {
             try recorder.record(
@@ -164,8 +165,8 @@ struct HostileSpawnTests {
 
     @Test("LaunchProf takes its LAUNCHPROF_* variables once: a child the program runs does not inherit them")
     func childrenDoNotInheritVariables() throws {
-        let scratch = try SpawnScratch()
-        let app = try spawnProductPath("lp-sample-app")
+        let scratch = try ScratchDirectory()
+        let app = try Products.path("lp-sample-app")
         let out = scratch.file("child-env")
         var target = LaunchTarget(
             name: "app", arguments: [app, "--words", "100", "--then", "env > \(out)"], ready: .exit)
@@ -201,22 +202,23 @@ struct HostileSpawnTests {
             return
         }
         let program = directory + "/traced"
-        try FileManager.default.copyItem(atPath: try spawnProductPath("lp-hello-traced"), toPath: program)
+        try FileManager.default.copyItem(atPath: try Products.path("lp-hello-traced"), toPath: program)
         chmod(program, 0o4755)  // setuid root
         let trace = directory + "/chosen-by-caller.lptrace"
-        let status = try CommandRunner.run(
-            "/usr/sbin/runuser", ["-u", "nobody", "--", "/usr/bin/env", "LAUNCHPROF_TRACE=\(trace)", program])
+        let status = try CommandRun.run(
+            "/usr/sbin/runuser", ["-u", "nobody", "--", "/usr/bin/env", "LAUNCHPROF_TRACE=\(trace)", program]
+        ).status
         #expect(status == 0)
         #expect(!FileManager.default.fileExists(atPath: trace), "a setuid program wrote where its caller chose")
         // The same program without the setuid bit honours it: the test can tell.
         chmod(program, 0o755)
-        _ = try CommandRunner.run("/usr/sbin/runuser", ["-u", "nobody", "--", "/usr/bin/env", "LAUNCHPROF_TRACE=\(trace)", program])
+        _ = try CommandRun.run("/usr/sbin/runuser", ["-u", "nobody", "--", "/usr/bin/env", "LAUNCHPROF_TRACE=\(trace)", program])
         #expect(FileManager.default.fileExists(atPath: trace))
     }
 
     @Test("READY=1 from a process outside the run's tree is refused")
     func notifyImpostorRefused() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let impostor = try scratch.compile("impostor", HostileSource.notifySender)
         let socketFile = scratch.file("socket")
         // The target writes its NOTIFY_SOCKET to a file and waits; an
@@ -248,7 +250,7 @@ struct HostileSpawnTests {
 
     @Test("READY=1 from a descendant of the launched process is accepted")
     func notifyFromDescendant() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let sender = try scratch.compile("sender", HostileSource.notifySender)
         let run = try launchOnce(
             LaunchTarget(
@@ -275,7 +277,7 @@ struct HostileSpawnTests {
 
     @Test("LAUNCHPROF_* variables of launchprof's own environment do not reach the program, and the run says so")
     func staleVariablesCleared() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         setenv("LAUNCHPROF_SAMPLE_HZ_TEST_STALE", "1000", 1)
         defer { unsetenv("LAUNCHPROF_SAMPLE_HZ_TEST_STALE") }
         let out = scratch.file("env")
@@ -295,14 +297,14 @@ struct HostileSpawnTests {
 struct TreeResourceTests {
     @Test("a C program touching 64 MiB reports 64–68 MiB, within 5% of /usr/bin/time -f %M")
     func maxRSSIsTheProgramsOwn() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let binary = try scratch.compile("touch", HostileSource.touchMemory)
         let run = try launchOnce(LaunchTarget(name: "touch", arguments: [binary, "64"]))
         #expect(run.exit == .exited(0))
         let mebibytes = Double(run.usage.maxRSSBytes) / 1_048_576
         #expect(mebibytes >= 64 && mebibytes <= 68, "max RSS \(mebibytes) MiB")
-        let time = try CommandRunner.output("/usr/bin/time", ["-f", "%M", binary, "64"])
-        let reference = try #require(Double(time.stderr.split(separator: "\n").last ?? "")) / 1024
+        let time = try CommandRun.run("/usr/bin/time", ["-f", "%M", binary, "64"])
+        let reference = try #require(Double(time.standardError.split(separator: "\n").last ?? "")) / 1024
         #expect(abs(mebibytes - reference) / reference < 0.05, "launchprof \(mebibytes) MiB, time \(reference) MiB")
     }
 
@@ -314,7 +316,7 @@ struct TreeResourceTests {
 
     @Test("a child that allocates 100 MiB is named as the tree's largest process")
     func largestProcessIsTheChild() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let binary = try scratch.compile("parent", HostileSource.bigChild)
         let run = try launchOnce(LaunchTarget(name: "parent", arguments: [binary]))
         #expect(run.exit == .exited(0))
@@ -329,7 +331,7 @@ struct TreeResourceTests {
 
     @Test("a server that forks workers reports the tree's CPU, not only the launcher's")
     func treeCPU() throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let binary = try scratch.compile("workers", HostileSource.forkingServer)
         let run = try launchOnce(LaunchTarget(name: "workers", arguments: [binary], ready: .tracer), timeout: .seconds(20))
         #expect(run.wallToReady != nil)
@@ -363,26 +365,6 @@ final class ListeningSocket {
     }
 
     deinit { close(fd) }
-}
-
-/// Runs a helper program to its end (Foundation's Process, outside the harness).
-enum CommandRunner {
-    static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
-        try output(executable, arguments).status
-    }
-
-    static func output(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let error = Pipe()
-        process.standardError = error
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
 }
 
 /// C sources of the hostile programs.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LaunchBenchmark
+import LaunchProfTestSupport
 import Testing
 
 /// The attribution of a change, on real launches with known regressions
@@ -25,7 +26,7 @@ struct AttributionTests {
 
     func app(_ name: String, environment: [String: String] = [:]) throws -> LaunchTarget {
         LaunchTarget(
-            name: name, arguments: [try spawnProductPath("lp-sample-app"), "--words", "20000", "--workers", "2"],
+            name: name, arguments: [try Products.path("lp-sample-app"), "--words", "20000", "--workers", "2"],
             environment: environment, ready: .tracer)
     }
 
@@ -63,7 +64,7 @@ struct AttributionTests {
 
     @Test("work moved from the deferred initializer back onto the launch path: its intervals are the contributors")
     func deferredWorkBackOnTheLaunchPath() async throws {
-        let sample = try spawnProductPath("lp-sample-deferred")
+        let sample = try Products.path("lp-sample-deferred")
         let attribution = try await attribute(
             before: LaunchTarget(name: "optimized", arguments: [sample, "--launch", "optimized"], ready: .tracer),
             after: LaunchTarget(name: "naive", arguments: [sample, "--launch", "naive"], ready: .tracer), runs: 15)
@@ -76,15 +77,11 @@ struct AttributionTests {
 
     @Test("a new shared-library dependency: cold launches name the library, and the launch grew")
     func newSharedLibrary() async throws {
-        let scratch = try SpawnScratch()
+        let scratch = try ScratchDirectory()
         let directory = scratch.path
         func cc(_ arguments: [String]) throws {
-            let compiler = Process()
-            compiler.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
-            compiler.arguments = arguments
-            try compiler.run()
-            compiler.waitUntilExit()
-            try #require(compiler.terminationStatus == 0, "cc \(arguments)")
+            let compiler = try CommandRun.run("/usr/bin/cc", arguments)
+            try #require(compiler.status == 0, "cc \(arguments): \(compiler.standardError)")
         }
         // A library whose constructor works for 15 ms and that carries 2 MiB
         // of data, as a heavy dependency would.
