@@ -29,8 +29,9 @@ struct ProfileCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "When the launch is over: exit (default), tracer, notify, port:N or output:REGEX; the program is then stopped with SIGTERM.",
-            valueName: "probe"))
-    var ready: String = "exit"
+            valueName: "probe"),
+        transform: { try ReadyProbe(parsing: $0) })
+    var ready: ReadyProbe = .exit
 
     @Option(help: "Seconds a program stopped after ready may take to exit before it gets SIGKILL.")
     var grace: Double = RunDefaults.grace.seconds
@@ -66,17 +67,8 @@ struct ProfileCommand: ParsableCommand {
         _ = try RunOptions.seconds(timeout, flag: "--timeout")
         _ = try RunOptions.count(runs, flag: "--runs", in: 1...1000)
         _ = try RunOptions.seconds(grace, flag: "--grace", allowZero: true)
-        _ = try probe()
         if let name, name.isEmpty || name.contains("/") {
             throw ValidationError("--name must be a file name without '/', got '\(name)'")
-        }
-    }
-
-    private func probe() throws -> ReadyProbe {
-        do {
-            return try ReadyProbe(parsing: ready)
-        } catch {
-            throw ValidationError("--ready: \(error)")
         }
     }
 
@@ -86,7 +78,7 @@ struct ProfileCommand: ParsableCommand {
         if let note = preload.note { FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8)) }
         let recorder = ProfileRecorder(
             rate: hz, timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit,
-            preloadLibrary: preload.path, runs: runs, probe: try probe(),
+            preloadLibrary: preload.path, runs: runs, probe: ready,
             grace: try RunOptions.seconds(grace, flag: "--grace", allowZero: true),
             interrupt: try InterruptMonitor())
         defer { recorder.interrupt?.stop() }

@@ -141,7 +141,7 @@ struct RunCommand: ParsableCommand {
         builder.argv = argv
         builder.names = options.commandName
         builder.useShell = options.shell
-        builder.ready = try options.readyProbe() ?? .exit
+        builder.ready = options.ready ?? .exit
         builder.evictPaths = options.evict
         do {
             return try builder.targets()

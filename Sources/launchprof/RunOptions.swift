@@ -24,8 +24,9 @@ struct RunOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "When a launch counts as done: exit (default), tracer, notify, port:N or output:REGEX.", valueName: "probe"))
-    var ready: String?
+            "When a launch counts as done: exit (default), tracer, notify, port:N or output:REGEX.", valueName: "probe"),
+        transform: { try ReadyProbe(parsing: $0) })
+    var ready: ReadyProbe?
 
     @Option(
         help: ArgumentHelp(
@@ -159,8 +160,7 @@ struct RunOptions: ParsableArguments {
         if let timeout { _ = try Self.seconds(timeout, flag: "--timeout") }
         _ = try Self.seconds(grace, flag: "--grace", allowZero: true)
         if showOutput, outputDir != nil { throw ValidationError("--show-output and --output-dir exclude each other") }
-        _ = try readyProbe()
-        if try activation() != nil, let ready, ready != "response" {
+        if try activation() != nil, let ready, ready != .response {
             throw ValidationError("--activate decides readiness itself (the first request's whole response); drop --ready \(ready)")
         }
         if !profile, profileRuns != nil || profileHz != nil || profileDir != nil {
@@ -175,15 +175,6 @@ struct RunOptions: ParsableArguments {
         var unique: [LaunchMode] = []
         for mode in mode where !unique.contains(mode) { unique.append(mode) }
         return unique.isEmpty ? nil : unique
-    }
-
-    /// `--ready`, parsed; nil when not given.
-    func readyProbe() throws -> ReadyProbe? {
-        do {
-            return try ready.map { text throws(ReadyProbeParseError) in try ReadyProbe(parsing: text) }
-        } catch {
-            throw ValidationError("--ready: \(error)")
-        }
     }
 
     /// `--activate` with `--request` or `--http-get`, parsed; nil when not given.
@@ -211,7 +202,7 @@ struct RunOptions: ParsableArguments {
     func overrides() throws -> RunOverrides {
         RunOverrides(
             modes: modes, warmup: warmup, stopping: try stopping(),
-            timeout: try timeout.map { try Self.seconds($0, flag: "--timeout") }, ready: try readyProbe(), evictPaths: evict,
+            timeout: try timeout.map { try Self.seconds($0, flag: "--timeout") }, ready: ready, evictPaths: evict,
             activation: try activation())
     }
 

@@ -206,6 +206,8 @@ struct GateCommandTests {
         #expect(unreadable.status == 2)
         #expect(unreadable.standardError.contains("cannot read results 'nothing.json'"))
         let badThreshold = try launchprof(["compare", "base.json", "slow.json", "--threshold", "lots"], in: directory)
-        #expect(badThreshold.status == 2 && badThreshold.standardError.contains("--threshold must be a percentage"))
+        #expect(
+            badThreshold.status == 2 && badThreshold.standardError.contains("'--threshold <percent>': must be a percentage"),
+            "\(badThreshold.standardError)")
     }
 }

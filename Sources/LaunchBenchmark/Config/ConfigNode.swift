@@ -83,10 +83,11 @@ struct ConfigNode {
     /// `5%` or `0.05`, strictly between 0 and 1.
     func fraction(name: String) throws(ConfigError) -> Double {
         let text = try string()
-        guard let value = Fraction.parse(text) else {
-            throw error("\(name) must be a percentage or fraction between 0 and 1 (e.g. 5% or 0.05), got '\(text)'")
+        do {
+            return try Fraction(parsing: text).value
+        } catch {
+            throw self.error("\(name) \(error)")
         }
-        return value
     }
 
     /// `10s`, `500ms`, or a number of seconds, validated by ``InputNumber``.

@@ -144,7 +144,7 @@ public struct BudgetEvaluator: Sendable {
     /// Whether the metric's values in these runs are upper bounds (max RSS
     /// at or below launchprof's own peak).
     static func isUpperBound(_ metric: Metric, in result: BenchmarkResult) -> Bool {
-        metric == .maxRSS && result.runs.contains { $0.exit.isSuccess && $0.maxRSSIsUpperBound == true }
+        metric == .maxRSS && result.runs.contains { $0.exit.isSuccess && $0.maxRSSIsUpperBound }
     }
 
     private static func unmeasured(_ metric: Metric, _ result: BenchmarkResult) -> String {

@@ -227,7 +227,7 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     /// Results files written before launchprof had its spawner: true when
     /// `maxRSSBytes` was only launchprof's own peak (an upper bound). Never
     /// set by this version; read so old baselines stay comparable.
-    public var maxRSSIsUpperBound: Bool?
+    @SavedFlag public var maxRSSIsUpperBound: Bool
     /// The launched process's own figures (its wait4: the children it waited
     /// for itself are included), beside the tree's. nil in older files.
     public var process: ResourceUsage?

@@ -43,3 +43,19 @@ import Testing
         #expect(loaded.results[0].warnings == [ResultWarning(.unknown, "only 3 successful runs")])
     }
 }
+
+/// Flags only older documents carry: read when present, never written false.
+@Suite struct SavedFlagTests {
+    @Test("an old run's maxRSSIsUpperBound is read; a run without it is false and writes no key")
+    func maxRSSUpperBound() throws {
+        let run = try #require(ReportFixtures.document().results.first?.runs.first)
+        #expect(!run.maxRSSIsUpperBound)
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(run)) as? [String: Any])
+        #expect(object["maxRSSIsUpperBound"] == nil, "false is not written")
+        object["maxRSSIsUpperBound"] = true
+        let old = try JSONDecoder().decode(RunMeasurement.self, from: JSONSerialization.data(withJSONObject: object))
+        #expect(old.maxRSSIsUpperBound)
+        let again = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(old)) as? [String: Any])
+        #expect(again["maxRSSIsUpperBound"] as? Bool == true)
+    }
+}
