@@ -30,21 +30,19 @@ public struct RunSettings: Sendable, Equatable {
 }
 
 /// Everything the run loop saw of one launch. Times are nanoseconds since t0.
+///
+/// The figures a results document keeps (times to ready and exit, process
+/// entry, main, milestones, the lifecycle and activation times, intervals,
+/// the main thread's CPU, how it ended) are a ``RunMeasurement`` the loop
+/// fills in as it sees them, read and written here by name (`run.wallToReady`);
+/// beside it is what only the loop needs.
+@dynamicMemberLookup
 public struct ObservedRun: Sendable, Equatable {
     /// The launched process's id.
     public var pid: Int32
-    /// Time to ready as the probe decided it; nil if it never became ready.
-    public var wallToReady: UInt64?
-    /// Time to exit; nil when the harness stopped or killed the process.
-    public var wallToExit: UInt64?
-    /// From the spawn to LaunchProf's process-entry record, in nanoseconds.
-    public var processEntry: UInt64?
-    /// From the spawn to `main`'s record, in nanoseconds.
-    public var main: UInt64?
-    /// Each milestone recorded, in order, from the spawn.
-    public var milestones: [MilestoneTime] = []
-    /// How the run ended, with the harness's own stops and timeouts named.
-    public var exit: ExitStatus
+    /// The figures as they are measured; resources and the index are set by
+    /// ``measurement(index:residency:)``.
+    public var figures: RunMeasurement
     /// The launched process's own resources (wait4 of it).
     public var usage: ResourceUsage
     /// The whole tree's: sums, the largest process, how many were reaped.
@@ -57,37 +55,39 @@ public struct ObservedRun: Sendable, Equatable {
     public var interrupted = false
     /// A harness pipe record this launchprof cannot read; the run was killed.
     public var protocolError: String?
-    /// `--measure`: durations after ready (see ``RunMeasurement``).
-    public var timeToSuspend: UInt64?
-    /// With `--measure resume`: SIGCONT to the resumed record, in nanoseconds.
-    public var timeToResume: UInt64?
-    /// With `--measure shutdown`: SIGTERM to the exit, in nanoseconds.
-    public var timeToShutdown: UInt64?
-    /// With `--activate`: spawn to the first byte of the response.
-    public var firstResponseByte: UInt64?
-    /// With `--activate`: the warm request, connect to the whole response.
-    public var warmRequest: UInt64?
-    /// With `--trace-runs`: the run's intervals, from its own trace.
-    public var intervals: [IntervalTime]?
-    /// A LaunchProf program's main thread's CPU time up to launch complete.
-    public var mainThreadCPU: UInt64?
     /// `--measure` could not measure what it was asked to; the run was killed.
     public var measureError: String?
+
+    /// A run of `pid` so far: it ended with `exit`, having used `usage`.
+    public init(
+        pid: Int32, wallToReady: UInt64? = nil, wallToExit: UInt64? = nil, exit: ExitStatus, usage: ResourceUsage
+    ) {
+        self.pid = pid
+        self.usage = usage
+        figures = RunMeasurement(index: 0, wallToExit: wallToExit, wallToReady: wallToReady, exit: exit)
+    }
+
+    /// A figure of the run, by its name in ``RunMeasurement``.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<RunMeasurement, Value>) -> Value {
+        get { figures[keyPath: keyPath] }
+        set { figures[keyPath: keyPath] = newValue }
+    }
 
     /// The run as a measurement, numbered `index` among its target's runs.
     public func measurement(index: Int, residency: ResidencyReport? = nil) -> RunMeasurement {
         // The run's figures are the whole tree's; the launched process's own
         // are kept beside them.
         let total = tree.processes > 0 ? tree.usage : usage
-        var measurement = RunMeasurement(
-            index: index, wallToExit: wallToExit, wallToReady: wallToReady, processEntry: processEntry, main: main,
-            milestones: milestones, userCPU: total.userCPU, systemCPU: total.systemCPU,
-            maxRSSBytes: total.maxRSSBytes, majorFaults: total.majorFaults, minorFaults: total.minorFaults,
-            voluntaryContextSwitches: total.voluntaryContextSwitches,
-            involuntaryContextSwitches: total.involuntaryContextSwitches, exit: exit, residency: residency,
-            timeToSuspend: timeToSuspend, timeToResume: timeToResume, timeToShutdown: timeToShutdown,
-            firstResponseByte: firstResponseByte, warmRequest: warmRequest, intervals: intervals,
-            mainThreadCPU: mainThreadCPU)
+        var measurement = figures
+        measurement.index = index
+        measurement.residency = residency
+        measurement.userCPU = total.userCPU
+        measurement.systemCPU = total.systemCPU
+        measurement.maxRSSBytes = total.maxRSSBytes
+        measurement.majorFaults = total.majorFaults
+        measurement.minorFaults = total.minorFaults
+        measurement.voluntaryContextSwitches = total.voluntaryContextSwitches
+        measurement.involuntaryContextSwitches = total.involuntaryContextSwitches
         if tree.processes > 0 {
             measurement.process = usage
             measurement.processCount = tree.processes
@@ -100,14 +100,14 @@ public struct ObservedRun: Sendable, Equatable {
     public var failure: String? {
         if let protocolError { return protocolError }
         if let measureError { return measureError }
-        switch exit {
+        switch figures.exit {
         case .timedOut: return "timed out before it was ready; its process group was killed"
         case .signaled(let signal): return "crashed: killed by signal \(signal) (\(signalName(signal)))"
         case .exited(let code) where code != 0: return "exited with status \(code)"
         case .failedToStart(let reason): return "failed to start: \(reason)"
         default: break
         }
-        if wallToReady == nil { return "exited before it was ready (the probe never fired)" }
+        if figures.wallToReady == nil { return "exited before it was ready (the probe never fired)" }
         return nil
     }
 }
