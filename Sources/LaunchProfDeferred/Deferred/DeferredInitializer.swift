@@ -129,18 +129,13 @@ public final class DeferredInitializer: Sendable {
     /// timeout this waits as long as the gate stays closed.
     @discardableResult
     public func waitUntilFinished(timeout: Duration? = nil) -> Bool {
-        let waiter = ThreadSemaphore()
-        let done = state.withLock { state in
-            if state.isDrained { return true }
-            state.drainWaiters.append(waiter)
-            return false
+        ThreadSemaphore.wait(timeout: timeout) { waiter in
+            state.withLock { state in
+                if state.isDrained { return true }
+                state.drainWaiters.append(waiter)
+                return false
+            }
         }
-        if done { return true }
-        guard let timeout else {
-            waiter.wait()
-            return true
-        }
-        return waiter.wait(timeoutNanoseconds: RuntimeClock.nanoseconds(timeout))
     }
 
     // MARK: - State

@@ -42,6 +42,20 @@ package final class ThreadSemaphore: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
+    /// Waits, at most `timeout` (nil: as long as it takes), for work to be
+    /// done: `park` is given a fresh semaphore and returns true when the work
+    /// is already done, else keeps it to signal when it is. Returns whether
+    /// the work was done in time.
+    package static func wait(timeout: Duration?, parking park: (ThreadSemaphore) -> Bool) -> Bool {
+        let waiter = ThreadSemaphore()
+        if park(waiter) { return true }
+        guard let timeout else {
+            waiter.wait()
+            return true
+        }
+        return waiter.wait(timeoutNanoseconds: RuntimeClock.nanoseconds(timeout))
+    }
+
     /// Takes a permit, waiting as long as it takes.
     package func wait() {
         pthread_mutex_lock(mutex)

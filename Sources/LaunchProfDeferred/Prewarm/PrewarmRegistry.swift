@@ -83,18 +83,13 @@ public final class PrewarmRegistry: Sendable {
     /// passes; returns whether all were.
     @discardableResult
     public func waitUntilFinished(timeout: Duration? = nil) -> Bool {
-        let waiter = ThreadSemaphore()
-        let done = state.withLock { state in
-            if state.unfinishedTargets == 0 { return true }
-            state.drainWaiters.append(waiter)
-            return false
+        ThreadSemaphore.wait(timeout: timeout) { waiter in
+            state.withLock { state in
+                if state.unfinishedTargets == 0 { return true }
+                state.drainWaiters.append(waiter)
+                return false
+            }
         }
-        if done { return true }
-        guard let timeout else {
-            waiter.wait()
-            return true
-        }
-        return waiter.wait(timeoutNanoseconds: RuntimeClock.nanoseconds(timeout))
     }
 
     /// Every item, in registration order.
