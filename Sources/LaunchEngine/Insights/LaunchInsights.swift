@@ -211,9 +211,9 @@ public struct LoaderStatistics: Sendable, Equatable, Codable {
         run.environment["LD_DEBUG"] = "statistics"
         run.ready = .exit
         run.activation = nil
-        let options = SpawnOptions(output: .files(stdout: directory + "/stdout", stderr: directory + "/stderr"))
-        guard let process = try? Spawner().spawn(run, options: options),
-            (try? RunObserver(process: process, settings: RunSettings(probe: .exit, timeout: timeout)).observe()) != nil,
+        let request = RunRequest(
+            target: run, timeout: timeout, output: .files(stdout: directory + "/stdout", stderr: directory + "/stderr"))
+        guard (try? Spawner().run(request)) != nil,
             let text = try? String(contentsOfFile: directory + "/stderr", encoding: .utf8)
         else { return nil }
         return parse(text)

@@ -70,11 +70,6 @@ public struct ProcessExecutor: RunExecutor {
     }
 
     public func execute(_ context: RunContext) throws -> ObservedRun {
-        var options = SpawnOptions.forProbe(context.target.ready, output: output.disposition(for: context))
-        // Nothing is needed from the program before it exits: do not wake
-        // launchprof while it starts.
-        options.quiet = context.target.ready == .exit && measure.isEmpty
-        options.activation = context.target.activation
         var target = context.target
         let traced = !context.isWarmup && (traceRuns ?? (context.target.ready == .tracer))
         let trace = traced ? traceDirectory.map { "\($0)/run-\(UInt64.random(in: 0...UInt64.max)).lptrace" } : nil
@@ -84,11 +79,12 @@ public struct ProcessExecutor: RunExecutor {
             target.environment["LAUNCHPROF_TRACE"] = trace
             if target.ready != .exit { target.environment["LAUNCHPROF_TRACE_AT"] = "after-ready" }
         }
-        let process = try spawner.spawn(target, options: options)
-        var settings = RunSettings(probe: context.target.ready, timeout: context.timeout ?? timeout, grace: grace, measure: measure)
-        settings.activation = context.target.activation
-        settings.traceFile = trace
-        var observed = try RunObserver(process: process, settings: settings, interrupt: interrupt).observe()
+        // Nothing is needed from a program ready at exit before it exits:
+        // launchprof is not woken while it starts (quiet).
+        let request = RunRequest(
+            target: target, timeout: context.timeout ?? timeout, grace: grace, output: output.disposition(for: context),
+            measure: measure, traceFile: trace, quiet: true)
+        var observed = try spawner.run(request, interrupt: interrupt)
         if let trace {
             defer { unlink(trace) }
             if let ready = observed.wallToReady, let read = try? TraceReader.read(path: trace) {

@@ -39,11 +39,10 @@ package struct ToolProcess {
         guard FileManager.default.createFile(atPath: inputPath, contents: input) else {
             throw .system(SystemCallError(call: "write", subject: inputPath, errno: errno), program: executable)
         }
-        var options = SpawnOptions(output: .files(stdout: outputPath, stderr: errorPath))
-        options.input = inputPath
-        let target = LaunchTarget(name: executable, arguments: [executable] + arguments)
-        let process = try Spawner().spawn(target, options: options)
-        let observed = try RunObserver(process: process, settings: RunSettings(probe: .exit, timeout: timeout)).observe()
+        let observed = try Spawner().run(
+            RunRequest(
+                target: LaunchTarget(name: executable, arguments: [executable] + arguments), timeout: timeout,
+                output: .files(stdout: outputPath, stderr: errorPath), input: inputPath))
         let end: End
         switch observed.exit {
         case .exited(let code): end = .exited(code)

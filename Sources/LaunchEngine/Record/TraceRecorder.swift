@@ -99,17 +99,10 @@ public struct TraceRecorder: Sendable {
         if probe != .exit { target.environment["LAUNCHPROF_TRACE_AT"] = "ready" }
         // A stale trace from an earlier run must not pass for this one.
         unlink(tracePath)
-        let process: LaunchedProcess
-        do {
-            process = try Spawner().spawn(target, options: .forProbe(probe, output: output))
-        } catch {
-            throw .launch(error)
-        }
+        target.ready = probe
         let run: ObservedRun
         do {
-            run = try RunObserver(
-                process: process, settings: RunSettings(probe: probe, timeout: timeout, grace: grace), interrupt: interrupt
-            ).observe()
+            run = try Spawner().run(RunRequest(target: target, timeout: timeout, grace: grace, output: output), interrupt: interrupt)
         } catch {
             throw .launch(error)
         }

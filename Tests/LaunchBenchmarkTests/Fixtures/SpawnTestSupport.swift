@@ -112,7 +112,5 @@ func launchOnce(
     _ target: LaunchTarget, output: OutputDisposition = .discard, timeout: Duration = .seconds(30),
     grace: Duration = .seconds(2), interrupt: InterruptMonitor? = nil
 ) throws -> ObservedRun {
-    let process = try Spawner().spawn(target, options: .forProbe(target.ready, output: output))
-    let settings = RunSettings(probe: target.ready, timeout: timeout, grace: grace)
-    return try RunObserver(process: process, settings: settings, interrupt: interrupt).observe()
+    try Spawner().run(RunRequest(target: target, timeout: timeout, grace: grace, output: output), interrupt: interrupt)
 }

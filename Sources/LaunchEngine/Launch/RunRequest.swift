@@ -1,0 +1,70 @@
+/// One launch to make and watch to its end: the target and how to start and
+/// observe it. The benchmark's runs, `record`, the loader statistics of
+/// `explain` and the tools launchprof runs all describe their launch with
+/// it, and launchprof's defaults (``RunDefaults``) are its defaults; the
+/// spawner's options and the run loop's settings are derived from it here,
+/// in one place.
+public struct RunRequest: Sendable, Equatable {
+    /// What to launch, with its ready probe and socket activation.
+    public var target: LaunchTarget
+    /// The run is killed with its process tree if neither ready nor exited by then.
+    public var timeout: Duration
+    /// How long a process stopped after ready may take to exit before SIGKILL.
+    public var grace: Duration
+    /// Where the program's output goes.
+    public var output: OutputDisposition
+    /// A file for standard input; nil: /dev/null.
+    public var input: String?
+    /// Lifecycle phases to time after ready (`--measure`).
+    public var measure: [LifecycleMeasure]
+    /// The trace the program writes after ready (`--trace-runs`): the run
+    /// waits for it before stopping the program.
+    public var traceFile: String?
+    /// Learn the pid only when the process exits, so launchprof is not woken
+    /// while the program starts; taken only where nothing is needed earlier.
+    public var quiet: Bool
+
+    /// A launch of `target` with launchprof's defaults.
+    public init(
+        target: LaunchTarget, timeout: Duration = RunDefaults.timeout, grace: Duration = RunDefaults.grace,
+        output: OutputDisposition = .discard, input: String? = nil, measure: [LifecycleMeasure] = [],
+        traceFile: String? = nil, quiet: Bool = false
+    ) {
+        self.target = target
+        self.timeout = timeout
+        self.grace = grace
+        self.output = output
+        self.input = input
+        self.measure = measure
+        self.traceFile = traceFile
+        self.quiet = quiet
+    }
+
+    /// How the spawner starts it: pipes for an `output:` probe, a socket for
+    /// `notify`, the activated socket, quiet only for the exit probe with
+    /// nothing to measure after ready.
+    public var spawnOptions: SpawnOptions {
+        var options = SpawnOptions.forProbe(target.ready, output: output)
+        options.input = input
+        options.quiet = quiet && target.ready == .exit && measure.isEmpty
+        options.activation = target.activation
+        return options
+    }
+
+    /// How the run loop watches it.
+    public var settings: RunSettings {
+        var settings = RunSettings(probe: target.ready, timeout: timeout, grace: grace, measure: measure)
+        settings.activation = target.activation
+        settings.traceFile = traceFile
+        return settings
+    }
+}
+
+extension Spawner {
+    /// Starts `request` and watches it until it exits, or is ready and
+    /// stopped, or times out: everything the run loop saw.
+    public func run(_ request: RunRequest, interrupt: InterruptMonitor? = nil) throws(LaunchError) -> ObservedRun {
+        let process = try spawn(request.target, options: request.spawnOptions)
+        return try RunObserver(process: process, settings: request.settings, interrupt: interrupt).observe()
+    }
+}
