@@ -76,11 +76,16 @@ struct ActivationTests {
         #expect(result.target.ready == .response)
         #expect(result.target.activation?.endpoint == .tcp(port: 0))
         for run in result.runs {
-            let ready = try #require(run.wallToReady), first = try #require(run.firstResponseByte), warm = try #require(run.warmRequest)
+            let ready = try #require(run.wallToReady), first = try #require(run.firstResponseByte)
             #expect(ready >= 20_000_000, "the 20 ms of start-up work is in the first request")
             #expect(first <= ready)
-            #expect(warm < ready / 4, "a request to a program that is up does not wait for a launch")
+            #expect(run.warmRequest != nil)
         }
+        // By the medians: one warm request can wait for a busy machine (the
+        // tests run in parallel), but a program that is up does not launch.
+        let medians = try Self.medians(json)
+        let warm = try #require(medians["warm_request"]), ready = try #require(medians["wall_to_ready"])
+        #expect(warm < ready / 4, "a request to a program that is up does not wait for a launch: \(warm) vs \(ready) ns")
     }
 
     @Test("the sample server, activated on a Unix socket, with its milestones; the socket is removed after")

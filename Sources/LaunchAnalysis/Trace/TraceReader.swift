@@ -39,13 +39,13 @@ public enum TraceReader {
     /// a regular file is opened (a FIFO or device is refused without
     /// blocking), and no more than its size at open is read.
     static func readFile(_ path: String) throws(TraceReadError) -> [UInt8] {
-        let (fd, size): (Int32, UInt64)
+        let (fd, size): (FileDescriptor, UInt64)
         switch RegularFile.open(path) {
         case .success(let file): (fd, size) = file
         case .failure(.missing): throw .cannotRead(path: path, reason: String(cString: strerror(ENOENT)))
         case .failure(let failure): throw .cannotRead(path: path, reason: failure.description)
         }
-        defer { close(fd) }
+        defer { fd.close() }
         guard size <= maximumFileSize else {
             throw .cannotRead(path: path, reason: "it is \(size) bytes long, larger than any trace (at most \(maximumFileSize))")
         }

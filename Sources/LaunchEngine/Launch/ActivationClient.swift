@@ -13,7 +13,9 @@ struct ActivationClient {
     }
 
     private(set) var state: State = .connecting
-    private(set) var fd: Int32 = -1
+    private var socket: FileDescriptor?
+    /// The client socket's number, for poll; -1 once closed.
+    var fd: Int32 { socket?.rawValue ?? -1 }
     private var pending: ArraySlice<UInt8>
     private var response: ResponseReader
     /// CLOCK_MONOTONIC of the connect, the response's first byte and its end.
@@ -32,7 +34,7 @@ struct ActivationClient {
         response = ResponseReader(isHTTP: request.isHTTP)
         connectedAt = monotonicNanoseconds()
         do throws(SystemCallError) {
-            fd = try address.socket()
+            socket = FileDescriptor(try address.socket())
         } catch {
             state = .failed("cannot make the client socket: \(error)")
             return
@@ -150,8 +152,8 @@ struct ActivationClient {
     }
 
     mutating func close() {
-        Syscall.closeQuietly(fd)
-        fd = -1
+        socket?.close()
+        socket = nil
     }
 
     /// One request to a program that is up, start to end: the warm

@@ -57,7 +57,9 @@ enum ActivationAddress: Sendable, Equatable, CustomStringConvertible {
 /// (never another kind of file) and is removed after the run.
 struct ActivationListener {
     /// The listening socket (close-on-exec here; the spawner gives the child its own copy).
-    let fd: Int32
+    private let descriptor: FileDescriptor
+    /// The listening socket's number, handed to the spawner.
+    var fd: Int32 { descriptor.rawValue }
     /// Where the client connects.
     let address: ActivationAddress
 
@@ -78,12 +80,13 @@ struct ActivationListener {
                 unlink(path)
             }
         }
-        let fd: Int32
+        let owner: FileDescriptor
         do throws(SystemCallError) {
-            fd = try requested.socket()
+            owner = FileDescriptor(try requested.socket())
         } catch {
             throw .system(error, program: program)
         }
+        let fd = owner.rawValue
         // A blocking listening socket, as systemd passes one: a program
         // expects accept to wait.
         try? Syscall.setNonBlocking(fd, false)
@@ -92,7 +95,7 @@ struct ActivationListener {
         let bound = requested.withSocketAddress { bind(fd, $0, $1) }
         guard bound == 0, listen(fd, Self.backlog) == 0 else {
             let code = errno
-            Glibc.close(fd)
+            owner.close()
             if code == EADDRINUSE, case .tcp(let port) = requested {
                 let holder = PortHolder.describe(port: port) ?? "a process launchprof cannot name"
                 throw .activation(
@@ -111,12 +114,12 @@ struct ActivationListener {
         } else {
             self.address = requested
         }
-        self.fd = fd
+        descriptor = owner
     }
 
     /// Closes launchprof's copy; a Unix socket's path is removed.
     func close() {
-        Syscall.closeQuietly(fd)
+        descriptor.close()
         if case .unix(let path) = address { unlink(path) }
     }
 }

@@ -16,8 +16,8 @@ import Synchronization
 public final class InterruptMonitor: @unchecked Sendable {
     // @unchecked: every stored property is immutable after init; the flag is
     // atomic and the pipe is written with single write(2) calls.
-    private let readEnd: Int32
-    private let writeEnd: Int32
+    private let readEnd: FileDescriptor
+    private let writeEnd: FileDescriptor
     private let interrupted = Atomic<Bool>(false)
     private let sources: [any DispatchSourceSignal]
     /// The signals that interrupt a benchmark.
@@ -36,8 +36,8 @@ public final class InterruptMonitor: @unchecked Sendable {
         catchesSignals = catchingSignals
         var ends: [Int32] = [-1, -1]
         try Syscall.check("pipe2", "interrupt pipe") { GNUExtensions.pipe2(&ends, O_CLOEXEC | O_NONBLOCK) }
-        readEnd = ends[0]
-        writeEnd = ends[1]
+        readEnd = FileDescriptor(ends[0])
+        writeEnd = FileDescriptor(ends[1])
         let queue = DispatchQueue(label: "launchprof.interrupt")
         sources =
             !catchingSignals
@@ -62,21 +62,21 @@ public final class InterruptMonitor: @unchecked Sendable {
 
     deinit {
         for source in sources { source.cancel() }
-        Syscall.closeQuietly(readEnd)
-        Syscall.closeQuietly(writeEnd)
+        readEnd.close()
+        writeEnd.close()
     }
 
     /// Whether one of the signals has arrived.
     public var isInterrupted: Bool { interrupted.load(ordering: .sequentiallyConsistent) }
 
     /// Readable once a signal has arrived (never drained): poll it with POLLIN.
-    var descriptor: Int32 { readEnd }
+    var descriptor: Int32 { readEnd.rawValue }
 
     /// Marks the monitor interrupted as SIGINT would (for tests and callers
     /// that stop a benchmark for other reasons).
     public func interrupt() {
         interrupted.store(true, ordering: .sequentiallyConsistent)
         // The self-pipe only has to become readable: a full pipe already is.
-        [UInt8(1)].withUnsafeBytes { bytes in _ = try? Syscall.writeAll(writeEnd, bytes) }
+        [UInt8(1)].withUnsafeBytes { bytes in _ = try? writeEnd.writeAll(bytes) }
     }
 }

@@ -14,7 +14,9 @@ import LaunchSupport
 /// after the message before them was judged, as systemd does.
 package final class NotifySocket {
     /// The bound socket, non-blocking and close-on-exec.
-    package let fd: Int32
+    private let descriptor: FileDescriptor
+    /// The socket's number, for poll and recvmsg.
+    package var fd: Int32 { descriptor.rawValue }
     /// The NOTIFY_SOCKET value for the child: the socket's path.
     package let address: String
     private let directory: String
@@ -39,8 +41,10 @@ package final class NotifySocket {
         }
         let length = socklen_t(MemoryLayout.offset(of: \sockaddr_un.sun_path)! + pathBytes.count + 1)
         let socketFD: Int32
+        let owner: FileDescriptor
         do throws(SystemCallError) {
             socketFD = try Syscall.check("socket", "AF_UNIX datagram") { socket(AF_UNIX, flags, 0) }
+            owner = FileDescriptor(socketFD)
             var on: Int32 = 1
             _ = setsockopt(socketFD, SOL_SOCKET, SO_PASSCRED, &on, socklen_t(MemoryLayout<Int32>.size))
             try Syscall.check("bind", path) {
@@ -53,12 +57,12 @@ package final class NotifySocket {
             rmdir(directory)
             throw error
         }
-        fd = socketFD
+        descriptor = owner
         self.address = path
     }
 
     deinit {
-        Syscall.closeQuietly(fd)
+        descriptor.close()
         unlink(address)
         rmdir(directory)
     }

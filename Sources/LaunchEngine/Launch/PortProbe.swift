@@ -40,9 +40,17 @@ struct PortProbe {
 
     /// 0 on a successful connect, else the errno.
     private func attempt<Address>(family: Int32, _ address: inout Address) -> Int32 {
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return errno }
-        defer { Syscall.closeQuietly(fd) }
+        let socket: FileDescriptor
+        do {
+            socket = FileDescriptor(
+                try Syscall.check("socket", "localhost:\(port)") {
+                    Glibc.socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                })
+        } catch {
+            return error.errno
+        }
+        defer { socket.close() }
+        let fd = socket.rawValue
         let length = socklen_t(MemoryLayout<Address>.size)
         do throws(SystemCallError) {
             try Syscall.check("connect", "localhost:\(port)") {

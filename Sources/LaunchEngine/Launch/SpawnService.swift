@@ -12,7 +12,8 @@ import LaunchSupport
 package final class SpawnService {
     /// launchprof's end of the control socket: readable when the spawner
     /// reports an exit, a stop, or an answer.
-    package let control: Int32
+    private let controlSocket: FileDescriptor
+    package var control: Int32 { controlSocket.rawValue }
     /// The spawner's pid (the parent, and subreaper, of every run's tree).
     package let pid: pid_t
     /// Replies that arrived while another one was awaited, oldest first.
@@ -32,12 +33,12 @@ package final class SpawnService {
             throw .system(SystemCallError(call: "posix_spawn", subject: executable, errno: errno), program: executable)
         }
         self.pid = pid
-        self.control = control
+        controlSocket = FileDescriptor(control)
     }
 
     /// Closes the socket (the spawner cleans up and exits) and reaps it.
     deinit {
-        Syscall.closeQuietly(control)
+        controlSocket.close()
         // The spawner exits at once unless a process of the run cannot die
         // (it gives up on those after five seconds).
         var status: Int32 = 0

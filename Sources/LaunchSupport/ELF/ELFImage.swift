@@ -155,7 +155,7 @@ package struct ELFImage: Sendable, Equatable {
 /// the same reads over bytes in memory (tests, the fuzz target).
 package struct RandomAccessFile {
     let path: String
-    private let fd: Int32
+    private let fd: FileDescriptor?
     private let contents: [UInt8]?
     /// The file's size at open: reads are cut to it, so no buffer is ever
     /// sized by a count from the file beyond the bytes that are there.
@@ -174,12 +174,12 @@ package struct RandomAccessFile {
 
     init(path: String, contents: [UInt8]) {
         self.path = path
-        self.fd = -1
+        self.fd = nil
         self.contents = contents
         self.size = UInt64(contents.count)
     }
 
-    func close() { if fd >= 0 { _ = Glibc.close(fd) } }
+    func close() { fd?.close() }
 
     /// Runs `body` with the file, closing it afterwards.
     package func withClose<T>(_ body: (RandomAccessFile) throws(ELFError) -> T) throws(ELFError) -> T {
@@ -199,7 +199,7 @@ package struct RandomAccessFile {
         guard offset < size else { return [] }
         // size - offset < size: fits in Int when the file's size does.
         let present = Int(clamping: size - offset)
-        guard let bytes = RegularFile.pread(fd, at: offset, count: min(count, present)) else {
+        guard let fd, let bytes = RegularFile.pread(fd, at: offset, count: min(count, present)) else {
             throw .unsupported(path: path, reason: "read failed: \(String(cString: strerror(errno)))")
         }
         return bytes

@@ -57,20 +57,20 @@ package struct ELFSymbolTable: Sendable {
     /// Reads `path`, memory-mapped. Only regular files are opened (a FIFO or
     /// a device named by a trace's module list is refused without blocking).
     package static func read(path: String) throws(ELFError) -> ELFSymbolTable {
-        let (fd, size): (Int32, UInt64)
+        let (fd, size): (FileDescriptor, UInt64)
         switch RegularFile.open(path) {
         case .success(let file): (fd, size) = file
         case .failure(.missing): throw .missing(path: path)
         case .failure(let failure): throw .unreadable(path: path, reason: failure.description)
         }
-        defer { _ = close(fd) }
+        defer { fd.close() }
         guard size <= maximumFileSize else {
             throw .unreadable(path: path, reason: "it is \(size) bytes long (at most \(maximumFileSize) are read)")
         }
         guard size > 0 else { throw .notELF(path: path, firstBytes: []) }
         // Fits in Int: at most 8 GiB.
         let length = Int(size)
-        guard let map = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), map != UnsafeMutableRawPointer(bitPattern: -1) else {
+        guard let map = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd.rawValue, 0), map != UnsafeMutableRawPointer(bitPattern: -1) else {
             throw .unreadable(path: path, reason: "cannot map it: \(String(cString: strerror(errno)))")
         }
         defer { munmap(map, length) }

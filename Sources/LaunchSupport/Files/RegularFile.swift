@@ -28,23 +28,19 @@ package enum RegularFile {
     }
 
     /// A read-only descriptor of the regular file at `path` and its size.
-    /// The caller closes it.
-    package static func open(_ path: String) -> Result<(fd: Int32, size: UInt64), OpenFailure> {
+    /// The descriptor closes itself when its last owner lets it go.
+    package static func open(_ path: String) -> Result<(fd: FileDescriptor, size: UInt64), OpenFailure> {
         var status = stat()
         guard stat(path, &status) == 0 else { return .failure(failure(errno)) }
         if let kind = kind(status.st_mode) { return .failure(.notRegular(kind: kind)) }
-        var fd: Int32
-        repeat { fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { return .failure(failure(errno)) }
-        guard fstat(fd, &status) == 0 else {
-            let failed = failure(errno)
-            _ = Glibc.close(fd)
-            return .failure(failed)
+        let fd: FileDescriptor
+        do {
+            fd = FileDescriptor(try Syscall.check("open", path) { Glibc.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) })
+        } catch {
+            return .failure(failure(error.errno))
         }
-        if let kind = kind(status.st_mode) {
-            _ = Glibc.close(fd)
-            return .failure(.notRegular(kind: kind))
-        }
+        guard fstat(fd.rawValue, &status) == 0 else { return .failure(failure(errno)) }
+        if let kind = kind(status.st_mode) { return .failure(.notRegular(kind: kind)) }
         // st_size of a regular file is never negative.
         return .success((fd, UInt64(max(0, status.st_size))))
     }
@@ -70,7 +66,8 @@ package enum RegularFile {
     /// Reads up to `count` bytes at `offset` from `fd` (fewer at the end of
     /// the file); nil with errno set when a read fails. An offset past
     /// what `off_t` holds reads nothing, as past the end of any file.
-    package static func pread(_ fd: Int32, at offset: UInt64, count: Int) -> [UInt8]? {
+    package static func pread(_ descriptor: FileDescriptor, at offset: UInt64, count: Int) -> [UInt8]? {
+        let fd = descriptor.rawValue
         guard count > 0, offset <= UInt64(Int64.max) else { return [] }
         // Reads stop before `off_t` would overflow.
         let room = UInt64(Int64.max) - offset

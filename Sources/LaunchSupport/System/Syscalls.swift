@@ -55,12 +55,6 @@ package enum Syscall {
             throw SystemCallError(call: call, subject: subject, errno: code)
         }
     }
-
-    /// Closes `fd`, ignoring errors: after close(2) the descriptor is gone
-    /// even when it reports EINTR, so retrying would be wrong.
-    package static func closeQuietly(_ fd: Int32) {
-        if fd >= 0 { _ = Glibc.close(fd) }
-    }
 }
 
 /// CLOCK_MONOTONIC in nanoseconds: the clock the tracer uses too, so child
