@@ -39,13 +39,14 @@ struct ActivationClient {
             state = .failed("cannot make the client socket: \(error)")
             return
         }
-        let result = address.withSocketAddress { connect(fd, $0, $1) }
-        if result == 0 {
+        let fd = self.fd
+        do throws(SystemCallError) {
+            try Syscall.check("connect", "\(address)") { address.withSocketAddress { connect(fd, $0, $1) } }
             state = .sending
-        } else if errno == EINPROGRESS || errno == EAGAIN {
+        } catch  where error.errno == EINPROGRESS || error.errno == EAGAIN {
             state = .connecting  // a Unix socket with a full backlog, or TCP still handshaking
-        } else {
-            state = .failed("connect to \(address): \(String(cString: strerror(errno)))")
+        } catch {
+            state = .failed("connect to \(address): \(String(cString: strerror(error.errno)))")
         }
         if state == .sending { send() }
     }
@@ -73,7 +74,13 @@ struct ActivationClient {
             guard revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0 else { return }
             var error: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
-            getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+            let fd = self.fd
+            do throws(SystemCallError) {
+                try Syscall.check("getsockopt", "SO_ERROR") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) }
+            } catch {
+                fail("connect: \(error)")
+                return
+            }
             if error != 0 {
                 fail("connect: \(String(cString: strerror(error)))")
                 return
@@ -90,15 +97,20 @@ struct ActivationClient {
     }
 
     private mutating func send() {
+        let fd = self.fd
         while !pending.isEmpty {
-            let written = pending.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN { return }
-                fail("sending the request: \(String(cString: strerror(errno)))")
+            let bytes = pending
+            do throws(SystemCallError) {
+                let written = try Syscall.check("send") {
+                    bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                }
+                pending = pending.dropFirst(written)
+            } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+                return  // the socket is full: poll says when to go on
+            } catch {
+                fail("sending the request: \(String(cString: strerror(error.errno)))")
                 return
             }
-            pending = pending.dropFirst(written)
         }
         state = .receiving
     }
@@ -107,11 +119,14 @@ struct ActivationClient {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         // Bounded per round: the run loop keeps its deadlines.
         for _ in 0..<16 {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN { return }
-                fail("reading the response: \(String(cString: strerror(errno)))")
+            let fd = self.fd
+            let count: Int
+            do throws(SystemCallError) {
+                count = try Syscall.check("recv") { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+            } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+                return  // nothing more now
+            } catch {
+                fail("reading the response: \(String(cString: strerror(error.errno)))")
                 return
             }
             let now = monotonicNanoseconds()

@@ -91,10 +91,21 @@ struct ActivationListener {
         // expects accept to wait.
         try? Syscall.setNonBlocking(fd, false)
         var on: Int32 = 1
-        if case .tcp = requested { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size)) }
-        let bound = requested.withSocketAddress { bind(fd, $0, $1) }
-        guard bound == 0, listen(fd, Self.backlog) == 0 else {
-            let code = errno
+        if case .tcp = requested {
+            _ = try? Syscall.check("setsockopt", "SO_REUSEADDR") {
+                setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+            }
+        }
+        let listening: SystemCallError?
+        do throws(SystemCallError) {
+            try Syscall.check("bind", "\(requested)") { requested.withSocketAddress { bind(fd, $0, $1) } }
+            try Syscall.check("listen", "\(requested)") { listen(fd, Self.backlog) }
+            listening = nil
+        } catch {
+            listening = error
+        }
+        if let listening {
+            let code = listening.errno
             owner.close()
             if code == EADDRINUSE, case .tcp(let port) = requested {
                 let holder = PortHolder.describe(port: port) ?? "a process launchprof cannot name"
