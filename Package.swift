@@ -83,7 +83,7 @@ let package = Package(
         // do not link (nor relocate at launch) any of it.
         .target(
             name: "LaunchProfDeferred",
-            dependencies: ["LaunchProf", "CLaunchProfSupport"]
+            dependencies: ["LaunchProf", "LaunchProfFiles", "CLaunchProfSupport"]
         ),
         // Lifecycle and StateStore: separate from LaunchProf so that programs
         // that only trace do not link (nor bind at launch) any of it.

@@ -77,6 +77,11 @@ struct ActivationListener {
                 guard status.st_mode & S_IFMT == S_IFSOCK else {
                     throw .activation("--activate unix:\(path): the path exists and is not a socket; launchprof will not replace it")
                 }
+                // As systemd does: a socket somebody serves is not replaced;
+                // only one nobody listens on any more (connect refused) is.
+                if let problem = Self.liveness(of: requested) {
+                    throw .activation("--activate unix:\(path): \(problem); launchprof will not replace it")
+                }
                 unlink(path)
             }
         }
@@ -126,6 +131,24 @@ struct ActivationListener {
             self.address = requested
         }
         descriptor = owner
+    }
+
+    /// Why the socket at `address` must be left alone, or nil when nothing
+    /// listens on it (a connect is refused: a stale socket).
+    private static func liveness(of address: ActivationAddress) -> String? {
+        guard let fd = try? address.socket() else { return "launchprof cannot make a socket to check it" }
+        let probe = FileDescriptor(fd)
+        defer { probe.close() }
+        do throws(SystemCallError) {
+            try Syscall.check("connect", "\(address)") { address.withSocketAddress { connect(probe.rawValue, $0, $1) } }
+            return "a program is listening on it"
+        } catch  where error.errno == ECONNREFUSED {
+            return nil
+        } catch  where error.errno == EAGAIN || error.errno == EINPROGRESS {
+            return "a program is listening on it (its backlog is full)"
+        } catch {
+            return "launchprof cannot tell whether a program listens on it (connect: \(String(cString: strerror(error.errno))))"
+        }
     }
 
     /// Closes launchprof's copy; a Unix socket's path is removed.

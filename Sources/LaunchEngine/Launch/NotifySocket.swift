@@ -20,8 +20,11 @@ package final class NotifySocket {
     /// The NOTIFY_SOCKET value for the child: the socket's path.
     package let address: String
     private let directory: String
-    /// The first sender that was refused, for the run's notes.
-    package private(set) var refused: (pid: pid_t, message: String)?
+    /// Messages from senders that were not accepted, one per sender (at
+    /// most ``refusalLimit``), for the run's notes and its failure message.
+    package private(set) var refusals: [NotifyRefusal] = []
+    /// Senders named at most; a flood of impostors is one sentence each.
+    static let refusalLimit = 8
 
     package init() throws(SystemCallError) {
         let candidates = [getenv("XDG_RUNTIME_DIR"), getenv("TMPDIR")].compactMap { $0.map { String(cString: $0) } }
@@ -69,7 +72,8 @@ package final class NotifySocket {
 
     /// Reads every pending datagram, at most `limit` of them (a flood must
     /// not hold the run loop); true if one from an accepted sender holds a
-    /// `READY=1` line.
+    /// `READY=1` line. A message from a sender that is not accepted, of any
+    /// kind, is kept as a ``NotifyRefusal``.
     package func drainReady(limit: Int = 256, accepting accept: (pid_t) -> Bool) -> Bool {
         var ready = false
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -77,13 +81,13 @@ package final class NotifySocket {
             var sender: pid_t = 0
             let count = buffer.withUnsafeMutableBytes { lp_notify_receive(fd, $0.baseAddress, $0.count, &sender) }
             if count < 0 { break }
-            let text = String(decoding: buffer[..<count], as: UTF8.self)
-            guard text.split(separator: "\n").contains("READY=1") else { continue }
+            let fields = buffer[..<count].split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
             if sender > 0, accept(sender) {
-                ready = true
-            } else if refused == nil {
-                refused = (sender, text)
+                if fields.contains("READY=1") { ready = true }
+                continue
             }
+            guard refusals.count < Self.refusalLimit, !refusals.contains(where: { $0.pid == sender }) else { continue }
+            refusals.append(NotifyRefusal(pid: sender, fields: fields))
         }
         return ready
     }

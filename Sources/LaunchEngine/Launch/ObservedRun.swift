@@ -53,10 +53,13 @@ public struct ObservedRun: Sendable, Equatable {
     /// SIGINT arrived during the run; the process was killed and the run
     /// does not count.
     public var interrupted = false
-    /// A harness pipe record this launchprof cannot read; the run was killed.
+    /// A record on the record socket this launchprof cannot read; the run was killed.
     public var protocolError: String?
     /// `--measure` could not measure what it was asked to; the run was killed.
     public var measureError: String?
+    /// A readiness message that arrived but did not count (a `READY=1` from
+    /// a process outside the run), said again if the run then fails.
+    public var ignoredReadiness: String?
 
     /// A run of `pid` so far: it ended with `exit`, having used `usage`.
     public init(
@@ -107,7 +110,10 @@ public struct ObservedRun: Sendable, Equatable {
         case .failedToStart(let reason): return "failed to start: \(reason)"
         default: break
         }
-        if figures.wallToReady == nil { return "exited before it was ready (the probe never fired)" }
+        if figures.wallToReady == nil {
+            let ignored = ignoredReadiness.map { "; \($0)" } ?? ""
+            return "exited before it was ready (the probe never fired)\(ignored)"
+        }
         return nil
     }
 }

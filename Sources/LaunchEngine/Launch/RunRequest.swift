@@ -65,6 +65,6 @@ extension Spawner {
     /// stopped, or times out: everything the run loop saw.
     public func run(_ request: RunRequest, interrupt: InterruptMonitor? = nil) throws(LaunchError) -> ObservedRun {
         let process = try spawn(request.target, options: request.spawnOptions)
-        return try RunObserver(process: process, settings: request.settings, interrupt: interrupt).observe()
+        return try RunLoop(process: process, settings: request.settings, interrupt: interrupt).run()
     }
 }

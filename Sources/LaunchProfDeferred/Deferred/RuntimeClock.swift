@@ -1,5 +1,6 @@
 import CLaunchProfSupport
 import LaunchProf
+import LaunchProfFiles
 
 /// Clock readings shared by the deferred initializer and the prewarm
 /// registry: CLOCK_MONOTONIC nanoseconds, like every timestamp in launchprof.
@@ -10,16 +11,8 @@ package enum RuntimeClock {
     /// CPU time used so far by all threads of the process (user + system).
     static var processCPU: UInt64 { lp_process_cpu_ns() }
 
-    /// `duration` in whole nanoseconds; negative durations count as zero and
-    /// huge ones are capped at about 292 years.
-    package static func nanoseconds(_ duration: Duration) -> UInt64 {
-        guard duration > .zero else { return 0 }
-        // Positive: both components are non-negative.
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return UInt64.max }
-        return whole &+ UInt64(attoseconds / 1_000_000_000)
-    }
+    /// `duration` in whole nanoseconds, saturated (Duration.saturatingNanoseconds).
+    package static func nanoseconds(_ duration: Duration) -> UInt64 { duration.saturatingNanoseconds }
 }
 
 extension Signposter {

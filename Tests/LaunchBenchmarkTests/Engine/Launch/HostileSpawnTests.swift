@@ -65,8 +65,8 @@ struct HostileSpawnTests {
         let run = try launchOnce(
             LaunchTarget(name: "records", arguments: [binary], ready: .tracer), timeout: .seconds(2))
         #expect(run.exit == .timedOut)
-        #expect(run.milestones.count == RunObserver.recordLimit)
-        #expect(run.notes.contains { $0.contains("more than \(RunObserver.recordLimit) records") })
+        #expect(run.milestones.count == RecordChannel.limit)
+        #expect(run.notes.contains { $0.contains("more than \(RecordChannel.limit) records") })
     }
 
     @Test("setsid and double-forked descendants are killed with the run, and counted")
@@ -240,7 +240,7 @@ struct HostileSpawnTests {
         sender.executableURL = URL(fileURLWithPath: impostor)
         sender.arguments = [address, "READY=1"]
         try sender.run()
-        let run = try RunObserver(process: process, settings: RunSettings(probe: .notify, timeout: .seconds(1))).observe()
+        let run = try RunLoop(process: process, settings: RunSettings(probe: .notify, timeout: .seconds(1))).run()
         sender.waitUntilExit()
         #expect(sender.terminationStatus == 0)
         #expect(run.wallToReady == nil)

@@ -63,7 +63,7 @@ struct SpawnTests {
         let target = LaunchTarget(name: "env", arguments: [program], workingDirectory: scratch.path)
         let process = try Spawner().spawn(target, options: SpawnOptions(output: .file(scratch.file("out"))))
         let t0 = process.startNanoseconds
-        let run = try RunObserver(process: process, settings: RunSettings()).observe()
+        let run = try RunLoop(process: process, settings: RunSettings()).run()
         #expect(run.exit == .exited(0))
         let lines = try scratch.read("out").split(separator: "\n")
         #expect(lines[0] == "LAUNCHPROF_SPAWN_NS=\(t0)")
@@ -152,8 +152,7 @@ struct SpawnTests {
         let process = try Spawner().spawn(LaunchTarget(name: "hang", arguments: [program]))
         let pid = process.pid
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { monitor.interrupt() }
-        let run = try RunObserver(process: process, settings: RunSettings(timeout: .seconds(30)), interrupt: monitor)
-            .observe()
+        let run = try RunLoop(process: process, settings: RunSettings(timeout: .seconds(30)), interrupt: monitor).run()
         #expect(run.interrupted)
         #expect(!processIsAlive(pid))
     }
