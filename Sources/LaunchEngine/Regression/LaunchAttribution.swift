@@ -192,16 +192,17 @@ extension LaunchAttribution {
                 share: total != 0 && (difference.difference / total).isFinite ? difference.difference / total : 0,
                 isContributor: test.pValue < significance && excludesZero && abs(difference.difference) >= floor)
         }
-        let phases = Self.phaseNames(before + after).compactMap { phase in
-            part(.phase, phase.name, before.compactMap(phase.duration), after.compactMap(phase.duration))
+        let phases = Self.phases(before: before, after: after).compactMap { phase in
+            part(.phase, phase.name, phase.before, phase.after)
         }
         var intervals: [Part] = []
         var unexplained: Double?
         let tracedBefore = before.filter { $0.intervals != nil }, tracedAfter = after.filter { $0.intervals != nil }
         if !tracedBefore.isEmpty, !tracedAfter.isEmpty {
             var keys: [String] = []
+            var seen = Set<String>()
             for run in tracedBefore + tracedAfter {
-                for interval in run.intervals ?? [] where !keys.contains(interval.key) { keys.append(interval.key) }
+                for interval in run.intervals ?? [] where seen.insert(interval.key).inserted { keys.append(interval.key) }
             }
             intervals = keys.compactMap { key in
                 let metric = Metric.interval(key)
@@ -267,32 +268,46 @@ extension LaunchAttribution {
             }
     }
 
-    /// A phase: its name and its duration in a run (nil when the run did not record its ends).
+    /// A phase: its name and its duration in each run of the two sides
+    /// (runs that did not record its ends are left out).
     struct Phase {
         var name: String
-        var duration: (RunMeasurement) -> Double?
+        var before: [Double]
+        var after: [Double]
     }
 
     /// The phases both sides can have, in launch order: spawn → process
-    /// entry → main → each milestone (in the order runs recorded them) → ready.
-    static func phaseNames(_ runs: [RunMeasurement]) -> [Phase] {
+    /// entry → main → each milestone (in the order runs recorded them) →
+    /// ready. Each run's milestones are read once: a program may name
+    /// thousands of them.
+    static func phases(before: [RunMeasurement], after: [RunMeasurement]) -> [Phase] {
+        let runs = before + after
         var milestones: [String] = []
+        var seen = Set<String>()
+        // Each run's first time of each name (as Metric.value(in:) reads it).
+        var firstTimes: [[String: UInt64]] = []
         for run in runs {
-            for milestone in run.milestones.sorted(by: { $0.nanoseconds < $1.nanoseconds }) where !milestones.contains(milestone.name) {
+            var times: [String: UInt64] = [:]
+            for milestone in run.milestones where times[milestone.name] == nil { times[milestone.name] = milestone.nanoseconds }
+            firstTimes.append(times)
+            for milestone in run.milestones.sorted(by: { $0.nanoseconds < $1.nanoseconds }) where seen.insert(milestone.name).inserted {
                 milestones.append(milestone.name)
             }
         }
-        typealias Point = (name: String, time: (RunMeasurement) -> UInt64?)
+        typealias Point = (name: String, time: (Int) -> UInt64?)
         var points: [Point] = [("spawn", { _ in 0 })]
-        if runs.contains(where: { $0.processEntry != nil }) { points.append(("process entry", { $0.processEntry })) }
-        if runs.contains(where: { $0.main != nil }) { points.append(("main", { $0.main })) }
-        for name in milestones { points.append((name, { run in run.milestones.first { $0.name == name }?.nanoseconds })) }
-        points.append(("ready", { $0.wallToReady }))
+        if runs.contains(where: { $0.processEntry != nil }) { points.append(("process entry", { runs[$0].processEntry })) }
+        if runs.contains(where: { $0.main != nil }) { points.append(("main", { runs[$0].main })) }
+        for name in milestones { points.append((name, { firstTimes[$0][name] })) }
+        points.append(("ready", { runs[$0].wallToReady }))
         return zip(points, points.dropFirst()).map { from, to in
-            Phase(name: "\(from.name) → \(to.name)") { run in
-                guard let start = from.time(run), let end = to.time(run), end >= start else { return nil }
+            func duration(_ position: Int) -> Double? {
+                guard let start = from.time(position), let end = to.time(position), end >= start else { return nil }
                 return Double(end - start)
             }
+            return Phase(
+                name: "\(from.name) → \(to.name)", before: before.indices.compactMap(duration),
+                after: (before.count..<runs.count).compactMap(duration))
         }
     }
 }

@@ -26,12 +26,39 @@ public struct Summarizer: Sendable {
     }
 
     /// One summary per metric measured by a successful run, keyed by `Metric.key`.
+    ///
+    /// One pass over each run's milestones and intervals: a program may
+    /// name thousands of them (up to the record limit), so nothing here
+    /// looks a name up in a run's list.
     public func summaries(of runs: [RunMeasurement]) -> [String: MetricSummary] {
         let successful = runs.filter(\.exit.isSuccess)
+        var values: [String: [Double]] = [:]
+        let metrics = Self.metrics(measuredBy: successful)
+        for metric in metrics {
+            switch metric {
+            case .milestone, .interval: continue
+            default: values[metric.key] = successful.compactMap { metric.value(in: $0) }
+            }
+        }
+        let intervalKeys = metrics.compactMap { metric -> String? in
+            if case .interval(let key) = metric { return key }
+            return nil
+        }
+        for run in successful {
+            // The first time of each name, as Metric.value(in:) reads it.
+            var seen = Set<String>()
+            for milestone in run.milestones where seen.insert(milestone.name).inserted {
+                values[Metric.milestone(milestone.name).key, default: []].append(Double(milestone.nanoseconds))
+            }
+            // A traced run without an interval spent no time in it.
+            guard let intervals = run.intervals else { continue }
+            var times: [String: UInt64] = [:]
+            for interval in intervals where times[interval.key] == nil { times[interval.key] = interval.nanoseconds }
+            for key in intervalKeys { values[Metric.interval(key).key, default: []].append(Double(times[key] ?? 0)) }
+        }
         var summaries: [String: MetricSummary] = [:]
-        for metric in Self.metrics(measuredBy: successful) {
-            let values = successful.compactMap { metric.value(in: $0) }
-            summaries[metric.key] = MetricSummary(values: values, confidence: confidence)
+        for metric in metrics {
+            summaries[metric.key] = MetricSummary(values: values[metric.key] ?? [], confidence: confidence)
         }
         return summaries
     }
@@ -41,14 +68,14 @@ public struct Summarizer: Sendable {
     public static func metrics(measuredBy runs: [RunMeasurement]) -> [Metric] {
         guard !runs.isEmpty else { return [] }
         var milestoneNames: [String] = []
+        var seenMilestones = Set<String>()
+        var intervalKeys: [String] = []
+        var seenIntervals = Set<String>()
         for run in runs {
-            for milestone in run.milestones where !milestoneNames.contains(milestone.name) {
+            for milestone in run.milestones where seenMilestones.insert(milestone.name).inserted {
                 milestoneNames.append(milestone.name)
             }
-        }
-        var intervalKeys: [String] = []
-        for run in runs {
-            for interval in run.intervals ?? [] where !intervalKeys.contains(interval.key) { intervalKeys.append(interval.key) }
+            for interval in run.intervals ?? [] where seenIntervals.insert(interval.key).inserted { intervalKeys.append(interval.key) }
         }
         let measured = Metric.unnamed.filter { metric in metric.group == .resource || runs.contains { metric.value(in: $0) != nil } }
         let timed = measured.filter { $0.group == .launch }

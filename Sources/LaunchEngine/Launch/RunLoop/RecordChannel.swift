@@ -31,6 +31,9 @@ final class RecordChannel: RunEventSource {
 
     /// Records kept per run (milestones and the rest).
     static let limit = 10_000
+    /// Records that still count past the limit.
+    private static let readyPrefix = Array("LP1 ready ".utf8)
+    private static let resumedPrefix = Array("LP1 resumed ".utf8)
     /// Datagrams read per round.
     static let slice = 256
 
@@ -100,11 +103,14 @@ final class RecordChannel: RunEventSource {
         }
         for line in Self.lines(of: bytes) {
             recordCount += 1
-            guard recordCount <= Self.limit else {
+            if recordCount > Self.limit {
                 if recordCount == Self.limit + 1 {
-                    note("more than \(Self.limit) records on LAUNCHPROF_RECORD_FD in one run; the rest were ignored")
+                    note(
+                        "more than \(Self.limit) records on LAUNCHPROF_RECORD_FD in one run; the rest were ignored "
+                            + "(but for readiness and resume records)")
                 }
-                return
+                // Past the cap only what ends a wait still counts.
+                guard line.starts(with: Self.readyPrefix) || line.starts(with: Self.resumedPrefix) else { continue }
             }
             if let event = handle(Substring(String(decoding: line, as: UTF8.self))) { events.append(event) }
         }

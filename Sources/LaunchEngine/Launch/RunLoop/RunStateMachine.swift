@@ -46,7 +46,7 @@ struct RunStateMachine: Sendable {
     /// A run started at `start` (deadlines count from there).
     init(plan: Plan, start: UInt64) {
         self.plan = plan
-        deadline = start &+ plan.timeout
+        deadline = Self.later(start, by: plan.timeout)
     }
 
     /// How the run ended; nil while it goes on.
@@ -147,21 +147,21 @@ struct RunStateMachine: Sendable {
             switch next {
             case .awaitingTrace where plan.awaitsTrace:
                 phase = .awaitingTrace
-                deadline = now &+ plan.grace
+                deadline = Self.later(now, by: plan.grace)
                 return [.awaitTrace]
             case .warmRequest where plan.sendsWarmRequest:
                 phase = .warmRequest
-                deadline = now &+ plan.timeout
+                deadline = Self.later(now, by: plan.timeout)
                 return [.sendWarmRequest]
             case .suspending where plan.cyclesSuspend:
                 phase = .suspending(sentAt: now)
-                deadline = now &+ plan.timeout
+                deadline = Self.later(now, by: plan.timeout)
                 return [.signal(SIGTSTP)]
             case .stopping:
                 phase = .stopping
                 stopSignal = SIGTERM
                 stopSentAt = now
-                deadline = now &+ plan.grace
+                deadline = Self.later(now, by: plan.grace)
                 return [.signal(SIGTERM)]
             default:
                 continue
@@ -176,6 +176,13 @@ struct RunStateMachine: Sendable {
         case (.suspending, .suspending), (.suspending, .resuming): true
         default: a == b
         }
+    }
+
+    /// `time + span`, saturated: an absurd timeout means never, not a
+    /// deadline that wrapped into the past.
+    private static func later(_ time: UInt64, by span: UInt64) -> UInt64 {
+        let (sum, overflow) = time.addingReportingOverflow(span)
+        return overflow ? .max : sum
     }
 
     private mutating func endKilling(_ end: RunEnd) -> [RunAction] {
