@@ -149,7 +149,7 @@ let package = Package(
             dependencies: ["LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchEngine"]
         ),
         // The session and configuration over all of them, and the product
-        // users import (it re-exports the modules below).
+        // users import (it re-exports the API modules: analysis, engine, reports).
         .target(
             name: "LaunchBenchmark",
             dependencies: [
@@ -165,7 +165,7 @@ let package = Package(
         .executableTarget(
             name: "launchprof",
             dependencies: [
-                "LaunchBenchmark",
+                "LaunchBenchmark", "LaunchSupport", "LaunchProfFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: sanitizing ? [] : [.unsafeFlags(staticSwiftRuntime)],
@@ -225,7 +225,7 @@ let package = Package(
         // Helpers both test targets use (markup parsing, files they execute).
         .target(
             name: "LaunchProfTestSupport",
-            dependencies: ["LaunchBenchmark"],
+            dependencies: ["LaunchBenchmark", "LaunchSupport"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

@@ -36,7 +36,7 @@ ALLOWED = {
     "LaunchReports": {"LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchEngine"},
     "LaunchBenchmark": {"LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports", "Yams"},
     # The CLI: flags and printing over the library's API.
-    "launchprof": {"LaunchBenchmark", "ArgumentParser"},
+    "launchprof": {"LaunchBenchmark", "LaunchSupport", "LaunchProfFiles", "ArgumentParser"},
 }
 # Samples are programs that use the embedded libraries.
 SAMPLES = {"LaunchProf", "LaunchProfDeferred", "LaunchProfLifecycle"}

@@ -188,3 +188,5 @@ ssize_t lp_record_receive(int fd, void *buffer, size_t capacity, pid_t *sender, 
 ssize_t lp_notify_receive(int fd, void *buffer, size_t capacity, pid_t *sender) {
     return receive_credentials(fd, buffer, capacity, sender, NULL);
 }
+
+int lp_pipe(int ends[2], int flags) { return pipe2(ends, flags); }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LaunchBenchmark
+import LaunchSupport
 
 /// `launchprof explain RESULTS.json [--trace TRACE] [--target NAME] [--json FILE]`:
 /// insights for each launch of a results file.
@@ -9,9 +10,9 @@ struct ExplainCommand: ParsableCommand {
         commandName: "explain",
         abstract: "Say where each launch of a results file spends its time, why, and what to do about it.",
         discussion: """
-            RESULTS is a file written by 'launchprof run --export-json'. Each finding is a measured number, a cause \\
-            and an action: pre-main and shared libraries, time off CPU, a cold launch's reads from disk and, with a \\
-            trace of the program ('launchprof record'), the main thread's critical path and the work on other threads. \\
+            RESULTS is a file written by 'launchprof run --export-json'. Each finding is a measured number, a cause \
+            and an action: pre-main and shared libraries, time off CPU, a cold launch's reads from disk and, with a \
+            trace of the program ('launchprof record'), the main thread's critical path and the work on other threads. \
             Exits with status 2 when an input cannot be read.
             """)
 
@@ -45,7 +46,7 @@ struct ExplainCommand: ParsableCommand {
             throw Output.fail(
                 "'\(results)' has no target named '\(target ?? "")' (targets: \(names.joined(separator: ", ")))", status: .usage)
         }
-        var all: [[String: Any]] = []
+        var all: [TargetInsights] = []
         for result in chosen {
             let statistics = loader ? LoaderStatistics.measure(result.target) : nil
             let insights = LaunchInsights.insights(for: result, trace: traceFile, loader: statistics)
@@ -56,20 +57,11 @@ struct ExplainCommand: ParsableCommand {
                 print("    why: \(insight.cause)")
                 print("    do:  \(insight.action)")
             }
-            all.append([
-                "target": result.target.name, "mode": result.mode.rawValue,
-                "insights": insights.map {
-                    [
-                        "area": $0.area.rawValue, "finding": $0.finding, "cause": $0.cause, "action": $0.action,
-                        "nanoseconds": $0.nanoseconds,
-                    ]
-                },
-            ])
+            all.append(TargetInsights(target: result.target.name, mode: result.mode.rawValue, insights: insights))
         }
         if let json, !json.isEmpty {
             do {
-                let data = try JSONSerialization.data(withJSONObject: all, options: [.prettyPrinted, .sortedKeys])
-                try AtomicFile.write(Array(data) + [10], to: json, sync: true)
+                try JSONDocument.write(all, to: json)
             } catch {
                 throw Output.fail("cannot write '\(json)': \(error)", status: .usage)
             }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import LaunchBenchmark
+import LaunchProfFiles
+import LaunchSupport
 
 /// `launchprof export TRACE --format chrome|otlp|text [--output FILE]`: converts a
 /// trace file written by the embedded library for a viewer or a person.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LaunchBenchmark
+import LaunchSupport
 
 /// Printing and exporting, shared by `run` and `compare`.
 enum Output {

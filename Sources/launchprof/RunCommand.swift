@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LaunchBenchmark
+import LaunchSupport
 
 /// `launchprof run`: cold and warm launch benchmarks of real executables,
 /// with budgets and baselines for CI.

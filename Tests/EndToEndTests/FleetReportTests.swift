@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LaunchBenchmark
 import LaunchProfTestSupport
+import LaunchSupport
 import Testing
 
 /// `launchprof report DIR` over CI artifacts: real `launchprof run`s of the

@@ -1,5 +1,6 @@
 import Glibc
 import LaunchBenchmark
+import LaunchSupport
 
 /// Writes a file the tests then execute (shared by the test targets, as
 /// `LaunchProfTestSupport`).

@@ -1,5 +1,6 @@
 import Glibc
 import LaunchBenchmark
+import LaunchSupport
 
 /// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, the
 /// kernel's pick read back, the socket closed).

@@ -177,6 +177,11 @@ ssize_t lp_record_receive(int fd, void *buffer, size_t capacity, pid_t *sender, 
 /// descriptors that came with the message.
 ssize_t lp_notify_receive(int fd, void *buffer, size_t capacity, pid_t *sender);
 
+/// pipe2(2), which Swift's Glibc module leaves out (it needs _GNU_SOURCE):
+/// both ends get `flags` (O_CLOEXEC, O_NONBLOCK) atomically, so a spawn on
+/// another thread never inherits a pipe between pipe() and fcntl().
+int lp_pipe(int ends[2], int flags);
+
 #ifdef __cplusplus
 }
 #endif

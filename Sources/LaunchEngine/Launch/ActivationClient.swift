@@ -41,10 +41,9 @@ struct ActivationClient {
         }
         let fd = self.fd
         do throws(SystemCallError) {
-            try Syscall.check("connect", "\(address)") { address.withSocketAddress { connect(fd, $0, $1) } }
-            state = .sending
-        } catch  where error.errno == EINPROGRESS || error.errno == EAGAIN {
-            state = .connecting  // a Unix socket with a full backlog, or TCP still handshaking
+            let connected = try Syscall.nonBlocking("connect", "\(address)") { address.withSocketAddress { connect(fd, $0, $1) } }
+            // nil: a Unix socket with a full backlog, or TCP still handshaking.
+            state = connected == nil ? .connecting : .sending
         } catch {
             state = .failed("connect to \(address): \(String(cString: strerror(error.errno)))")
         }
@@ -101,12 +100,11 @@ struct ActivationClient {
         while !pending.isEmpty {
             let bytes = pending
             do throws(SystemCallError) {
-                let written = try Syscall.check("send") {
+                let written = try Syscall.nonBlocking("send") {
                     bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 }
+                guard let written else { return }  // the socket is full: poll says when to go on
                 pending = pending.dropFirst(written)
-            } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
-                return  // the socket is full: poll says when to go on
             } catch {
                 fail("sending the request: \(String(cString: strerror(error.errno)))")
                 return
@@ -122,9 +120,11 @@ struct ActivationClient {
             let fd = self.fd
             let count: Int
             do throws(SystemCallError) {
-                count = try Syscall.check("recv") { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
-            } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
-                return  // nothing more now
+                let received = try Syscall.nonBlocking("recv") {
+                    buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                }
+                guard let received else { return }  // nothing more now
+                count = received
             } catch {
                 fail("reading the response: \(String(cString: strerror(error.errno)))")
                 return

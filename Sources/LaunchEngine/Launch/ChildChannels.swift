@@ -71,7 +71,7 @@ struct ChildChannels {
     /// A close-on-exec pipe with a non-blocking read end (the harness's).
     private static func pipe() throws(SystemCallError) -> (FileDescriptor, FileDescriptor) {
         var ends: [Int32] = [-1, -1]
-        try Syscall.check("pipe2") { GNUExtensions.pipe2(&ends, O_CLOEXEC) }
+        try Syscall.check("pipe2") { lp_pipe(&ends, O_CLOEXEC) }
         let (read, write) = (FileDescriptor(ends[0]), FileDescriptor(ends[1]))
         try read.setNonBlocking()
         return (read, write)

@@ -1,3 +1,4 @@
+import CLaunchProfSpawn
 import Dispatch
 import Glibc
 import LaunchSupport
@@ -35,7 +36,7 @@ public final class InterruptMonitor: @unchecked Sendable {
     public init(catchingSignals: Bool = true) throws(SystemCallError) {
         catchesSignals = catchingSignals
         var ends: [Int32] = [-1, -1]
-        try Syscall.check("pipe2", "interrupt pipe") { GNUExtensions.pipe2(&ends, O_CLOEXEC | O_NONBLOCK) }
+        try Syscall.check("pipe2", "interrupt pipe") { lp_pipe(&ends, O_CLOEXEC | O_NONBLOCK) }
         readEnd = FileDescriptor(ends[0])
         writeEnd = FileDescriptor(ends[1])
         let queue = DispatchQueue(label: "launchprof.interrupt")

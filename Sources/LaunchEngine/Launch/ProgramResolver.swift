@@ -1,4 +1,5 @@
 import Glibc
+import LaunchSupport
 
 /// Resolves argv[0] to the file posix_spawn will execute, as execvp does:
 /// a name without '/' is searched in PATH, anything else is taken as a path.
@@ -36,10 +37,11 @@ package enum ProgramResolver {
     /// Throws unless `path` is a regular file this user may execute.
     package static func checkExecutable(_ path: String) throws(LaunchError) {
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .noSuchFile(path) }
-            throw .notExecutable(path, reason: String(cString: strerror(code)))
+        do throws(SystemCallError) {
+            try Syscall.check("stat", path) { stat(path, &info) }
+        } catch {
+            if error.errno == ENOENT || error.errno == ENOTDIR { throw .noSuchFile(path) }
+            throw .notExecutable(path, reason: String(cString: strerror(error.errno)))
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .notExecutable(path, reason: "it is a directory") }
         if (info.st_mode & S_IFMT) != S_IFREG { throw .notExecutable(path, reason: "it is not a regular file") }

@@ -28,9 +28,11 @@ package final class SpawnService {
         // make the kernel reap the spawner before launchprof can.
         Glibc.signal(SIGCHLD, SIG_DFL)
         var control: Int32 = -1
-        let pid = lp_spawn_start(executable, &control)
-        guard pid > 0 else {
-            throw .system(SystemCallError(call: "posix_spawn", subject: executable, errno: errno), program: executable)
+        let pid: pid_t
+        do throws(SystemCallError) {
+            pid = try Syscall.check("posix_spawn", executable) { lp_spawn_start(executable, &control) }
+        } catch {
+            throw .system(error, program: executable)
         }
         self.pid = pid
         controlSocket = FileDescriptor(control)
@@ -107,10 +109,15 @@ package final class SpawnService {
             }
         }
         let fds = descriptors.map(\.fd)
-        let sent = payload.withUnsafeBytes { bytes in
-            lp_spawn_send(control, &request, bytes.baseAddress, bytes.count, fds, UInt32(fds.count))
+        do throws(SystemCallError) {
+            try Syscall.check("sendmsg", "spawner") {
+                payload.withUnsafeBytes { bytes in
+                    lp_spawn_send(control, &request, bytes.baseAddress, bytes.count, fds, UInt32(fds.count))
+                }
+            }
+        } catch {
+            throw gone("sending a spawn request", errno: error.errno, program: program)
         }
-        guard sent == 0 else { throw gone("sending a spawn request", errno: errno, program: program) }
         if quiet { return nil }
         let reply = try awaitReply(program: program) {
             $0 == LP_SPAWN_REPLY_SPAWNED.rawValue || $0 == LP_SPAWN_REPLY_FAILED.rawValue
@@ -143,8 +150,10 @@ package final class SpawnService {
         var request = lp_spawn_request()
         request.magic = UInt32(LP_SPAWN_MAGIC)
         request.kind = UInt32(LP_SPAWN_REQUEST_FINISH.rawValue)
-        guard lp_spawn_send(control, &request, nil, 0, nil, 0) == 0 else {
-            throw gone("ending a run", errno: errno, program: program)
+        do throws(SystemCallError) {
+            try Syscall.check("sendmsg", "spawner") { lp_spawn_send(control, &request, nil, 0, nil, 0) }
+        } catch {
+            throw gone("ending a run", errno: error.errno, program: program)
         }
         let finished = try awaitReply(program: program) { $0 == LP_SPAWN_REPLY_FINISHED.rawValue }
         let events = pending
@@ -157,12 +166,16 @@ package final class SpawnService {
     func nextEvent() throws(LaunchError) -> lp_spawn_reply? {
         if !pending.isEmpty { return pending.removeFirst() }
         var reply = lp_spawn_reply()
-        switch lp_spawn_receive(control, &reply, 1) {
-        case 1: return reply
-        case 0: throw gone("waiting for the run", errno: 0, program: nil)
-        default:
-            if errno == EAGAIN || errno == EINTR { return nil }
-            throw gone("waiting for the run", errno: errno, program: nil)
+        let received: Int32?
+        do throws(SystemCallError) {
+            received = try Syscall.nonBlocking("recvmsg", "spawner") { lp_spawn_receive(control, &reply, 1) }
+        } catch {
+            throw gone("waiting for the run", errno: error.errno, program: nil)
+        }
+        switch received {
+        case nil: return nil  // nothing now
+        case 0?: throw gone("waiting for the run", errno: 0, program: nil)
+        default: return reply
         }
     }
 
@@ -171,7 +184,12 @@ package final class SpawnService {
     private func awaitReply(program: String, _ wanted: (UInt32) -> Bool) throws(LaunchError) -> lp_spawn_reply {
         while true {
             var reply = lp_spawn_reply()
-            let result = lp_spawn_receive(control, &reply, 0)
+            let result: Int32
+            do throws(SystemCallError) {
+                result = try Syscall.check("recvmsg", "spawner") { lp_spawn_receive(control, &reply, 0) }
+            } catch {
+                throw gone("waiting for its answer", errno: error.errno, program: program)
+            }
             if result == 1 {
                 if reply.kind == LP_SPAWN_REPLY_PROTOCOL_ERROR.rawValue {
                     throw .spawnerFailed("the spawner could not read a request: \(Self.text(of: reply.message))")
@@ -180,8 +198,7 @@ package final class SpawnService {
                 pending.append(reply)
                 continue
             }
-            if result < 0, errno == EINTR { continue }
-            throw gone("waiting for its answer", errno: result == 0 ? 0 : errno, program: program)
+            throw gone("waiting for its answer", errno: 0, program: program)
         }
     }
 

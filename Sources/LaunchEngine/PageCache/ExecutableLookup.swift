@@ -1,4 +1,5 @@
 import Glibc
+import LaunchSupport
 
 /// Finds the file argv[0] names and checks that it can be executed.
 enum ExecutableLookup {
@@ -26,9 +27,11 @@ enum ExecutableLookup {
     /// Throws unless `path` is an existing regular file with execute permission.
     static func checkExecutable(_ path: String) throws(FileSetError) {
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { throw .fileNotFound(path: path) }
-            throw .notExecutable(path: path, reason: String(cString: strerror(errno)))
+        do throws(SystemCallError) {
+            try Syscall.check("stat", path) { stat(path, &info) }
+        } catch {
+            if error.errno == ENOENT || error.errno == ENOTDIR { throw .fileNotFound(path: path) }
+            throw .notExecutable(path: path, reason: String(cString: strerror(error.errno)))
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "it is a directory" : "it is not a regular file"

@@ -30,11 +30,7 @@ package final class FileDescriptor: Sendable {
     /// One read(2) into `buffer`: the bytes read (0 at end of file), or nil
     /// when a non-blocking descriptor has nothing now (EAGAIN).
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int? {
-        do {
-            return try Syscall.check("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
-        } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
-            return nil
-        }
+        try Syscall.nonBlocking("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
     /// Writes all of `bytes` (write(2) until done).

@@ -43,16 +43,17 @@ package enum Syscall {
         }
     }
 
-    /// For the posix_spawn family, which return the error number instead of
-    /// setting errno.
-    package static func checkReturn(
-        _ call: String, _ subject: String? = nil, _ body: () -> Int32
-    ) throws(SystemCallError) {
-        while true {
-            let code = body()
-            if code == 0 { return }
-            if code == EINTR { continue }
-            throw SystemCallError(call: call, subject: subject, errno: code)
+    /// ``check`` for a call on a non-blocking descriptor: nil when the call
+    /// would block (EAGAIN, EWOULDBLOCK, and EINPROGRESS for a connect that
+    /// goes on in the background). The one place where "would block"
+    /// becomes a result instead of an error, as NIO's `IOResult.wouldBlock`.
+    package static func nonBlocking<Result: FixedWidthInteger>(
+        _ call: String, _ subject: String? = nil, _ body: () -> Result
+    ) throws(SystemCallError) -> Result? {
+        do {
+            return try check(call, subject, body)
+        } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK || error.errno == EINPROGRESS {
+            return nil
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchProfFiles
 import Testing
 
 @testable import LaunchAnalysis

@@ -77,8 +77,8 @@ public struct RunLoop {
             throw error
         }
         closeRequests()
-        // What the program wrote just before the end is still read.
-        _ = try? channelEvents()
+        // What the program wrote before its exit was read in the round that
+        // saw the exit; a run that was killed needs nothing more read.
         let end = try process.reap()
         return observed(ending: end)
     }
