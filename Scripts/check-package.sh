@@ -64,6 +64,14 @@ if [ -z "$mirror" ]; then
 fi
 mirror=${mirror:-http://deb.debian.org/debian}
 
+processes_under() { # pids of processes whose root is $1 or below it
+    local entry root
+    for entry in /proc/[0-9]*; do
+        root=$(readlink "$entry/root" 2>/dev/null) || continue
+        if [ "$root" = "$1" ] || [[ $root == "$1"/* ]]; then echo "${entry#/proc/}"; fi
+    done
+    return 0
+}
 unmount_under() { # every mount at or below $1, deepest first
     findmnt -rn -o TARGET | awk -v top="$1" '$0 == top || index($0, top "/") == 1' | sort -r |
         while read -r target; do umount "$target" 2>/dev/null || umount -l "$target"; done
@@ -72,6 +80,19 @@ unmount_under() { # every mount at or below $1, deepest first
 since() { awk -v from="$1" -v to="$2" 'BEGIN { printf "%.1f", to - from }'; }
 
 mkdir -p "$cache"
+# One check at a time per clone; then what a killed check left (its overlay
+# still mounted) is unmounted and removed.
+exec 9>"$cache/lock"
+if ! flock -n 9; then
+    echo "check-package: another check-package is running on $cache; waiting for it" >&2
+    flock 9
+fi
+for stale in "$cache"/run.*; do
+    [ -d "$stale" ] || continue
+    for pid in $(processes_under "$stale"); do kill -KILL "$pid" 2>/dev/null || true; done
+    unmount_under "$stale"
+    rm -rf --one-file-system "$stale"
+done
 base="$cache/root-$suite"
 if [ ! -d "$base" ]; then
     echo "== debootstrap --variant=minbase --include=man-db $suite from $mirror into $base (once; cached)"
@@ -92,13 +113,7 @@ fi
 
 run=$(mktemp -d "$cache/run.XXXXXX")
 merged=""
-leftovers() { # pids of processes whose root is the overlay being checked
-    local entry
-    for entry in /proc/[0-9]*; do
-        [ "$(readlink "$entry/root" 2>/dev/null)" = "$merged" ] && echo "${entry#/proc/}"
-    done
-    return 0
-}
+leftovers() { processes_under "$merged"; }
 cleanup() {
     if [ -n "$merged" ]; then
         for pid in $(leftovers); do kill -KILL "$pid" 2>/dev/null || true; done
