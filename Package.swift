@@ -67,6 +67,13 @@ let package = Package(
             name: "PreloadLibrary",
             capability: .buildTool()
         ),
+        // BuildCommit.swift in the launchprof target: the commit
+        // `launchprof --version` names (git, or LAUNCHPROF_COMMIT, or "dev"),
+        // generated at build time so that no target needs a flag for it.
+        .plugin(
+            name: "BuildCommit",
+            capability: .buildTool()
+        ),
         // Files written whole or not at all, and standard error, without
         // Foundation: the one implementation the embedded libraries and the
         // benchmark library share.
@@ -169,7 +176,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: sanitizing ? [] : [.unsafeFlags(staticSwiftRuntime)],
-            plugins: ["PreloadLibrary"]
+            plugins: ["PreloadLibrary", "BuildCommit"]
         ),
         .executableTarget(
             name: "SampleApp",

@@ -7,7 +7,7 @@ struct LaunchProfCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "launchprof",
         abstract: "Launch-performance profiling for Linux executables and Swift programs.",
-        version: launchprofVersion,
+        version: "launchprof \(launchprofVersion) (commit \(launchprofCommit))",
         subcommands: [
             RunCommand.self, CompareCommand.self, ReportCommand.self, ProfileCommand.self, RecordCommand.self,
             ExportCommand.self, ExplainCommand.self,

@@ -42,7 +42,10 @@ struct ProfileCommand: ParsableCommand {
     @Option(help: "The base name of the output files (default: the program's name).")
     var name: String?
 
-    @Option(help: "The preload library (default: liblaunchprof-preload.so beside launchprof, or $LAUNCHPROF_PRELOAD_LIBRARY).")
+    @Option(
+        help: ArgumentHelp(
+            "The preload library (default: $LAUNCHPROF_PRELOAD_LIBRARY, else liblaunchprof-preload.so "
+                + "in ../libexec/launchprof/ or beside launchprof)."))
     var preloadLibrary: String?
 
     @Flag(help: "Do not preload the sampler: only programs that link LaunchProf are sampled.")

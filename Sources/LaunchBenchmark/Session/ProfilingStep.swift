@@ -29,10 +29,7 @@ struct ProfilingStep {
     func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> ProfilingOutcome {
         try Self.prepare(settings)
         if settings.preloadLibrary == nil {
-            events(
-                .note(
-                    "liblaunchprof-preload.so is not beside launchprof: only targets that link LaunchProf will be profiled (set LAUNCHPROF_PRELOAD_LIBRARY)"
-                ))
+            events(.note(ProfileRecorder.missingPreloadNote(remedy: "set LAUNCHPROF_PRELOAD_LIBRARY")))
         }
         var outcome = ProfilingOutcome()
         let names = ProfileFileName.unique(plan.targets.map(\.name))

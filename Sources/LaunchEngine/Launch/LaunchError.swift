@@ -16,8 +16,9 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `--ready port:N` cannot tell this launch's readiness apart: something
     /// already accepts connections on the port.
     case portInUse(Int, holder: String)
-    /// The spawner (lp-spawn) is not where launchprof looks for it.
-    case spawnerMissing(String, reason: String)
+    /// The spawner (lp-spawn) is in none of the places launchprof looks
+    /// for it (`tried`, in order).
+    case spawnerMissing(tried: [String], reason: String)
     /// The spawner stopped answering, or could not read a request.
     case spawnerFailed(String)
     /// The socket of a launch on demand (`--activate`) cannot be made.
@@ -38,8 +39,9 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .portInUse(let port, let holder):
             "--ready port:\(port): the port is already in use by \(holder) before the launch, so a connection "
                 + "would not show that this program is ready; stop it or choose another port"
-        case .spawnerMissing(let path, let reason):
-            "launchprof's spawner '\(path)' is missing: \(reason)"
+        case .spawnerMissing(let tried, let reason):
+            "launchprof's spawner \(SpawnService.executableName) was not found"
+                + (tried.isEmpty ? "" : " (tried \(tried.map { "'\($0)'" }.joined(separator: ", ")))") + ": \(reason)"
         case .spawnerFailed(let message), .activation(let message):
             message
         }

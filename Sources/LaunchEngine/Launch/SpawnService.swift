@@ -58,28 +58,18 @@ package final class SpawnService {
     }
 
     /// Where the spawner is: `LAUNCHPROF_SPAWNER` when set (tests and
-    /// installs that keep it elsewhere), else beside the running executable
-    /// (the CLI, or the test bundle in the same build folder).
+    /// installs that keep it elsewhere), else `../libexec/launchprof/` from
+    /// the running executable (an install), else beside it (the build tree:
+    /// the CLI, or the test bundle in the same build folder). The error
+    /// names every path tried.
     package static func locate() throws(LaunchError) -> String {
-        if let configured = getenv("LAUNCHPROF_SPAWNER").map({ String(cString: $0) }), !configured.isEmpty {
-            guard access(configured, X_OK) == 0 else {
-                throw .spawnerMissing(configured, reason: "LAUNCHPROF_SPAWNER names a file that is not executable")
-            }
-            return configured
-        }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else {
-            throw .spawnerMissing(executableName, reason: "cannot read /proc/self/exe to find the folder launchprof is in")
-        }
-        let own = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let folder = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let candidate = folder + "/" + executableName
-        guard access(candidate, X_OK) == 0 else {
-            throw .spawnerMissing(
-                candidate, reason: "it is built with launchprof (`swift build` builds both) and must be installed beside it")
-        }
-        return candidate
+        let search = CompanionFile.spawner.locate(mode: X_OK)
+        if let path = search.path { return path }
+        throw .spawnerMissing(
+            tried: search.tried,
+            reason: search.problem
+                ?? "it is built with launchprof (`swift build` builds both) and installed in <prefix>/\(CompanionFile.installedFolder)/ "
+                + "beside <prefix>/bin/launchprof; set LAUNCHPROF_SPAWNER to use another")
     }
 
     /// Asks the spawner to start a process; returns its pid and t0, or, for

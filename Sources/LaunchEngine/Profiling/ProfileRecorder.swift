@@ -75,28 +75,32 @@ public struct ProfileRecorder: Sendable {
     public static func preloadLibrary(explicit: String?, disabled: Bool) -> (path: String?, note: String?) {
         if disabled { return (nil, nil) }
         if let path = explicit ?? defaultPreloadLibrary() { return (path, nil) }
-        return (
-            nil,
-            "liblaunchprof-preload.so is not beside launchprof; only programs that link LaunchProf will be sampled (set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library)"
-        )
+        return (nil, missingPreloadNote(remedy: "set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library"))
     }
 
     /// Where liblaunchprof-preload.so is: $LAUNCHPROF_PRELOAD_LIBRARY, or
-    /// in launchprof's resources beside the running executable (where
-    /// `swift build` puts it: `launchprof_launchprof.resources/`), or beside
-    /// the executable itself (an install that copied it there).
+    /// `../libexec/launchprof/` from the running executable (an install), or
+    /// in launchprof's resources beside it (where `swift build` puts it:
+    /// `launchprof_launchprof.resources/`), or beside it.
     public static func defaultPreloadLibrary() -> String? {
-        if let path = ProcessInfo.processInfo.environment["LAUNCHPROF_PRELOAD_LIBRARY"], !path.isEmpty { return path }
-        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        for candidate in [Self.resourcesFolder + "/" + Self.preloadLibraryName, Self.preloadLibraryName] {
-            let path = folder.appendingPathComponent(candidate).path
-            if access(path, R_OK) == 0 { return path }
-        }
-        return nil
+        // A set variable is used as given: profiling reports it when missing.
+        if let path = ProcessInfo.processInfo.environment[CompanionFile.preloadLibrary.variable], !path.isEmpty { return path }
+        return CompanionFile.preloadLibrary.locate(mode: R_OK).path
     }
 
-    /// The preload library's file name, and the folder SwiftPM copies the
-    /// launchprof target's resources to (beside the executable).
+    /// The note for a run without the preload library: the paths tried, and
+    /// what only programs that link LaunchProf still get.
+    public static func missingPreloadNote(remedy: String) -> String {
+        missingPreloadNote(CompanionFile.preloadLibrary.locate(mode: R_OK), remedy: remedy)
+    }
+
+    static func missingPreloadNote(_ search: CompanionFile.Search, remedy: String) -> String {
+        let tried = search.tried.isEmpty ? "" : " (tried \(search.tried.map { "'\($0)'" }.joined(separator: ", ")))"
+        return "\(preloadLibraryName) was not found\(tried)\(search.problem.map { ": \($0)" } ?? ""); "
+            + "only programs that link LaunchProf will be sampled (\(remedy))"
+    }
+
+    /// The preload library's file name.
     public static let preloadLibraryName = "liblaunchprof-preload.so"
     /// The folder SwiftPM copies the launchprof target's resources to, beside the executable.
     public static let resourcesFolder = "launchprof_launchprof.resources"
