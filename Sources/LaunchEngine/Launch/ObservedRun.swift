@@ -40,6 +40,9 @@ public struct RunSettings: Sendable, Equatable {
 public struct ObservedRun: Sendable, Equatable {
     /// The launched process's id.
     public var pid: Int32
+    /// t0: CLOCK_MONOTONIC just before posix_spawn, as the spawner read it;
+    /// the run's times count from here.
+    public var startNanoseconds: UInt64 = 0
     /// The figures as they are measured; resources and the index are set by
     /// ``measurement(index:residency:)``.
     public var figures: RunMeasurement

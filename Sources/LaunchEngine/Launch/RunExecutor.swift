@@ -88,7 +88,7 @@ public struct ProcessExecutor: RunExecutor {
         if let trace {
             defer { unlink(trace) }
             if let ready = observed.wallToReady, let read = try? TraceReader.read(path: trace) {
-                observed.intervals = RunIntervals.times(in: read, readyAfterSpawn: ready)
+                observed.intervals = RunIntervals.times(in: read, readyAt: observed.startNanoseconds &+ ready)
             } else if observed.failure == nil {
                 observed.notes.append(
                     "--trace-runs: the run wrote no readable trace (is the program linked with LaunchProf, and does it reach launch complete?)"

@@ -4,9 +4,9 @@ import LaunchAnalysis
 /// by name and thread role (the main thread, or any other), added up, each
 /// cut at ready and only if it began before.
 enum RunIntervals {
-    static func times(in trace: Trace, readyAfterSpawn ready: UInt64) -> [IntervalTime] {
-        let origin = trace.header.spawnNanoseconds ?? trace.header.processEntryNanoseconds ?? 0
-        let readyAt = origin &+ ready
+    /// The intervals of `trace` cut at `readyAt` (CLOCK_MONOTONIC, the
+    /// clock of the trace's timestamps and of the run loop's).
+    static func times(in trace: Trace, readyAt: UInt64) -> [IntervalTime] {
         let paired = trace.pairIntervals()
         var totals: [String: IntervalTime] = [:]
         var order: [String] = []

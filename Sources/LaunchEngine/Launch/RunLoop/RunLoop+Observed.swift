@@ -7,6 +7,7 @@ extension RunLoop {
         let t0 = process.startNanoseconds
         func since(_ ns: UInt64) -> UInt64 { ns > t0 ? ns - t0 : 0 }
         var run = ObservedRun(pid: process.pid, exit: end.status, usage: end.usage)
+        run.startNanoseconds = t0
         run.tree = end.tree
         run.notes = process.notes
         run.processEntry = records.processEntry
