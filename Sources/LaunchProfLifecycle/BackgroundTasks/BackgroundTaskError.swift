@@ -11,7 +11,7 @@ public enum BackgroundTaskError: Error, Sendable, Equatable, CustomStringConvert
     /// The schedule file cannot be read as one; it is left as it is.
     case unreadableSchedule(path: String, reason: String)
     /// Another process held the schedule's lock for longer than a
-    /// transaction may wait (``BackgroundScheduleFile/lockWait``).
+    /// transaction may wait (`BackgroundScheduleFile.lockWait`, 5 s).
     case scheduleLocked(path: String, waited: Duration)
     /// The schedule file cannot be written.
     case unwritableSchedule(path: String, reason: String)

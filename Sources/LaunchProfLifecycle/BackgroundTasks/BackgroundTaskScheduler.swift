@@ -30,12 +30,12 @@ import LaunchProfFiles
 /// retried after a backoff that doubles from ``retryDelay`` up to
 /// ``maximumRetryDelay``. Processes sharing a schedule never run the same
 /// due run twice: a run is claimed in the file, under its lock, before it
-/// starts (``BackgroundScheduleFile``, ``BackgroundScheduleLock``).
+/// starts (`BackgroundScheduleFile`, `BackgroundScheduleLock`).
 ///
 /// The type's concerns, one file each: registering and requesting (here),
 /// running (`+Running`), recording a run's end (`+Recording`), expiry
 /// (`+Expiry`), systemd units (`+Systemd`); the rules of when a task is due
-/// are ``BackgroundTaskPolicy``, the file ``BackgroundScheduleFile``.
+/// are `BackgroundTaskPolicy`, the file `BackgroundScheduleFile`.
 public final class BackgroundTaskScheduler: Sendable {
     /// The schedule file.
     public let path: String
