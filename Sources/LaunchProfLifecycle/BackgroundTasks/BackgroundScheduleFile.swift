@@ -12,6 +12,9 @@ import LaunchProfFiles
 /// file is the memory of when things last ran; unlike a stamp (one
 /// process, systemd, writes it), it is shared, hence the lock.
 final class BackgroundScheduleFile: Sendable {
+    let directory: String
+    /// `NAME.background-tasks`.
+    let fileName: String
     let path: String
     /// The longest a transaction waits for another process's to end: 5 s.
     /// A holder that takes longer is stopped or hostile; the caller gets
@@ -19,8 +22,14 @@ final class BackgroundScheduleFile: Sendable {
     static let lockWait = Duration.seconds(5)
     /// Diagnostics already written, so a bad line is reported once per process.
     private let reported = Locked<Set<String>>([])
+    /// Whether this process has removed the temporary files of writers that died.
+    private let cleaned = Locked(false)
 
-    init(path: String) { self.path = path }
+    init(directory: String, name: String) {
+        self.directory = directory
+        fileName = "\(name).background-tasks"
+        path = "\(directory)/\(fileName)"
+    }
 
     var lockPath: String { "\(path).lock" }
 
@@ -87,6 +96,13 @@ final class BackgroundScheduleFile: Sendable {
         _ change: (inout BackgroundSchedule) throws(BackgroundTaskError) -> Result
     ) throws(BackgroundTaskError) -> (result: Result, schedule: BackgroundSchedule) {
         defer { lock.unlock(byte: 0) }
+        // A writer that died between creating its temporary file and the
+        // rename left the schedule whole and the temporary file behind.
+        let first = cleaned.withLock { cleaned in
+            defer { cleaned = true }
+            return !cleaned
+        }
+        if first { StaleTemporaries.remove(in: directory, of: [fileName]) }
         var schedule = try read()
         let before = schedule
         let result = try change(&schedule)

@@ -97,8 +97,8 @@ public final class BackgroundTaskScheduler: Sendable {
         for (value, what) in [(retryDelay, "the retry delay"), (maximumRetryDelay, "the maximum retry delay")] {
             if let problem = BackgroundTaskRequest.durationProblem(value, what) { throw .invalidConfiguration(problem) }
         }
-        path = "\(directory)/\(name).background-tasks"
-        file = BackgroundScheduleFile(path: path)
+        file = BackgroundScheduleFile(directory: directory, name: name)
+        path = file.path
         policy = BackgroundTaskPolicy(retryDelay: retryDelay, maximumRetryDelay: maximumRetryDelay)
         self.conditions = conditions
         self.retryDelay = retryDelay

@@ -89,19 +89,7 @@ extension StateStore {
     /// `<file>.tmp.<pid>.<random>` files (AtomicFile's) of processes that no
     /// longer exist.
     private func removeStaleTemporaries() {
-        guard let stream = opendir(directory) else { return }
-        defer { closedir(stream) }
-        let prefixes = StateKind.allCases.map { "\(name).\($0 == .quick ? "quick" : "state").tmp." }
-        while let entry = readdir(stream) {
-            let fileName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard let prefix = prefixes.first(where: { fileName.hasPrefix($0) }),
-                let pid = Int32(fileName.dropFirst(prefix.count).prefix { $0 != "." }),
-                pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
-            else { continue }
-            unlink("\(directory)/\(fileName)")
-        }
+        StaleTemporaries.remove(in: directory, of: StateKind.allCases.map { "\(name).\($0 == .quick ? "quick" : "state")" })
     }
 
     static func realtimeNanoseconds() -> UInt64 {

@@ -176,4 +176,24 @@ struct BackgroundTaskHostileTests {
         let (after, afterLines) = try launch(["--state", state.path])
         #expect(after == .exited(0), "the lock outlived its holder: \(afterLines)")
     }
+
+    @Test("a temporary file left by a writer killed mid-save is removed by the next launch; the schedule it would have replaced is whole")
+    func staleTemporaryRemoved() throws {
+        let state = try ScratchDirectory()
+        let (first, _) = try launch(["--state", state.path])
+        #expect(first == .exited(0))
+        // A writer that is gone: a process that has exited and been reaped.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let stale = "\(schedulePath(state.path)).tmp.\(gone.processIdentifier).5eed"
+        let live = "\(schedulePath(state.path)).tmp.\(getpid()).5eed"
+        for path in [stale, live] { try "task half-writ".write(toFile: path, atomically: false, encoding: .utf8) }
+        let (ending, lines) = try launch(["--state", state.path])
+        #expect(ending == .exited(0), "\(lines)")
+        #expect(!FileManager.default.fileExists(atPath: stale), "the dead writer's temporary file stayed")
+        #expect(FileManager.default.fileExists(atPath: live), "a live writer's temporary file was removed")
+        #expect(try String(contentsOfFile: schedulePath(state.path), encoding: .utf8).hasPrefix("launchprof-background-tasks 1\n"))
+    }
 }
