@@ -3,7 +3,7 @@ import LaunchProfFiles
 
 extension BackgroundTaskScheduler {
     /// Records a run's end in the schedule, under the file's lock (waiting
-    /// with `Task.sleep`): the run's own end.
+    /// with `Task.sleep`): the run's own end, or its budget's.
     func record(_ task: BackgroundTask, outcome: BackgroundTaskOutcome, started: Int64) async -> BackgroundTaskRun? {
         let lock: BackgroundScheduleLock?
         do {
@@ -16,8 +16,8 @@ extension BackgroundTaskScheduler {
     }
 
     /// Records a run's end in the schedule, under the file's lock (waiting
-    /// with a blocking sleep): an expiry, from a timer or a lifecycle
-    /// handler that must not return before the record is on disk.
+    /// with a blocking sleep): an expiry from a lifecycle handler, which
+    /// must not return before the record is on disk.
     @discardableResult
     func recordNow(_ task: BackgroundTask, outcome: BackgroundTaskOutcome, started: Int64) -> BackgroundTaskRun? {
         let lock: BackgroundScheduleLock?
@@ -79,8 +79,9 @@ extension BackgroundTaskScheduler {
             var schedule = core.withLock { $0.schedule }
             recorded = apply(&schedule)
         }
-        // The claim goes once the record is on disk (or could not be).
-        claim = nil
+        // The claim's descriptor, and with it its byte of the lock file, goes
+        // once the record is on disk (or could not be), not before.
+        withExtendedLifetime(claim) {}
         guard let run = recorded else { return earlier }
         // The outcome beside the run's interval in the trace.
         Self.signposter.emitEvent(dynamicName: "\(task.identifier): \(outcome.rawValue)")

@@ -89,7 +89,7 @@ extension BackgroundTaskScheduler {
         // The budget: expire the run when it passes, unless it ended first.
         let budget = Task {
             try await Task.sleep(for: request.timeBudget)
-            self.expireRunning(task, reason: .timeBudget)
+            await self.expireAfterBudget(task)
         }
         let result = await swiftTask.result
         budget.cancel()
