@@ -43,11 +43,12 @@ extension BackgroundTaskScheduler {
         let now = now
         var claim: BackgroundScheduleLock?
         var earlier: BackgroundTaskRun?
-        func apply(_ schedule: inout BackgroundSchedule) -> BackgroundTaskRun? {
-            core.withLock { core -> BackgroundTaskRun? in
+        var fresh: BackgroundTaskRun?
+        func apply(_ schedule: inout BackgroundSchedule) {
+            core.withLock { core in
                 if let run = core.recorded[ObjectIdentifier(task)] {
                     earlier = run
-                    return nil
+                    return
                 }
                 if let running = core.running, running.task === task {
                     claim = running.claim
@@ -61,28 +62,26 @@ extension BackgroundTaskScheduler {
                     identifier: task.identifier, outcome: outcome, expiry: task.state.withLock { $0.expired }, started: started,
                     ended: now, nextDue: entry.nextDue)
                 core.recorded[ObjectIdentifier(task)] = run
-                return run
+                fresh = run
             }
         }
-        var recorded: BackgroundTaskRun?
         if let lock {
             do {
-                let (run, schedule) = try file.update(holding: lock) { schedule throws(BackgroundTaskError) in apply(&schedule) }
-                recorded = run
+                let (_, schedule) = try file.update(holding: lock) { schedule throws(BackgroundTaskError) in apply(&schedule) }
                 core.withLock { $0.schedule = schedule }
             } catch {
                 StandardError.write("launchprof: \(error)\n")
             }
         }
-        if recorded == nil, earlier == nil {
-            // Not recorded on disk: in memory at least, once.
+        if fresh == nil, earlier == nil {
+            // The file could not be read or locked: recorded in memory at least, once.
             var schedule = core.withLock { $0.schedule }
-            recorded = apply(&schedule)
+            apply(&schedule)
         }
         // The claim's descriptor, and with it its byte of the lock file, goes
         // once the record is on disk (or could not be), not before.
         withExtendedLifetime(claim) {}
-        guard let run = recorded else { return earlier }
+        guard let run = fresh else { return earlier }
         // The outcome beside the run's interval in the trace.
         Self.signposter.emitEvent(dynamicName: "\(task.identifier): \(outcome.rawValue)")
         return run
