@@ -5,6 +5,10 @@
 
 OUTDIR/trace: trace files (format version 1, docs/trace-format.md) with
 intervals, milestones, threads, and one with samples and modules.
+OUTDIR/schedule: background task schedules (BackgroundSchedule's text
+format), with every key, claims, and a line of each kind that is discarded.
+OUTDIR/state: StateStore state files (format version 1, StateFile.swift),
+quick and complete, with and without an app version and a payload.
 OUTDIR/elf: a minimal 64-bit ELF with PT_INTERP, PT_LOAD, PT_DYNAMIC
 (DT_NEEDED, DT_STRTAB, DT_RUNPATH, DT_RPATH), section headers, a symbol
 table, a GNU build-id note and .debug_line, for both ELF targets.
@@ -115,6 +119,33 @@ def elf():
     return bytes(image)
 
 
+def schedules():
+    head = "launchprof-background-tasks 1\n"
+    return {
+        "empty.schedule": head,
+        "two.schedule": head
+        + "task com.example.refresh next=1764000900000 last=1764000000000 outcome=succeeded failures=0\n"
+        + "task com.example.cleanup next=- last=- outcome=- failures=0 claim=1@1764000000100\n",
+        "failed.schedule": head + "task a.b next=0 last=253402300799999 outcome=failed failures=1000000 future=1\n",
+        "discarded.schedule": head + "task a next=x\ntask b last=9223372036854775807\ntask c claim=0@5\nnot a task\n",
+    }
+
+
+def state_file(kind, clean, version, payload):
+    version = version.encode()
+    header = b"LPSTATE\0" + struct.pack("<IIQQBBHIQ", 1, 48, 1764000000000000000, len(payload), kind, clean, len(version), 4242, 0)
+    body = header + version + payload
+    return body + struct.pack("<Q", fnv1a(body))
+
+
+def states():
+    return {
+        "complete.state": state_file(2, 1, "1.4", b"launches=2\nrequests=0\n"),
+        "quick.state": state_file(1, 0, "", b""),
+        "binary.state": state_file(2, 0, "2.0-beta", bytes(range(256))),
+    }
+
+
 def main(outdir):
     nested = [(10 + i, 1, "level%d" % i, 0, 1) for i in range(4)] + [(30 - i, 2, "level%d" % i, 0, 1) for i in range(3, -1, -1)]
     traces = {
@@ -124,7 +155,8 @@ def main(outdir):
                                [(1, "main"), (2, "worker")]),
         "sampled.lptrace": trace([(10, 4, "main", 0, 4242), (900, 5, "ready", 0, 4242)], [(4242, "app")], samples=True),
     }
-    for kind, seeds in [("trace", traces), ("elf", {"minimal.elf": elf()})]:
+    text = {name: data.encode() for name, data in schedules().items()}
+    for kind, seeds in [("trace", traces), ("elf", {"minimal.elf": elf()}), ("schedule", text), ("state", states())]:
         os.makedirs(os.path.join(outdir, kind), exist_ok=True)
         for filename, data in seeds.items():
             with open(os.path.join(outdir, kind, filename), "wb") as f:

@@ -6,6 +6,12 @@
 #                      and Chrome exports (Fuzz/TraceReaderFuzz.swift)
 #   elf-image          ELFImage, the cold-cache resolver's ELF reader
 #   elf-symbol-table   ELFSymbolTable, the symbolizer's ELF reader
+#   schedule-file      BackgroundSchedule.parse, the background task schedule's
+#                      reader (a file every program using BackgroundTaskScheduler
+#                      reads at launch), with the due-time and record arithmetic
+#                      of every entry it accepts (Fuzz/ScheduleFileFuzz.swift)
+#   state-file         StateFile.decode, the StateStore's state file reader
+#                      (Fuzz/StateFileFuzz.swift)
 #
 #   Scripts/fuzz.sh [EXECUTIONS] [TARGET...]
 #
@@ -25,7 +31,7 @@ cd "$(dirname "$0")/.."
 executions=${1:-1000000}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(trace-reader elf-image elf-symbol-table)
+[ ${#targets[@]} -gt 0 ] || targets=(trace-reader elf-image elf-symbol-table schedule-file state-file)
 
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/crashes" "$out/logs"
@@ -38,6 +44,8 @@ done
 
 support=Sources/LaunchSupport
 analysis=Sources/LaunchAnalysis
+tasks=Sources/LaunchProfLifecycle/BackgroundTasks
+state=Sources/LaunchProfLifecycle/StateStore
 sources_for() {
     case "$1" in
         trace-reader)
@@ -50,10 +58,24 @@ sources_for() {
         elf-symbol-table)
             echo $support/ELF/ELFSymbolTable.swift $support/ELF/ELFError.swift $support/ELF/ELFFormat.swift $support/Files/RegularFile.swift
             echo $support/Terminal/TerminalText.swift Fuzz/ELFSymbolTableFuzz.swift ;;
-        *) echo "fuzz.sh: unknown target '$1' (trace-reader, elf-image, elf-symbol-table)" >&2; exit 2 ;;
+        schedule-file)
+            echo $tasks/BackgroundSchedule.swift $tasks/BackgroundTaskPolicy.swift $tasks/BackgroundTaskRequest.swift
+            echo $tasks/BackgroundTaskOutcome.swift $tasks/BackgroundTaskError.swift
+            echo Fuzz/LifecycleFuzzShims.swift Fuzz/ScheduleFileFuzz.swift ;;
+        state-file)
+            echo $state/StateFile.swift $state/StateKind.swift $state/StateFileProblem.swift
+            echo Fuzz/LifecycleFuzzShims.swift Fuzz/StateFileFuzz.swift ;;
+        *) echo "fuzz.sh: unknown target '$1' (trace-reader, elf-image, elf-symbol-table, schedule-file, state-file)" >&2; exit 2 ;;
     esac
 }
-seeds_for() { case "$1" in trace-reader) echo "$out/seeds/trace" ;; *) echo "$out/seeds/elf" ;; esac; }
+seeds_for() {
+    case "$1" in
+        trace-reader) echo "$out/seeds/trace" ;;
+        schedule-file) echo "$out/seeds/schedule" ;;
+        state-file) echo "$out/seeds/state" ;;
+        *) echo "$out/seeds/elf" ;;
+    esac
+}
 
 # The wire formats' header as a Clang module, and its checksum function.
 mkdir -p "$out/format"
@@ -70,7 +92,8 @@ for target in "${targets[@]}"; do
     rm -rf "$out/src/$target"
     mkdir -p "$out/src/$target"
     for file in $(sources_for "$target"); do
-        sed -E '/^import (LaunchSupport|LaunchAnalysis|LaunchEngine|LaunchReports)$/d' "$file" >"$out/src/$target/$(basename "$file")"
+        sed -E '/^import (LaunchSupport|LaunchAnalysis|LaunchEngine|LaunchReports|LaunchProf|LaunchProfDeferred|LaunchProfFiles)$/d' \
+            "$file" >"$out/src/$target/$(basename "$file")"
     done
     # -O keeps Swift's overflow and bounds checks (only -Ounchecked drops them).
     if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name LaunchFuzz -package-name launchprof \

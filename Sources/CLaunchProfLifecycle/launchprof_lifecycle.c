@@ -276,3 +276,28 @@ uint64_t lp_thread_run_delay_ns(void) {
     for (; *p >= '0' && *p <= '9'; p++) value = value * 10 + (uint64_t)(*p - '0');
     return value;
 }
+
+// MARK: - Open file description locks
+
+static int ofd_lock(int fd, int command, short type, int64_t offset) {
+    struct flock lock;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = type;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = (off_t)offset;
+    lock.l_len = 1;
+    lock.l_pid = 0;  // F_OFD_* require 0
+    int result;
+    do {
+        result = fcntl(fd, command, &lock);
+    } while (result < 0 && errno == EINTR);
+    if (result < 0) return -1;
+    if (command == F_OFD_GETLK) return lock.l_type == F_UNLCK ? 0 : 1;
+    return 0;
+}
+
+int lp_ofd_lock_byte(int fd, int64_t offset) { return ofd_lock(fd, F_OFD_SETLK, F_WRLCK, offset); }
+
+int lp_ofd_unlock_byte(int fd, int64_t offset) { return ofd_lock(fd, F_OFD_SETLK, F_UNLCK, offset); }
+
+int lp_ofd_byte_locked(int fd, int64_t offset) { return ofd_lock(fd, F_OFD_GETLK, F_WRLCK, offset); }

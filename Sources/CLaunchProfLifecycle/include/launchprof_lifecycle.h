@@ -98,6 +98,24 @@ int lp_terminal_state(void);
 /// /proc/thread-self/schedstat; 0 when unavailable.
 uint64_t lp_thread_run_delay_ns(void);
 
+// MARK: - Locks between processes (open file description locks)
+
+/// Takes a write lock on byte `offset` of `fd` (opened for writing) with an
+/// open file description lock (F_OFD_SETLK): owned by the open file
+/// description, not the process, so two descriptions in one process
+/// exclude each other too, closing another descriptor of the file does not
+/// drop it, and the kernel releases it when the last descriptor of the
+/// description is closed — when the holder exits or is killed. Never
+/// waits. Returns 0, or -1 with errno (EAGAIN or EACCES: held elsewhere).
+int lp_ofd_lock_byte(int fd, int64_t offset);
+
+/// Releases the lock `lp_ofd_lock_byte` took on byte `offset`. Returns 0 or -1.
+int lp_ofd_unlock_byte(int fd, int64_t offset);
+
+/// 1 when another open file description holds a lock on byte `offset` of
+/// `fd`, 0 when none does, -1 with errno (F_OFD_GETLK).
+int lp_ofd_byte_locked(int fd, int64_t offset);
+
 #ifdef __cplusplus
 }
 #endif

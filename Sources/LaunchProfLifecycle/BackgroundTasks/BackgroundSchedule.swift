@@ -1,19 +1,20 @@
-import Glibc
-import LaunchProf
-import LaunchProfFiles
-
-/// The persisted schedule: per task, its request's timing and the history
-/// that decides when it is due (last run, outcome, failures in a row, next
-/// due). A text file beside the StateStore's, one task a line, written
-/// whole or not at all:
+/// The persisted schedule: per task, the history that decides when it is
+/// due (next due, last run, outcome, failures in a row) and the claim of a
+/// run under way. A text file beside the StateStore's, one task a line,
+/// written whole or not at all (``BackgroundScheduleFile``):
 ///
 /// ```
 /// launchprof-background-tasks 1
-/// task com.example.refresh kind=refresh interval=900000 next=1764000000000 last=1763999100000 outcome=succeeded failures=0
+/// task com.example.refresh next=1764000900000 last=1764000000000 outcome=succeeded failures=0
+/// task com.example.cleanup next=1764000000000 last=- outcome=- failures=0 claim=1@1764000000100
 /// ```
 ///
 /// Times are Unix milliseconds: a schedule must survive reboots, so it
-/// cannot be on the monotonic clock.
+/// cannot be on the monotonic clock. The file is hostile input like any
+/// other: every value is range-checked, and a line that is malformed or out
+/// of range is discarded with a diagnostic naming the file, the line and
+/// what is wrong; only a file that is not a schedule at all (its first
+/// line) is refused whole. Pure: the schedule-file fuzz target drives it.
 struct BackgroundSchedule: Equatable {
     struct Entry: Equatable {
         var identifier: String
@@ -22,143 +23,127 @@ struct BackgroundSchedule: Equatable {
         var lastRun: Int64?
         var lastOutcome: BackgroundTaskOutcome?
         var failures: Int
+        /// The run under way in some process, if any.
+        var claim: Claim?
+
+        init(identifier: String, failures: Int = 0) {
+            self.identifier = identifier
+            self.failures = failures
+        }
+    }
+
+    /// A run under way: the process running it holds byte `slot` of the
+    /// schedule's lock file locked for as long as it runs, so a claim whose
+    /// byte nobody holds is the claim of a process that died.
+    struct Claim: Equatable {
+        var slot: Int
+        var started: Int64
     }
 
     static let header = "launchprof-background-tasks 1"
+    /// The largest schedule file read: 1 MiB, some 5,000 tasks.
+    static let maximumFileSize = 1 << 20
+    /// Times in the file run from 0 (1970) to the end of the year 9999 UTC.
+    static let latestTime: Int64 = 253_402_300_799_999
+    /// Failures in a row are counted up to this (the backoff reaches its
+    /// maximum long before).
+    static let maximumFailures = 1_000_000
+    /// Claim slots: bytes 1… of the lock file.
+    static let maximumClaimSlot = 65_536
+
     var entries: [String: Entry] = [:]
 
-    /// The schedule in `path`; empty when there is no file yet.
-    static func load(_ path: String) throws(BackgroundTaskError) -> BackgroundSchedule {
-        let bytes: [UInt8]
-        switch FileText.bytes(path, limit: 16 << 20) {
-        case .success(let read): bytes = read
-        case .failure(let error) where error.errno == ENOENT: return BackgroundSchedule()
-        case .failure(let error): throw .unreadableSchedule(path: path, reason: String(cString: strerror(error.errno)))
-        }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+    /// The schedule in `bytes`, read from `path`, and one diagnostic for
+    /// each line discarded.
+    static func parse(
+        _ bytes: [UInt8], path: String
+    ) throws(BackgroundTaskError) -> (
+        schedule: BackgroundSchedule, discarded: [String]
+    ) {
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.first == Substring(header) else {
             throw .unreadableSchedule(path: path, reason: "its first line is not '\(header)'")
         }
         var schedule = BackgroundSchedule()
-        for (number, line) in lines.enumerated().dropFirst() {
-            let fields = line.split(separator: " ")
-            guard fields.count >= 2, fields[0] == "task", BackgroundTaskRequest.identifierProblem(String(fields[1])) == nil else {
-                throw .unreadableSchedule(path: path, reason: "line \(number + 1) is not 'task IDENTIFIER key=value…'")
+        var discarded: [String] = []
+        for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
+            switch entry(line) {
+            case .success(let entry): schedule.entries[entry.identifier] = entry
+            case .failure(let problem):
+                discarded.append("\(path):\(index + 1): \(problem.reason); the entry is discarded")
             }
-            var entry = Entry(identifier: String(fields[1]), failures: 0)
-            for field in fields.dropFirst(2) {
-                let pair = field.split(separator: "=", maxSplits: 1)
-                guard pair.count == 2 else {
-                    throw .unreadableSchedule(path: path, reason: "line \(number + 1): '\(field)' is not key=value")
-                }
-                let (key, value) = (pair[0], String(pair[1]))
-                func time() throws(BackgroundTaskError) -> Int64? {
-                    if value == "-" { return nil }
-                    guard let number = Int64(value) else {
-                        throw .unreadableSchedule(path: path, reason: "line \(number + 1): \(key) '\(value)' is not a time in ms")
-                    }
-                    return number
-                }
-                switch key {
-                case "next": entry.nextDue = try time()
-                case "last": entry.lastRun = try time()
-                case "outcome": entry.lastOutcome = value == "-" ? nil : BackgroundTaskOutcome(rawValue: value)
-                case "failures": entry.failures = max(0, Int(value) ?? 0)
-                default: continue  // keys a later version adds
-                }
-            }
-            schedule.entries[entry.identifier] = entry
         }
-        return schedule
+        return (schedule, discarded)
     }
 
-    /// The file's text.
+    /// What is wrong with a line.
+    struct LineProblem: Error {
+        var reason: String
+    }
+
+    private static func entry(_ line: Substring) -> Result<Entry, LineProblem> {
+        let fields = line.split(separator: " ")
+        guard fields.count >= 2, fields[0] == "task" else {
+            return .failure(LineProblem(reason: "not 'task IDENTIFIER key=value…'"))
+        }
+        if let problem = BackgroundTaskRequest.identifierProblem(String(fields[1])) { return .failure(LineProblem(reason: problem)) }
+        var entry = Entry(identifier: String(fields[1]))
+        for field in fields.dropFirst(2) {
+            let pair = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pair.count == 2 else { return .failure(LineProblem(reason: "'\(field.prefix(80))' is not key=value")) }
+            let (key, value) = (pair[0], pair[1])
+            do throws(LineProblem) {
+                switch key {
+                case "next": entry.nextDue = try time(value, key)
+                case "last": entry.lastRun = try time(value, key)
+                // An outcome a later version adds counts as none.
+                case "outcome": entry.lastOutcome = BackgroundTaskOutcome(rawValue: String(value))
+                case "failures": entry.failures = try number(value, key, in: 0...maximumFailures)
+                case "claim": entry.claim = try claim(value)
+                default: continue  // keys a later version adds
+                }
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(entry)
+    }
+
+    private static func time(_ value: Substring, _ key: Substring) throws(LineProblem) -> Int64? {
+        if value == "-" { return nil }
+        return Int64(try number(value, key, in: 0...Int(latestTime)))
+    }
+
+    private static func number(_ value: Substring, _ key: Substring, in range: ClosedRange<Int>) throws(LineProblem) -> Int {
+        // Int(_:) parses with overflow checks: a number past Int.max is nil, not a trap.
+        guard let number = Int(value), range.contains(number) else {
+            throw LineProblem(reason: "\(key) '\(value.prefix(40))' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    private static func claim(_ value: Substring) throws(LineProblem) -> Claim? {
+        if value == "-" { return nil }
+        let parts = value.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw LineProblem(reason: "claim '\(value.prefix(40))' is not SLOT@STARTED") }
+        let slot = try number(parts[0], "claim slot", in: 1...maximumClaimSlot)
+        guard let started = try time(parts[1], "claim start") else { throw LineProblem(reason: "claim without a start time") }
+        return Claim(slot: slot, started: started)
+    }
+
+    /// The file's text. A claim is written only when there is one, so that
+    /// a reader without claims (which ignores keys it does not know) reads
+    /// the rest.
     var text: String {
         var lines = [Self.header]
         for entry in entries.values.sorted(by: { $0.identifier < $1.identifier }) {
             func time(_ value: Int64?) -> String { value.map(String.init) ?? "-" }
-            lines.append(
+            var line =
                 "task \(entry.identifier) next=\(time(entry.nextDue)) last=\(time(entry.lastRun)) "
-                    + "outcome=\(entry.lastOutcome?.rawValue ?? "-") failures=\(entry.failures)")
+                + "outcome=\(entry.lastOutcome?.rawValue ?? "-") failures=\(entry.failures)"
+            if let claim = entry.claim { line += " claim=\(claim.slot)@\(claim.started)" }
+            lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    func save(_ path: String) throws(BackgroundTaskError) {
-        do {
-            try AtomicFile.write(Array(text.utf8), to: path, sync: true, mode: 0o600)
-        } catch {
-            throw .unwritableSchedule(path: path, reason: error.description)
-        }
-    }
-}
-
-/// Whether the machine meets a request's conditions, read from the kernel
-/// as it is (the roots are parameters, so tests can stand in for /sys and
-/// /proc).
-public struct BackgroundConditions: Sendable, Equatable {
-    /// The power supplies (`/sys/class/power_supply`).
-    public var powerSupplies: String
-    /// The IPv4 routing table (`/proc/net/route`).
-    public var routes: String
-    /// The IPv6 routing table (`/proc/net/ipv6_route`).
-    public var ipv6Routes: String
-
-    /// The real machine's.
-    public init(
-        powerSupplies: String = "/sys/class/power_supply", routes: String = "/proc/net/route",
-        ipv6Routes: String = "/proc/net/ipv6_route"
-    ) {
-        self.powerSupplies = powerSupplies
-        self.routes = routes
-        self.ipv6Routes = ipv6Routes
-    }
-
-    /// On external power: a `Mains` (or USB) supply is online, or there is
-    /// no battery at all (a desktop, a server, a container).
-    public var hasExternalPower: Bool {
-        guard let directory = opendir(powerSupplies) else { return true }  // no power_supply class: no battery
-        defer { closedir(directory) }
-        var battery = false
-        var mainsOnline = false
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix(".") else { continue }
-            let type = FileText.text("\(powerSupplies)/\(name)/type")?.filter { !$0.isWhitespace } ?? ""
-            switch type {
-            case "Battery":
-                // A peripheral's battery (a mouse) has scope Device: not the machine's.
-                if FileText.text("\(powerSupplies)/\(name)/scope")?.contains("Device") != true { battery = true }
-            case "Mains", "USB", "USB_C", "USB_PD":
-                if FileText.text("\(powerSupplies)/\(name)/online")?.filter({ !$0.isWhitespace }) == "1" { mainsOnline = true }
-            default: break
-            }
-        }
-        return mainsOnline || !battery
-    }
-
-    /// A usable default route: an IPv4 route to 0.0.0.0/0 that is up, or an
-    /// IPv6 route to ::/0 not on the loopback device.
-    public var hasNetwork: Bool {
-        if let table = FileText.text(routes) {
-            for line in table.split(separator: "\n").dropFirst() {
-                let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-                // Iface Destination Gateway Flags …; RTF_UP = 1
-                guard fields.count > 7, fields[1] == "00000000", fields[7] == "00000000",
-                    let flags = Int(fields[3], radix: 16), flags & 1 != 0
-                else { continue }
-                return true
-            }
-        }
-        if let table = FileText.text(ipv6Routes) {
-            for line in table.split(separator: "\n") {
-                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                guard fields.count >= 10, fields[0] == "00000000000000000000000000000000", fields[1] == "00",
-                    fields[9] != "lo"
-                else { continue }
-                return true
-            }
-        }
-        return false
     }
 }

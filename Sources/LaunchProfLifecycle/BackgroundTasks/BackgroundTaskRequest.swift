@@ -1,6 +1,3 @@
-import LaunchProf
-import LaunchProfDeferred
-
 /// Work to do outside the launch, at most as often as asked, on a schedule
 /// that outlives the process: the seeds' `BGAppRefreshTaskRequest` and
 /// `BGProcessingTaskRequest` on Linux.
@@ -72,17 +69,31 @@ public struct BackgroundTaskRequest: Sendable, Equatable {
             timeBudget: timeBudget)
     }
 
-    /// Why this request cannot be scheduled, or nil.
+    /// Why this request cannot be scheduled, or nil. Every duration is
+    /// positive and at most 100 years, and the earliest begin a Unix time the
+    /// schedule file can hold, so no sum made of them can overflow.
     var problem: String? {
         if let problem = Self.identifierProblem(identifier) { return problem }
-        if timeBudget <= .zero { return "task '\(identifier)': the time budget must be positive, got \(timeBudget)" }
+        if let problem = Self.durationProblem(timeBudget, "the time budget") { return "task '\(identifier)': \(problem)" }
         switch kind {
-        case .refresh(let interval) where interval <= .zero:
-            return "task '\(identifier)': a refresh's minimum interval must be positive, got \(interval)"
-        case .processing(let interval?) where interval <= .zero:
-            return "task '\(identifier)': a repeating task's interval must be positive, got \(interval)"
-        default: return nil
+        case .refresh(let interval):
+            if let problem = Self.durationProblem(interval, "a refresh's minimum interval") { return "task '\(identifier)': \(problem)" }
+        case .processing(let interval?):
+            if let problem = Self.durationProblem(interval, "a repeating task's interval") { return "task '\(identifier)': \(problem)" }
+        case .processing(nil): break
         }
+        if let begin = earliestBegin, !(0...BackgroundSchedule.latestTime).contains(begin) {
+            return
+                "task '\(identifier)': the earliest begin must be a Unix time in ms from 0 to \(BackgroundSchedule.latestTime), got \(begin)"
+        }
+        return nil
+    }
+
+    /// Why `duration` cannot be `what`, or nil.
+    static func durationProblem(_ duration: Duration, _ what: String) -> String? {
+        if duration <= .zero { return "\(what) must be positive, got \(duration)" }
+        if duration > BackgroundTaskPolicy.maximumDuration { return "\(what) must be at most 100 years, got \(duration)" }
+        return nil
     }
 
     /// Why `identifier` cannot name a task, or nil.
@@ -95,71 +106,5 @@ public struct BackgroundTaskRequest: Sendable, Equatable {
             return "'\(identifier)' is not a task identifier: use 1 to 200 letters, digits, '.', '-' and '_'"
         }
         return nil
-    }
-}
-
-/// How one run of a background task ended.
-public enum BackgroundTaskOutcome: String, Sendable, Equatable {
-    /// `setTaskCompleted(success: true)`, or the handler returned.
-    case succeeded
-    /// `setTaskCompleted(success: false)`, or the handler threw.
-    case failed
-    /// Its time budget ran out, or the process was suspended or terminated
-    /// while it ran: its expiration handler ran and its task was cancelled.
-    case expired
-}
-
-/// One run of a background task, as the scheduler recorded it.
-public struct BackgroundTaskRun: Sendable, Equatable {
-    /// The task.
-    public var identifier: String
-    /// How it ended.
-    public var outcome: BackgroundTaskOutcome
-    /// Why it expired, when it did.
-    public var expiry: BackgroundTaskExpiry?
-    /// When it started, Unix milliseconds.
-    public var started: Int64
-    /// When it ended (or was recorded as expired), Unix milliseconds.
-    public var ended: Int64
-    /// When it is due next, Unix milliseconds; nil when it is done for good.
-    public var nextDue: Int64?
-}
-
-/// Why a run's time ran out.
-public enum BackgroundTaskExpiry: String, Sendable, Equatable {
-    /// Its time budget passed.
-    case timeBudget = "time budget"
-    /// The process was told to terminate (SIGTERM, SIGINT, a hangup).
-    case terminating
-    /// The process was about to be stopped (SIGTSTP).
-    case suspending
-}
-
-/// A request or a schedule that cannot be used.
-public enum BackgroundTaskError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The request is not valid (the message says why).
-    case invalidRequest(String)
-    /// A request for an identifier no handler is registered for.
-    case notRegistered(String)
-    /// A second handler for one identifier.
-    case alreadyRegistered(String)
-    /// The schedule file cannot be read as one; it is left as it is.
-    case unreadableSchedule(path: String, reason: String)
-    /// The schedule file cannot be written.
-    case unwritableSchedule(path: String, reason: String)
-    /// A systemd unit file cannot be written.
-    case unwritableUnit(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .invalidRequest(let problem): problem
-        case .notRegistered(let identifier):
-            "task '\(identifier)' has no handler: register it before submitting a request for it"
-        case .alreadyRegistered(let identifier): "task '\(identifier)' is registered already"
-        case let .unreadableSchedule(path, reason):
-            "the background task schedule '\(path)' cannot be read: \(reason); it was left as it is (move it away to start afresh)"
-        case let .unwritableSchedule(path, reason): "cannot save the background task schedule '\(path)': \(reason)"
-        case let .unwritableUnit(path, reason): "cannot write the systemd unit '\(path)': \(reason)"
-        }
     }
 }

@@ -20,6 +20,11 @@ enum StateFile {
     static let magic: [UInt8] = Array("LPSTATE\0".utf8)
     static let version: UInt32 = 1
     static let headerSize = 48
+    /// The largest state file saved or read: 128 MiB. Restoration state is
+    /// what a program needs to put the user back where they were, not its
+    /// database; a cap keeps a hostile file (or /dev/zero behind a symlink)
+    /// from costing the launch its memory.
+    static let maximumFileSize = 128 << 20
 
     struct Contents: Equatable {
         var savedAtNanoseconds: UInt64
@@ -32,7 +37,7 @@ enum StateFile {
 
     static func encode(_ contents: Contents) -> [UInt8] {
         var writer = ByteWriter()
-        let version = Array(contents.appVersion.utf8.prefix(Int(UInt16.max)))
+        let version = Self.versionBytes(contents.appVersion)
         writer.bytes.reserveCapacity(headerSize + version.count + contents.payload.count + 8)
         writer.bytes += magic
         writer.u32(Self.version)
@@ -49,6 +54,19 @@ enum StateFile {
         writer.bytes += contents.payload
         writer.u64(TraceFormat.checksum(writer.bytes))
         return writer.bytes
+    }
+
+    /// The app version's UTF-8, at most 65,535 bytes (its length is a u16),
+    /// cut between two characters' scalars, never inside one: a version cut
+    /// mid-scalar would read back as another string.
+    static func versionBytes(_ version: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for scalar in version.unicodeScalars {
+            let encoded = Array(String(scalar).utf8)
+            guard bytes.count + encoded.count <= Int(UInt16.max) else { break }
+            bytes += encoded
+        }
+        return bytes
     }
 
     /// The contents of `bytes`, or what is wrong with them.
@@ -87,10 +105,4 @@ enum StateFile {
         for index in (0..<size).reversed() { value = value << 8 | UInt64(bytes[offset + index]) }
         return value
     }
-}
-
-/// What is wrong with a state file's bytes.
-enum StateFileProblem: Error, Equatable {
-    case corrupt(String)
-    case unsupportedFormat(UInt32)
 }

@@ -14,16 +14,25 @@ extension StateStore {
         let previous = beginRun()
         let path = path(for: kind)
         let bytes: [UInt8]
-        switch FileText.bytes(path) {
+        switch FileText.bytes(path, limit: StateFile.maximumFileSize) {
         case .success(let read): bytes = read
-        case .failure(let error) where error.errno == ENOENT:
+        case .failure(let error) where error.isMissing:
             return StateRestoration(snapshot: nil, discarded: nil, previousRun: previous)
         case .failure(let error):
-            return StateRestoration(snapshot: nil, discarded: .unreadable(path: path, errno: error.errno), previousRun: previous)
+            return StateRestoration(snapshot: nil, discarded: Self.discard(path, error), previousRun: previous)
         }
         switch validate(bytes, path: path) {
         case .success(let snapshot): return StateRestoration(snapshot: snapshot, discarded: nil, previousRun: previous)
         case .failure(let discard): return StateRestoration(snapshot: nil, discarded: discard, previousRun: previous)
+        }
+    }
+
+    /// Why a file that could not be read is not restored.
+    private static func discard(_ path: String, _ error: FileReadError) -> StateDiscard {
+        switch error {
+        case .system(let code): .unreadable(path: path, errno: code)
+        case .notRegular(let kind): .notRegularFile(path: path, kind: kind)
+        case .tooLarge(let limit): .tooLarge(path: path, limit: limit)
         }
     }
 
@@ -58,7 +67,7 @@ extension StateStore {
             let previous: PreviousRun
             if access(marker, F_OK) == 0 {
                 previous = .endedUncleanly
-            } else if case .success(let bytes) = FileText.bytes(path(for: .complete)),
+            } else if case .success(let bytes) = FileText.bytes(path(for: .complete), limit: StateFile.maximumFileSize),
                 case .success(let contents) = StateFile.decode(bytes)
             {
                 previous = contents.cleanShutdown ? .endedCleanly : .unknown
@@ -66,7 +75,9 @@ extension StateStore {
                 previous = access(path(for: .complete), F_OK) == 0 ? .unknown : PreviousRun.none
             }
             var pid = Array("\(getpid())\n".utf8)
-            let fd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            // O_NONBLOCK: a FIFO planted at the marker's path fails the open
+            // (ENXIO) instead of blocking the launch until a reader comes.
+            let fd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
             if fd >= 0 {
                 _ = pid.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
                 close(fd)
@@ -78,19 +89,7 @@ extension StateStore {
     /// `<file>.tmp.<pid>.<random>` files (AtomicFile's) of processes that no
     /// longer exist.
     private func removeStaleTemporaries() {
-        guard let stream = opendir(directory) else { return }
-        defer { closedir(stream) }
-        let prefixes = StateKind.allCases.map { "\(name).\($0 == .quick ? "quick" : "state").tmp." }
-        while let entry = readdir(stream) {
-            let fileName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard let prefix = prefixes.first(where: { fileName.hasPrefix($0) }),
-                let pid = Int32(fileName.dropFirst(prefix.count).prefix { $0 != "." }),
-                pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
-            else { continue }
-            unlink("\(directory)/\(fileName)")
-        }
+        StaleTemporaries.remove(in: directory, of: StateKind.allCases.map { "\(name).\($0 == .quick ? "quick" : "state")" })
     }
 
     static func realtimeNanoseconds() -> UInt64 {

@@ -62,6 +62,10 @@ public final class StateStore: Sendable {
 
     // MARK: - Saving
 
+    /// The largest state file saved or restored: 128 MiB (payload, app
+    /// version and 56 bytes of header and checksum).
+    public static var maximumFileSize: Int { StateFile.maximumFileSize }
+
     /// Saves `bytes` as the snapshot of `kind`. With `cleanShutdown`, also
     /// records that this run ended cleanly (the next run's ``PreviousRun``).
     public func save(_ bytes: [UInt8], kind: StateKind = .complete, cleanShutdown: Bool = false) throws(StateStoreError) {
@@ -71,9 +75,11 @@ public final class StateStore: Sendable {
             savedAtNanoseconds: UInt64(max(0, now.tv_sec)) * 1_000_000_000 + UInt64(max(0, now.tv_nsec)),
             kind: kind, cleanShutdown: cleanShutdown, appVersion: appVersion, writerPID: UInt32(getpid()),
             payload: bytes)
+        let encoded = StateFile.encode(contents)
+        guard encoded.count <= StateFile.maximumFileSize else { throw .tooLarge(bytes: bytes.count, limit: StateFile.maximumFileSize) }
         do {
             // 0600: restoration state is the program's private data.
-            try AtomicFile.write(StateFile.encode(contents), to: path(for: kind), sync: true, mode: 0o600)
+            try AtomicFile.write(encoded, to: path(for: kind), sync: true, mode: 0o600)
         } catch {
             throw .write(error)
         }

@@ -11,6 +11,8 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case createDirectory(path: String, errno: Int32)
     /// Writing the temporary file or renaming it failed.
     case write(AtomicFileError)
+    /// The snapshot would make a state file larger than ``StateStore/maximumFileSize``.
+    case tooLarge(bytes: Int, limit: Int)
     /// The rename could not be made durable (fsync of the directory).
     case syncDirectory(path: String, errno: Int32)
 
@@ -21,6 +23,8 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
             "no state directory: set STATE_DIRECTORY (systemd's StateDirectory=), XDG_STATE_HOME or HOME, or pass a directory"
         case .createDirectory(let path, let code): "cannot create state directory '\(path)': \(errnoText(code))"
         case .write(let error): "cannot save state: \(error)"
+        case .tooLarge(let bytes, let limit):
+            "cannot save state: \(bytes) bytes make a state file larger than \(limit >> 20) MiB, the most one may hold"
         case .syncDirectory(let path, let code): "cannot sync state directory '\(path)': \(errnoText(code))"
         }
     }

@@ -11,12 +11,16 @@
 //
 //   lp-sample-background --state DIR [--power DIR] [--interval-ms N] [--work-ms N]
 //                        [--budget-ms N] [--retry-ms N] [--lifecycle] [--write-units DIR]
+//                        [--barrier PATH]
 //
 // --power names a directory standing in for /sys/class/power_supply;
 // --work-ms is each task's work (it checks for cancellation every 5 ms);
 // --budget-ms its time budget; --retry-ms the first retry's delay after a
 // failure or expiry (default 500); --lifecycle starts Lifecycle, so SIGTERM and
-// SIGTSTP expire a run; --write-units writes the systemd units and exits.
+// SIGTSTP expire a run; --write-units writes the systemd units and exits;
+// --barrier makes it say "at barrier" after launch complete and wait (up to
+// 30 s) until PATH exists before running what is due, so that a test can
+// start two launches and let them race for the same due task at once.
 // Every line it prints is flushed at once, for the tests to read.
 import Glibc
 import LaunchProf
@@ -44,6 +48,7 @@ struct Options {
     var retryMilliseconds = 500
     var lifecycle = false
     var units: String?
+    var barrier: String?
 }
 
 func parseOptions() -> Options {
@@ -68,6 +73,7 @@ func parseOptions() -> Options {
         case "--retry-ms": options.retryMilliseconds = number(argument)
         case "--lifecycle": options.lifecycle = true
         case "--write-units": options.units = value(argument)
+        case "--barrier": options.barrier = value(argument)
         default: fail("unknown argument '\(argument)'")
         }
     }
@@ -162,6 +168,10 @@ let signposter = Signposter(subsystem: "dev.launchprof.sample", category: "launc
 signposter.withIntervalSignpost("foreground launch work") { _ = usleep(5_000) }
 say("foreground launch work done")
 LaunchTracker.recordLaunchComplete()
+if let barrier = options.barrier {
+    say("at barrier")
+    for _ in 0..<30_000 where access(barrier, F_OK) != 0 { usleep(1_000) }
+}
 // Nothing ran before launch complete; what is due runs now.
 for run in await scheduler.runDueTasks() {
     say("ran \(run.identifier): \(run.outcome.rawValue)\(run.expiry.map { " (\($0.rawValue))" } ?? "")")
