@@ -114,6 +114,12 @@ let package = Package(
         .target(
             name: "CLaunchProfSpawn"
         ),
+        // `--ready window` and `--ready frame`: top-level windows through
+        // libxcb, DAMAGE and X-Resource, opened with dlopen when a run asks
+        // (docs/window.md), so launchprof links no X library.
+        .target(
+            name: "CLaunchWindow"
+        ),
         // lp-spawn: starts, watches and reaps every measured process. A static
         // executable of the C library alone (no Swift runtime: -nostartfiles
         // drops swiftrt.o, and nothing then pulls a Swift archive in), so its
@@ -147,7 +153,7 @@ let package = Package(
         // recording and profiling.
         .target(
             name: "LaunchEngine",
-            dependencies: ["LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn"]
+            dependencies: ["LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn", "CLaunchWindow"]
         ),
         // Rendering of finished documents: terminal, Markdown, JUnit, GitHub
         // annotations, HTML, trace exports, Prometheus exposition.

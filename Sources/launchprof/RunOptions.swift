@@ -24,7 +24,8 @@ struct RunOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "When a launch counts as done: exit (default), tracer, notify, port:N or output:REGEX.", valueName: "probe"),
+            "When a launch counts as done: exit (default), tracer, notify, port:N, output:REGEX, window[:TITLE-REGEX] (its first top-level window is mapped) or frame[:TITLE-REGEX] (that window's first content is drawn).",
+            valueName: "probe"),
         transform: { try ReadyProbe(parsing: $0) })
     var ready: ReadyProbe?
 
@@ -126,6 +127,13 @@ struct RunOptions: ParsableArguments {
     )
     var traceRuns: Bool?
 
+    @Option(
+        help: ArgumentHelp(
+            "The X display for --ready window/frame: virtual (a private Xvfb launchprof starts and stops) or a display name such as :0 (default: $DISPLAY).",
+            valueName: "display"),
+        transform: { try DisplayChoice(parsing: $0) })
+    var display: DisplayChoice?
+
     @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
     var report: String?
 
@@ -214,6 +222,7 @@ struct RunOptions: ParsableArguments {
         settings.output = outputPlan
         settings.measure = measure
         settings.traceRuns = traceRuns
+        settings.display = display
         settings.dropCaches = dropCaches
         settings.reference = reference
         settings.baseline = baseline.map { .saved($0) }

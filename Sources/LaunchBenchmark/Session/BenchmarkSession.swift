@@ -264,6 +264,22 @@ public struct BenchmarkSession: Sendable {
         var executor = ProcessExecutor(
             timeout: settings.timeout, grace: settings.grace, output: settings.output, interrupt: interrupt,
             measure: settings.measure)
+        var virtualDisplay: VirtualDisplay?
+        switch settings.display {
+        case .virtual?:
+            do {
+                virtualDisplay = try VirtualDisplay()
+            } catch {
+                throw .usage("--display virtual: \(error)")
+            }
+            executor.display = virtualDisplay?.name
+            events(.note("desktop programs run on a private X display, Xvfb \(virtualDisplay?.name ?? "")"))
+        case .named(let name)?:
+            executor.display = name
+        case nil:
+            break
+        }
+        defer { virtualDisplay?.stop() }
         var traceDirectory: String?
         if settings.traceRuns ?? plan.targets.contains(where: { $0.ready == .tracer }) {
             do {

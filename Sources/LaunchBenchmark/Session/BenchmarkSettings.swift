@@ -47,6 +47,10 @@ public struct BenchmarkSettings: Sendable {
     /// (`Scripts/compare-trace-runs-overhead.sh` measures it). nil: traced
     /// for targets ready by the tracer, not for the others.
     public var traceRuns: Bool?
+    /// The X display desktop programs are launched on (`--display`): a
+    /// private Xvfb launchprof starts (`.virtual`), a named one, or nil for
+    /// launchprof's own DISPLAY.
+    public var display: DisplayChoice?
     /// Recorded in the results document.
     public var commandLine: [String] = CommandLine.arguments
     /// Recorded in the results document (`ResultsDocument.labels`): CI's

@@ -24,6 +24,9 @@ struct ChildChannels {
     var notify: NotifySocket?
     /// The listening socket of a launch on demand, passed as descriptor 3.
     var activation: ActivationListener?
+    /// The X display's top-level windows (`--ready window`/`frame`),
+    /// watched from before the spawn.
+    var window: WindowWatch?
     let options: SpawnOptions
 
     /// The record socket's number in the child (LAUNCHPROF_RECORD_FD): 3,
@@ -53,6 +56,14 @@ struct ChildChannels {
         } catch {
             closeAll()
             throw .system(error, program: program)
+        }
+        if options.watchesWindows {
+            do throws(LaunchError) {
+                window = try WindowWatch(display: options.display)
+            } catch {
+                closeAll()
+                throw error
+            }
         }
         if let endpoint = options.activation?.endpoint {
             do throws(LaunchError) {
@@ -105,7 +116,8 @@ struct ChildChannels {
     func parentChannels() -> ParentChannels {
         ParentChannels(
             recordRead: recordRead, stdoutRead: stdoutRead, stderrRead: stderrRead,
-            echo: echo, ownedOutputFile: ownsOutputFile ? outputFile : nil, notify: notify, activation: activation)
+            echo: echo, ownedOutputFile: ownsOutputFile ? outputFile : nil, notify: notify, activation: activation,
+            window: window)
     }
 
     /// The descriptors only the child needs: closed here once the spawner
@@ -162,6 +174,8 @@ struct ParentChannels {
     /// The listening socket of a launch on demand: launchprof's copy, kept
     /// until the run ends (a Unix socket's path is removed then).
     var activation: ActivationListener?
+    /// The X display's windows, for `--ready window`/`frame`.
+    var window: WindowWatch?
 }
 
 extension Optional where Wrapped == FileDescriptor {

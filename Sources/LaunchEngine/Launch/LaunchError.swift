@@ -23,6 +23,8 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
     case spawnerFailed(String)
     /// The socket of a launch on demand (`--activate`) cannot be made.
     case activation(String)
+    /// `--ready window`/`frame` cannot watch the X display.
+    case window(String)
 
     public var description: String {
         switch self {
@@ -44,6 +46,8 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
                 + (tried.isEmpty ? "" : " (tried \(tried.map { "'\($0)'" }.joined(separator: ", ")))") + ": \(reason)"
         case .spawnerFailed(let message), .activation(let message):
             message
+        case .window(let reason):
+            "--ready window/frame: \(reason)"
         }
     }
 }

@@ -1,12 +1,15 @@
 extension ReadyProbe {
     /// Parses `--ready`: `exit`, `tracer`, `notify`, `port:N`, `output:REGEX`,
-    /// or `response` (with `--activate`, where it is the only probe).
+    /// `window`, `window:TITLE-REGEX`, `frame`, `frame:TITLE-REGEX`, or
+    /// `response` (with `--activate`, where it is the only probe).
     public init(parsing text: String) throws(ReadyProbeParseError) {
         switch text {
         case "exit": self = .exit
         case "tracer": self = .tracer
         case "notify": self = .notify
         case "response": self = .response
+        case "window": self = .window(nil)
+        case "frame": self = .frame(nil)
         default:
             if text.hasPrefix("port:") {
                 let value = text.dropFirst("port:".count)
@@ -21,6 +24,16 @@ extension ReadyProbe {
                     throw .badPattern(pattern, reason: "\(error)")
                 }
                 self = .output(pattern)
+            } else if let colon = text.firstIndex(of: ":"), ["window", "frame"].contains(text[..<colon]) {
+                let kind = text[..<colon]
+                let pattern = String(text[text.index(after: colon)...])
+                guard !pattern.isEmpty else { throw .badPattern(pattern, reason: "it is empty") }
+                do {
+                    _ = try Regex(pattern)
+                } catch {
+                    throw .badPattern(pattern, reason: "\(error)")
+                }
+                self = kind == "window" ? .window(pattern) : .frame(pattern)
             } else {
                 throw .unknown(text)
             }
@@ -40,7 +53,7 @@ public enum ReadyProbeParseError: Error, Sendable, Equatable, CustomStringConver
     public var description: String {
         switch self {
         case .unknown(let text):
-            "unknown ready probe '\(text)': use exit, tracer, notify, port:N, output:REGEX or (with --activate) response"
+            "unknown ready probe '\(text)': use exit, tracer, notify, port:N, output:REGEX, window[:TITLE-REGEX], frame[:TITLE-REGEX] or (with --activate) response"
         case .badPort(let text):
             "ready probe port '\(text)' is not a TCP port (1-65535)"
         case .badPattern(let pattern, let reason):

@@ -56,6 +56,9 @@ public struct ProcessExecutor: RunExecutor {
     /// Which runs are traced there: all (true), none (false), or those of
     /// targets ready by the tracer (nil).
     public var traceRuns: Bool?
+    /// The X display the programs get when their target names none
+    /// (`--display`), e.g. a ``VirtualDisplay``'s.
+    public var display: String?
 
     /// An executor with these settings.
     public init(
@@ -71,6 +74,7 @@ public struct ProcessExecutor: RunExecutor {
 
     public func execute(_ context: RunContext) throws -> ObservedRun {
         var target = context.target
+        if let display, target.environment["DISPLAY"] == nil { target.environment["DISPLAY"] = display }
         let traced = !context.isWarmup && (traceRuns ?? (context.target.ready == .tracer))
         let trace = traced ? traceDirectory.map { "\($0)/run-\(UInt64.random(in: 0...UInt64.max)).lptrace" } : nil
         if let trace {

@@ -48,6 +48,7 @@ public struct RunRequest: Sendable, Equatable {
         options.input = input
         options.quiet = quiet && target.ready == .exit && measure.isEmpty
         options.activation = target.activation
+        options.display = target.environment["DISPLAY"]
         return options
     }
 

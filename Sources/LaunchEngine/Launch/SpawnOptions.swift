@@ -27,6 +27,11 @@ public struct SpawnOptions: Sendable, Equatable {
     /// the `exit` probe without captured output only; the benchmark sets it.
     /// ``LaunchedProcess/pid`` is 0 until then.
     public var quiet = false
+    /// Connect to the X display before the spawn and watch its top-level
+    /// windows (`--ready window`, `--ready frame`).
+    public var watchesWindows = false
+    /// The X display to watch (the target's DISPLAY); nil: launchprof's own $DISPLAY.
+    public var display: String?
     /// A launch on demand: a listening socket passed as descriptor 3 with
     /// systemd's LISTEN_* variables (the record socket moves to 4).
     public var activation: SocketActivation?
@@ -49,6 +54,7 @@ public struct SpawnOptions: Sendable, Equatable {
         switch probe {
         case .output: options.captureOutput = true
         case .notify: options.notifySocket = true
+        case .window, .frame: options.watchesWindows = true
         case .exit, .tracer, .port, .response: break
         }
         return options

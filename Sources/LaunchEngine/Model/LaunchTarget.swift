@@ -50,6 +50,12 @@ public enum ReadyProbe: Sendable, Equatable, CustomStringConvertible {
     /// The request sent through the activated socket (`--activate`) was
     /// answered whole.
     case response
+    /// The launched process tree mapped its first top-level window (X11),
+    /// whose title matches the regular expression when one is given.
+    case window(String?)
+    /// That window's first content was drawn (X DAMAGE, and the window no
+    /// longer one flat colour): an empty map or a blank splash is not it.
+    case frame(String?)
 
     public var description: String {
         switch self {
@@ -59,6 +65,8 @@ public enum ReadyProbe: Sendable, Equatable, CustomStringConvertible {
         case .port(let port): "port:\(port)"
         case .output(let pattern): "output:\(pattern)"
         case .response: "response"
+        case .window(let title): title.map { "window:\($0)" } ?? "window"
+        case .frame(let title): title.map { "frame:\($0)" } ?? "frame"
         }
     }
 }

@@ -13,6 +13,10 @@ extension RunLoop {
         run.processEntry = records.processEntry
         run.main = records.main
         run.milestones = records.milestones
+        if case .frame = settings.probe, let first = window?.firstWindowAt {
+            // The map before the frame, as a person would time it too.
+            run.milestones.append(MilestoneTime(name: "first window", nanoseconds: since(first)))
+        }
         run.mainThreadCPU = records.mainThreadCPU
         run.timeToSuspend = machine.timeToSuspend
         run.timeToResume = machine.timeToResume

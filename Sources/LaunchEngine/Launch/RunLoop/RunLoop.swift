@@ -9,7 +9,7 @@ import LaunchSupport
 /// the run waits on is a ``RunEventSource`` polled together in one
 /// `poll(2)`: the spawner's replies, the record socket, captured output,
 /// the notify socket, the activation requests (first and warm), the trace
-/// file, the port probe and the interrupt. Each round the loop asks every
+/// file, the port probe, the X display's windows and the interrupt. Each round the loop asks every
 /// source what to poll, sleeps at most until the phase's deadline (or a
 /// retrying probe's next try), hands what the sources report to the state
 /// machine, and does what it answers (signals, the warm request, the trace
@@ -25,6 +25,7 @@ public struct RunLoop {
     let records: RecordChannel
     let outputs: [OutputChannel]
     let notify: NotifyChannel?
+    let window: WindowReadiness?
     var sources: [any RunEventSource]
     var firstRequest: ActivationRequest?
     var warmRequest: ActivationRequest?
@@ -47,11 +48,13 @@ public struct RunLoop {
         if let fd = channels.stderrRead { outputs.append(OutputChannel(fd, echo: channels.echo?.stderr, pattern: pattern)) }
         self.outputs = outputs
         notify = channels.notify.map { NotifyChannel($0, process: process) }
+        window = channels.window.map { WindowReadiness($0, process: process, probe: settings.probe) }
         // Channels first: a program that says ready and exits at once is
         // seen ready before it is seen gone. The spawner's replies last.
         var sources: [any RunEventSource] = [records]
         sources += outputs as [any RunEventSource]
         if let notify { sources.append(notify) }
+        if let window { sources.append(window) }
         if case .port(let number) = settings.probe { sources.append(PortReadiness(port: number)) }
         if let interrupt { sources.append(InterruptSource(interrupt)) }
         sources.append(SpawnerReplies(process: process))

@@ -1,0 +1,29 @@
+/// Where desktop programs are launched (`--display`).
+public enum DisplayChoice: Sendable, Equatable {
+    /// A private Xvfb launchprof starts for the benchmark and stops after it.
+    case virtual
+    /// An X display by name (`:1`), e.g. a real session's.
+    case named(String)
+
+    /// `virtual`, or a display name (`:N` or `host:N`).
+    public init(parsing text: String) throws(DisplayChoiceError) {
+        if text == "virtual" {
+            self = .virtual
+            return
+        }
+        guard let colon = text.lastIndex(of: ":"), let number = Int(text[text.index(after: colon)...].prefix { $0 != "." }),
+            number >= 0
+        else { throw DisplayChoiceError(text: text) }
+        self = .named(text)
+    }
+}
+
+/// A `--display` value that is neither `virtual` nor a display name.
+public struct DisplayChoiceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What was given.
+    public var text: String
+
+    public var description: String {
+        "--display '\(text)': use virtual (a private Xvfb launchprof starts) or an X display name such as :0"
+    }
+}
