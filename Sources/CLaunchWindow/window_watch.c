@@ -317,7 +317,14 @@ static void *xvfb_thread(void *argument) {
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
-        // Async-signal-safe calls only.
+        // Async-signal-safe calls only. The thread that forked had
+        // launchprof's signal mask (Dispatch blocks most signals in its
+        // threads) and its ignored signals (SIGPIPE): both are inherited
+        // across exec, and a blocked SIGTERM would keep Xvfb alive forever.
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        for (int number = 1; number < NSIG; number++) signal(number, SIG_DFL);
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent) _exit(1);
         setpgid(0, 0);
@@ -331,6 +338,8 @@ static void *xvfb_thread(void *argument) {
         // (once: -noreset, or a server reset would write it again into a
         // closed pipe and die of SIGPIPE when the last client leaves).
         if (dup2(start->write_end, 3) < 0) _exit(126);
+        // Nothing else of launchprof's (or its caller's) descriptors.
+        for (int fd = 4; fd < 1024; fd++) close(fd);
         char *arguments[] = {(char *)start->xvfb, "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset", NULL};
         execvp(start->xvfb, arguments);
         _exit(127);

@@ -23,8 +23,23 @@ public final class VirtualDisplay: Sendable {
         name = ":\(number)"
     }
 
-    /// Stops Xvfb (its owning thread reaps it).
-    public func stop() { kill(pid, SIGTERM) }
+    /// Stops Xvfb and waits until it is gone (its owning thread reaps it):
+    /// SIGTERM, then SIGKILL after 2 s. Its lock file and socket are gone
+    /// when this returns.
+    public func stop() {
+        guard kill(pid, SIGTERM) == 0 else { return }
+        for attempt in 0..<400 {
+            if !Self.isRunning(pid) { return }
+            if attempt == 200 { kill(pid, SIGKILL) }
+            usleep(10_000)
+        }
+    }
+
+    /// Whether `pid` is a process that has not exited (a zombie has).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = ProcFile.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].dropFirst().first != "Z"
+    }
 
     deinit { stop() }
 }
