@@ -400,6 +400,41 @@ static int fork_exec(const char *path, char **argv, char **envp, const int *sour
     return 0;
 }
 
+/// The kernel's limit on one argument or environment string, its NUL
+/// included (MAX_ARG_STRLEN: 32 pages of 4 KiB, in linux/binfmts.h).
+enum { MAX_ARG_STRLEN_BYTES = 32 * 4096 };
+
+/// Whether `argv` and `envp` are more than execve accepts: a string over
+/// MAX_ARG_STRLEN, or strings and their pointers together over
+/// sysconf(_SC_ARG_MAX) (a quarter of the stack limit, as the kernel counts
+/// in bprm_stack_limits). Says which, with the sizes, in `message`: the
+/// kernel's E2BIG names neither.
+static int exceeds_exec_limits(const char *path, char **argv, uint32_t argc, char **envp, uint32_t envc, char *message,
+                               size_t capacity) {
+    long limit = sysconf(_SC_ARG_MAX);
+    // The kernel copies the file name into the same area, and counts a
+    // pointer for each string (and one for an empty argv).
+    uint64_t total = ((uint64_t)argc + envc) * sizeof(char *) + strlen(path) + 1;
+    for (uint32_t i = 0; i < argc + envc; i++) {
+        int is_argument = i < argc;
+        const char *text = is_argument ? argv[i] : envp[i - argc];
+        size_t size = strlen(text) + 1;
+        if (size > MAX_ARG_STRLEN_BYTES) {
+            snprintf(message, capacity, "%s %u is %zu bytes, more than the kernel's %d per string (MAX_ARG_STRLEN)",
+                     is_argument ? "argument" : "environment entry", is_argument ? i : i - argc, size - 1,
+                     MAX_ARG_STRLEN_BYTES - 1);
+            return 1;
+        }
+        total += size;
+    }
+    if (limit > 0 && total > (uint64_t)limit) {
+        snprintf(message, capacity, "arguments and environment take %llu bytes (%u arguments, %u variables), more than "
+                 "the system's %ld (ARG_MAX)", (unsigned long long)total, argc, envc, limit);
+        return 1;
+    }
+    return 0;
+}
+
 /// Reads the payload memfd and starts the process.
 static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t fd_count) {
     if (run.active) {
@@ -493,6 +528,16 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         return;
     }
 
+    char too_big[sizeof ((struct lp_spawn_reply *)0)->message];
+    if (exceeds_exec_limits(path, argv, request->argc, envp, request->envc, too_big, sizeof too_big)) {
+        free(argv);
+        free(envp);
+        free(pointers);
+        free(payload);
+        fail(E2BIG, too_big);
+        return;
+    }
+
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
     posix_spawn_file_actions_init(&actions);
@@ -544,6 +589,11 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         run.owes_spawned = 1;
         return;
     }
+    // The message is formatted before anything is freed: `path` points into
+    // the payload (formatting it afterwards read freed memory, and with a
+    // large payload crashed the spawner).
+    char what[sizeof ((struct lp_spawn_reply *)0)->message];
+    if (result != 0) snprintf(what, sizeof what, "%s %s: %s", listen_pid_digits ? "fork and exec" : "posix_spawn", path, strerror(result));
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     free(argv);
@@ -551,8 +601,6 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
     free(pointers);
     free(payload);
     if (result != 0) {
-        char what[160];
-        snprintf(what, sizeof what, "posix_spawn %s: %s", path, strerror(result));
         fail(result, what);
         return;
     }
