@@ -86,8 +86,8 @@ package final class SpawnService {
     func spawn(_ spawn: SpawnRequest, quiet: Bool) throws(LaunchError) -> (pid: pid_t, t0: UInt64)? {
         let (program, arguments, environment, descriptors) = (spawn.program, spawn.arguments, spawn.environment, spawn.descriptors)
         var payload: [UInt8] = []
-        for text in [program, spawn.workingDirectory ?? ""] + arguments + environment {
-            payload.append(contentsOf: text.utf8)
+        for text in [ByteString(program), ByteString(spawn.workingDirectory ?? "")] + arguments + environment {
+            payload.append(contentsOf: text.bytes)
             payload.append(0)
         }
         var request = lp_spawn_request()
@@ -124,6 +124,7 @@ package final class SpawnService {
         if reply.error == ENOEXEC {
             return .notExecutable(program, reason: "the kernel cannot run it (not an ELF binary or a #! script)")
         }
+        if reply.error == E2BIG { return .tooLarge(program, reason: text(of: reply.message)) }
         return .system(SystemCallError(call: "posix_spawn", subject: program, errno: reply.error), program: program)
     }
 
