@@ -52,11 +52,34 @@ static void add(struct payload *payload, const char *text, size_t length) {
     payload->size += length + 1;
 }
 
-static struct payload start(const char *path) {
+static struct payload start_in(const char *path, const char *directory) {
     struct payload payload = {0};
     add(&payload, path, strlen(path));
-    add(&payload, "", 0);
+    add(&payload, directory, strlen(directory));
     return payload;
+}
+
+static struct payload start(const char *path) { return start_in(path, ""); }
+
+/// A copy of /bin/true whose PT_INTERP names a loader that does not exist
+/// (one letter of "ld-linux" changed), or NULL where there is none.
+static char *elf_without_loader(void) {
+    FILE *file = fopen("/bin/true", "rb");
+    if (!file) return NULL;
+    static char bytes[1 << 20];
+    size_t size = fread(bytes, 1, sizeof bytes, file);
+    fclose(file);
+    char *loader = memmem(bytes, size, "/ld-", 4);
+    if (!loader) return NULL;
+    loader[1] = 'X';
+    char *path = NULL;
+    if (asprintf(&path, "%s/no-loader", scratch) < 0) abort();
+    FILE *copy = fopen(path, "wb");
+    if (!copy) abort();
+    fwrite(bytes, 1, size, copy);
+    fclose(copy);
+    chmod(path, 0755);
+    return path;
 }
 
 static void argument(struct payload *payload, const char *text) {
@@ -188,6 +211,16 @@ static void failed_spawns(void) {
     payload = start("/nonexistent/program");
     argument(&payload, "program");
     expect_failure("missing program, quiet", payload, LP_SPAWN_FLAG_QUIET, ENOENT, "/nonexistent/program");
+    payload = start_in("/bin/true", "/nonexistent/directory");
+    argument(&payload, "true");
+    expect_failure("a working directory that does not exist", payload, 0, ENOENT, "the directory cannot be entered");
+    char *no_loader = elf_without_loader();
+    if (no_loader) {
+        payload = start(no_loader);
+        argument(&payload, no_loader);
+        expect_failure("an ELF whose dynamic loader does not exist", payload, 0, ENOENT, "its ELF interpreter");
+        free(no_loader);
+    }
     // The forking path (socket activation) reports an exec failure the same way.
     payload = start(no_shebang);
     argument(&payload, no_shebang);

@@ -78,7 +78,9 @@ struct HostileInputTests {
         chmod(missing, 0o755)
         var environment: [String: String] = [:]
         for index in 0..<128 { environment["LARGE_\(index)"] = String(repeating: "e", count: 2048) }
-        for (program, cause) in [(noShebang, "the kernel cannot run it"), (missing, "No such file or directory")] {
+        for (program, cause) in [
+            (noShebang, "the kernel cannot run it"), (missing, "its interpreter /nonexistent/interpreter (its #! line) does not exist"),
+        ] {
             let result = try CommandRun.run(
                 try Products.path("launchprof"), ["run", "-r", "1", "-w", "0", "--", program], environment: environment,
                 workingDirectory: scratch.path)

@@ -16,6 +16,9 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
     case notExecutable(String, reason: String)
     /// A system call needed to start the process failed.
     case system(SystemCallError, program: String)
+    /// The spawner could not start the program: `reason` is its message,
+    /// the system's error and what it means for this program.
+    case spawnFailed(String, reason: String)
     /// argv and the environment are more than the kernel takes (E2BIG):
     /// `reason` says which string or total, with the sizes.
     case tooLarge(String, reason: String)
@@ -43,6 +46,8 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
             "program '\(path)' is not executable: \(reason)"
         case .system(let error, let program):
             "cannot start '\(program)': \(error)"
+        case .spawnFailed(let program, let reason):
+            "cannot start '\(program)': \(reason)"
         case .tooLarge(let program, let reason):
             "cannot start '\(program)': \(reason); shorten the arguments or remove variables from the environment"
         case .portInUse(let port, let holder):

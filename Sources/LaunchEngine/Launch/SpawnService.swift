@@ -124,7 +124,12 @@ package final class SpawnService {
         if reply.error == ENOEXEC {
             return .notExecutable(program, reason: "the kernel cannot run it (not an ELF binary or a #! script)")
         }
-        if reply.error == E2BIG { return .tooLarge(program, reason: text(of: reply.message)) }
+        let message = text(of: reply.message)
+        if reply.error == E2BIG { return .tooLarge(program, reason: message) }
+        // The spawner's message says what the errno alone does not: a
+        // missing #! interpreter or dynamic loader (ENOENT for a file that
+        // exists), a working directory that cannot be entered.
+        if !message.isEmpty { return .spawnFailed(program, reason: message) }
         return .system(SystemCallError(call: "posix_spawn", subject: program, errno: reply.error), program: program)
     }
 
