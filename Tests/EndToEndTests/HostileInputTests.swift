@@ -47,7 +47,7 @@ struct HostileInputTests {
         #expect(FileManager.default.contents(atPath: scratch.file("quoted")).map(Array.init) == [0x71, 0xff])
     }
 
-    @Test("a NUL in a launchprof.yml command is an exit-2 error naming the file, line and key")
+    @Test("a NUL in a launchprof.yml command, or '=' in a variable's name, is an exit-2 error naming the file, line and key")
     func nulInConfigCommand() throws {
         let scratch = try ScratchDirectory()
         let config = scratch.file("launchprof.yml")
@@ -63,6 +63,19 @@ struct HostileInputTests {
         #expect(result.standardError.contains("\(config):4"), "\(result.standardError)")
         #expect(result.standardError.contains("targets[0].command[1]"), "\(result.standardError)")
         #expect(result.standardError.contains("NUL"), "\(result.standardError)")
+
+        try """
+        version: 1
+        targets:
+          - name: injected
+            command: [/bin/true]
+            environment: {"A=B": x}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let named = try CommandRun.run(
+            try Products.path("launchprof"), ["run", "--config", config], workingDirectory: scratch.path)
+        #expect(named.status == 2)
+        #expect(named.standardError.contains("\(config):5"), "\(named.standardError)")
+        #expect(named.standardError.contains("a name cannot hold '='"), "\(named.standardError)")
     }
 
     // MARK: - Failed spawns

@@ -116,6 +116,8 @@ struct ConfigNode {
         for (keyNode, value) in mapping {
             let key = try ConfigNode(node: keyNode, file: file, path: path).string()
             let place = child(value, key: key)
+            // `A=B: x` would reach the program as A with the value "B=x".
+            if key.contains("=") { throw ConfigNode(node: keyNode, file: file, path: place.path).error("a name cannot hold '='") }
             guard values[key] == nil else { throw place.error("appears twice") }
             values[key] = try place.string(nonEmpty: false)
         }

@@ -8,6 +8,8 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An argument or a variable holds a NUL byte, which would end it there
     /// (and a variable's rest could pass for another variable).
     case nulByte(target: String, in: String, offset: Int)
+    /// A variable's name is empty or holds '='.
+    case invalidVariable(target: String, name: String)
     /// argv[0] has no '/' and no PATH entry holds an executable of that name.
     case programNotFound(String, searched: String)
     /// The path does not exist.
@@ -36,6 +38,8 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .emptyCommand(let target):
             "target '\(target)' has an empty command line"
+        case .invalidVariable(let target, let name):
+            "target '\(target)': \(name.debugDescription) cannot be an environment variable's name (empty, or holds '=')"
         case .nulByte(let target, let place, let offset):
             "target '\(target)': \(place) holds a NUL byte at offset \(offset), which no argument or variable can pass"
         case .programNotFound(let name, let searched):

@@ -105,9 +105,13 @@ public struct Spawner: Sendable {
     }
 
     /// Throws when a variable the target adds holds a NUL (the kernel would
-    /// end it there, and the rest would be lost).
+    /// end it there, and the rest would be lost), or its name is empty or
+    /// holds '=' (`A=B` set to x would reach the program as A, "B=x").
     static func checkEnvironment(of target: LaunchTarget) throws(LaunchError) {
         for (name, value) in target.environment.sorted(by: { $0.key < $1.key }) {
+            if name.isEmpty || name.contains("=") {
+                throw .invalidVariable(target: target.name, name: name)
+            }
             if let offset = ByteString(name + "=" + value).firstNUL {
                 throw .nulByte(target: target.name, in: "environment variable \(name.debugDescription)", offset: offset)
             }
