@@ -4,7 +4,8 @@
 # of their own and stopped when this script ends, whatever happens:
 #
 #   1. `launchprof run --export-openmetrics` on the bundled samples, and
-#      `promtool check metrics` on the file;
+#      `promtool check metrics` on the file, and on one whose target and
+#      label hold CR LF, quotes, backslashes and control characters;
 #   2. two `launchprof run --push-gateway` runs with different commit labels,
 #      each scraped by Prometheus before the next (a push replaces its group);
 #   3. a PromQL query over Prometheus's HTTP API for each commit's median time
@@ -94,6 +95,11 @@ YAML
 echo "== exposition file, checked by promtool" >&2
 "$bin/launchprof" run --config "$config" --export-openmetrics "$work/launch.prom" --label commit=file >/dev/null
 promtool check metrics <"$work/launch.prom"
+
+echo "== exposition with hostile names (CR LF, quotes, backslashes, control characters), checked by promtool" >&2
+(cd "$work" && "$bin/launchprof" run -r 2 -w 0 -n "$(printf 'a\r\nb"c\\d\001e\177f\302\205g\nh\rend')" \
+    --label "$(printf 'note=x\r\ny')" --export-openmetrics "$work/hostile.prom" -- /bin/true >/dev/null)
+promtool check metrics <"$work/hostile.prom"
 
 for commit in aaaaaaa bbbbbbb; do
     echo "== run $commit, pushed to $gateway" >&2

@@ -12,6 +12,10 @@
 #                      of every entry it accepts (Fuzz/ScheduleFileFuzz.swift)
 #   state-file         StateFile.decode, the StateStore's state file reader
 #                      (Fuzz/StateFileFuzz.swift)
+#   results-loader     ResultsDocument.decode, what report, compare and explain
+#                      read (Fuzz/ResultsLoaderFuzz.swift)
+#   config-reader      ConfigReader.parse, launchprof.yml, with Yams and
+#                      libyaml built as a module of their own
 #
 #   Scripts/fuzz.sh [EXECUTIONS] [TARGET...]
 #
@@ -31,7 +35,7 @@ cd "$(dirname "$0")/.."
 executions=${1:-1000000}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(trace-reader elf-image elf-symbol-table schedule-file state-file)
+[ ${#targets[@]} -gt 0 ] || targets=(trace-reader elf-image elf-symbol-table schedule-file state-file results-loader config-reader)
 
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/crashes" "$out/logs"
@@ -65,7 +69,17 @@ sources_for() {
         state-file)
             echo $state/StateFile.swift $state/StateKind.swift $state/StateFileProblem.swift
             echo Fuzz/LifecycleFuzzShims.swift Fuzz/StateFileFuzz.swift ;;
-        *) echo "fuzz.sh: unknown target '$1' (trace-reader, elf-image, elf-symbol-table, schedule-file, state-file)" >&2; exit 2 ;;
+        results-loader|config-reader)
+            engine=Sources/LaunchEngine
+            echo $support/*/*.swift Sources/LaunchProfFiles/AtomicFile.swift $engine/Model/*.swift $engine/Budgets/*.swift
+            echo $engine/Statistics/*.swift $engine/Regression/{BaselineComparison,MetricChange,LaunchAttribution}.swift
+            echo $engine/Launch/{ReadyProbe+Parsing,RunDefaults,TargetSchedule}.swift $analysis/Profile/ProfileDifference.swift
+            echo Fuzz/ResultsLoaderShims.swift
+            if [ "$1" = results-loader ]; then echo Fuzz/ResultsLoaderFuzz.swift; else
+                ls Sources/LaunchBenchmark/Config/*.swift | grep -v 'LaunchConfig+Plan'
+                echo Fuzz/ConfigReaderShims.swift Fuzz/ConfigReaderFuzz.swift
+            fi ;;
+        *) echo "fuzz.sh: unknown target '$1' (trace-reader, elf-image, elf-symbol-table, schedule-file, state-file, results-loader, config-reader)" >&2; exit 2 ;;
     esac
 }
 seeds_for() {
@@ -73,8 +87,27 @@ seeds_for() {
         trace-reader) echo "$out/seeds/trace" ;;
         schedule-file) echo "$out/seeds/schedule" ;;
         state-file) echo "$out/seeds/state" ;;
+        results-loader | config-reader) echo "Fuzz/seeds/$1" ;;
         *) echo "$out/seeds/elf" ;;
     esac
+}
+# Extra swiftc arguments: config-reader imports Yams, built once (with
+# libyaml, CYaml) instrumented like the rest, from the package's checkout.
+extra_for() {
+    [ "$1" = config-reader ] || return 0
+    local yams=.build/checkouts/Yams/Sources
+    [ -d "$yams" ] || swift package resolve >/dev/null
+    if [ ! -f "$out/yams/libYams.a" ]; then
+        mkdir -p "$out/yams"
+        for c in "$yams"/CYaml/src/*.c; do
+            clang -O1 -fsanitize=fuzzer-no-link,address -DYAML_DECLARE_STATIC -I "$yams/CYaml/include" -c "$c" \
+                -o "$out/yams/cyaml-$(basename "$c" .c).o"
+        done
+        swiftc -O -sanitize=fuzzer,address -parse-as-library -emit-library -static -module-name Yams -DSWIFT_PACKAGE \
+            -Xcc -DYAML_DECLARE_STATIC -I "$yams/CYaml/include" "$yams"/Yams/*.swift -emit-module \
+            -emit-module-path "$out/yams/Yams.swiftmodule" -o "$out/yams/libYams.a" >"$out/logs/yams.build.log" 2>&1
+    fi
+    echo -I "$out/yams" -I "$yams/CYaml/include" "$out/yams/libYams.a" "$out"/yams/cyaml-*.o
 }
 
 # The wire formats' header as a Clang module, and its checksum function.
@@ -94,10 +127,11 @@ for target in "${targets[@]}"; do
     for file in $(sources_for "$target"); do
         sed -E '/^import (LaunchSupport|LaunchAnalysis|LaunchEngine|LaunchReports|LaunchProf|LaunchProfDeferred|LaunchProfFiles)$/d' \
             "$file" >"$out/src/$target/$(basename "$file")"
+        sed -E '/^import (LaunchSupport|LaunchAnalysis|LaunchEngine|LaunchReports|LaunchProfFiles)$/d' "$file" >"$out/src/$target/$(basename "$file")"
     done
     # -O keeps Swift's overflow and bounds checks (only -Ounchecked drops them).
     if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name LaunchFuzz -package-name launchprof \
-        -I "$out/format" "$out"/src/"$target"/*.swift "$out/format/checksum.o" \
+        -I "$out/format" "$out"/src/"$target"/*.swift "$out/format/checksum.o" $(extra_for "$target") \
         -o "$out/bin/$target" >"$out/logs/$target.build.log" 2>&1; then
         # The linker's "Cannot export local symbol '__asan_…'" warnings are noise.
         grep -v 'Cannot export local symbol' "$out/logs/$target.build.log" >&2

@@ -400,6 +400,75 @@ static int fork_exec(const char *path, char **argv, char **envp, const int *sour
     return 0;
 }
 
+/// The kernel's limit on one argument or environment string, its NUL
+/// included (MAX_ARG_STRLEN: 32 pages of 4 KiB, in linux/binfmts.h).
+enum { MAX_ARG_STRLEN_BYTES = 32 * 4096 };
+
+/// Whether `argv` and `envp` are more than execve accepts: a string over
+/// MAX_ARG_STRLEN, or strings and their pointers together over
+/// sysconf(_SC_ARG_MAX) (a quarter of the stack limit, as the kernel counts
+/// in bprm_stack_limits). Says which, with the sizes, in `message`: the
+/// kernel's E2BIG names neither.
+static int exceeds_exec_limits(const char *path, char **argv, uint32_t argc, char **envp, uint32_t envc, char *message,
+                               size_t capacity) {
+    long limit = sysconf(_SC_ARG_MAX);
+    // The kernel copies the file name into the same area, and counts a
+    // pointer for each string (and one for an empty argv).
+    uint64_t total = ((uint64_t)argc + envc) * sizeof(char *) + strlen(path) + 1;
+    for (uint32_t i = 0; i < argc + envc; i++) {
+        int is_argument = i < argc;
+        const char *text = is_argument ? argv[i] : envp[i - argc];
+        size_t size = strlen(text) + 1;
+        if (size > MAX_ARG_STRLEN_BYTES) {
+            snprintf(message, capacity, "%s %u is %zu bytes, more than the kernel's %d per string (MAX_ARG_STRLEN)",
+                     is_argument ? "argument" : "environment entry", is_argument ? i : i - argc, size - 1,
+                     MAX_ARG_STRLEN_BYTES - 1);
+            return 1;
+        }
+        total += size;
+    }
+    if (limit > 0 && total > (uint64_t)limit) {
+        snprintf(message, capacity, "arguments and environment take %llu bytes (%u arguments, %u variables), more than "
+                 "the system's %ld (ARG_MAX)", (unsigned long long)total, argc, envc, limit);
+        return 1;
+    }
+    return 0;
+}
+
+/// Why a spawn of `path` failed, in `message`: the errno's text, and what
+/// it means where it misleads. ENOENT for a file that exists means its
+/// interpreter is missing: the one its `#!` line names, or the ELF's
+/// dynamic loader. A spawn in `directory` says so (its chdir fails the
+/// same way).
+static void describe_failure(int error, const char *how, const char *path, const char *directory, char *message,
+                             size_t capacity) {
+    int length = snprintf(message, capacity, "%s %s", how, path);
+    if (length < 0 || (size_t)length >= capacity) length = (int)capacity - 1;
+    char *rest = message + length;
+    size_t room = capacity - (size_t)length;
+    if (directory[0] != 0 && access(directory, X_OK) != 0) {
+        snprintf(rest, room, " in %s: the directory cannot be entered: %s", directory, strerror(errno));
+        return;
+    }
+    if (error == ENOENT && access(path, F_OK) == 0) {
+        char head[256] = {0};
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        ssize_t count = fd >= 0 ? read(fd, head, sizeof head - 1) : -1;
+        if (fd >= 0) close(fd);
+        if (count > 2 && head[0] == '#' && head[1] == '!') {
+            char *start = head + 2;
+            while (*start == ' ' || *start == '\t') start++;
+            size_t span = strcspn(start, " \t\r\n");
+            start[span] = 0;
+            snprintf(rest, room, ": its interpreter %s (its #! line) does not exist", start);
+        } else {
+            snprintf(rest, room, ": its ELF interpreter (the dynamic loader it names) does not exist");
+        }
+        return;
+    }
+    snprintf(rest, room, ": %s", strerror(error));
+}
+
 /// Reads the payload memfd and starts the process.
 static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t fd_count) {
     if (run.active) {
@@ -421,11 +490,20 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         return;
     }
     size_t done = 0;
+    int read_error = 0;
     while (done < size) {
         ssize_t count = pread(fds[0], payload + done, size - done, (off_t)done);
         if (count < 0 && errno == EINTR) continue;
+        if (count < 0) read_error = errno;
         if (count <= 0) break;
         done += (size_t)count;
+    }
+    if (read_error != 0) {
+        free(payload);
+        char what[sizeof ((struct lp_spawn_reply *)0)->message];
+        snprintf(what, sizeof what, "spawn request: cannot read the payload: %s", strerror(read_error));
+        fail(read_error, what);
+        return;
     }
     if (done != size || payload[size - 1] != 0) {
         free(payload);
@@ -493,6 +571,16 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         return;
     }
 
+    char too_big[sizeof ((struct lp_spawn_reply *)0)->message];
+    if (exceeds_exec_limits(path, argv, request->argc, envp, request->envc, too_big, sizeof too_big)) {
+        free(argv);
+        free(envp);
+        free(pointers);
+        free(payload);
+        fail(E2BIG, too_big);
+        return;
+    }
+
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
     posix_spawn_file_actions_init(&actions);
@@ -544,6 +632,11 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         run.owes_spawned = 1;
         return;
     }
+    // The message is formatted before anything is freed: `path` points into
+    // the payload (formatting it afterwards read freed memory, and with a
+    // large payload crashed the spawner).
+    char what[sizeof ((struct lp_spawn_reply *)0)->message];
+    if (result != 0) describe_failure(result, listen_pid_digits ? "fork and exec" : "posix_spawn", path, directory, what, sizeof what);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     free(argv);
@@ -551,8 +644,6 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
     free(pointers);
     free(payload);
     if (result != 0) {
-        char what[160];
-        snprintf(what, sizeof what, "posix_spawn %s: %s", path, strerror(result));
         fail(result, what);
         return;
     }
@@ -578,6 +669,7 @@ static int handle_request(void) {
     if (count == 0) return 0;
     int fds[LP_SPAWN_MAX_FDS + 1];
     uint32_t fd_count = 0;
+    int moved_error = 0;
     for (struct cmsghdr *message = CMSG_FIRSTHDR(&header); message; message = CMSG_NXTHDR(&header, message)) {
         if (message->cmsg_level != SOL_SOCKET || message->cmsg_type != SCM_RIGHTS) continue;
         size_t n = (message->cmsg_len - CMSG_LEN(0)) / sizeof(int);
@@ -586,6 +678,7 @@ static int handle_request(void) {
             memcpy(&received, CMSG_DATA(message) + i * sizeof(int), sizeof received);
             if (fd_count < LP_SPAWN_MAX_FDS + 1) {
                 int high = fcntl(received, F_DUPFD_CLOEXEC, HIGH_FD);
+                if (high < 0 && moved_error == 0) moved_error = errno;
                 close(received);
                 fds[fd_count++] = high;
             } else {
@@ -597,7 +690,17 @@ static int handle_request(void) {
         protocol_error("request of the wrong size or version");
     } else {
         switch (request.kind) {
-        case LP_SPAWN_REQUEST_SPAWN: spawn_run(&request, fds, fd_count); break;
+        case LP_SPAWN_REQUEST_SPAWN:
+            if (moved_error != 0) {
+                // The spawner is out of descriptors (EMFILE): say so, not
+                // that the payload looked truncated.
+                char what[sizeof ((struct lp_spawn_reply *)0)->message];
+                snprintf(what, sizeof what, "spawn request: cannot keep its descriptors: %s", strerror(moved_error));
+                fail(moved_error, what);
+            } else {
+                spawn_run(&request, fds, fd_count);
+            }
+            break;
         case LP_SPAWN_REQUEST_SIGNAL: signal_run(request.signal, request.scope); break;
         case LP_SPAWN_REQUEST_FINISH: finish_run(); break;
         default: protocol_error("unknown request kind"); break;

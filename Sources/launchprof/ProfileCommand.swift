@@ -86,7 +86,8 @@ struct ProfileCommand: ParsableCommand {
             interrupt: try InterruptMonitor())
         defer { recorder.interrupt?.stop() }
         do {
-            let profiled = try recorder.profile(LaunchTarget(name: base, arguments: command), directory: outputDir, base: base)
+            let profiled = try recorder.profile(
+                LaunchTarget(name: base, arguments: RawCommandLine.current.suffix(matching: command)), directory: outputDir, base: base)
             FileHandle.standardError.write(Data(profiled.summary(base: base).utf8))
         } catch {
             FileHandle.standardError.write(Data("launchprof profile: \(error)\n".utf8))

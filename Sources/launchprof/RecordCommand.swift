@@ -38,7 +38,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         let program = URL(fileURLWithPath: command[0]).lastPathComponent
         let path = output ?? "\(program).lptrace"
-        let target = LaunchTarget(name: program, arguments: command)
+        let target = LaunchTarget(name: program, arguments: RawCommandLine.current.suffix(matching: command))
         let recorder = TraceRecorder(
             timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit,
             interrupt: try InterruptMonitor())

@@ -138,8 +138,10 @@ struct RunCommand: ParsableCommand {
     private func commandTargets() throws -> [LaunchTarget] {
         var builder = TargetBuilder()
         let (quoted, argv) = Self.splitAtTerminator(commands, commandLine: CommandLine.arguments)
-        builder.commands = quoted
-        builder.argv = argv
+        // The bytes of each, as the kernel passed them (not the decoded text).
+        let raw = RawCommandLine.current
+        builder.commands = raw.words(matching: quoted, before: CommandLine.arguments.firstIndex(of: "--"))
+        builder.argv = raw.suffix(matching: argv)
         builder.names = options.commandName
         builder.useShell = options.shell
         builder.ready = options.ready ?? .exit

@@ -40,6 +40,7 @@ struct ConfigNode {
             }
             let key = scalar.string
             let keyPlace = ConfigNode(node: keyNode, file: file, path: path.isEmpty ? key : "\(path).\(key)")
+            try keyPlace.checkNoNUL(key)
             guard allowed.contains(key) else {
                 let suggestion = Self.closest(key, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
                 throw keyPlace.error("unknown key (known here: \(allowed.joined(separator: ", ")))\(suggestion)")
@@ -56,11 +57,19 @@ struct ConfigNode {
         return sequence.enumerated().map { ConfigNode(node: $0.element, file: file, path: "\(path)[\($0.offset)]") }
     }
 
-    /// A scalar's text; `nonEmpty` rejects "".
+    /// A scalar's text; `nonEmpty` rejects "". A NUL (`"\0"` in YAML) is an
+    /// error wherever it is: it would end an argument, a variable or a path
+    /// there, and what follows could pass for another variable.
     func string(nonEmpty: Bool = true) throws(ConfigError) -> String {
         guard case .scalar(let scalar) = node else { throw error("expected a text value, got \(kind)") }
         if nonEmpty, scalar.string.isEmpty { throw error("must not be empty") }
+        try checkNoNUL(scalar.string)
         return scalar.string
+    }
+
+    func checkNoNUL(_ text: String) throws(ConfigError) {
+        guard let offset = text.utf8.firstIndex(of: 0).map({ text.utf8.distance(from: text.utf8.startIndex, to: $0) }) else { return }
+        throw error("holds a NUL character (byte \(offset)), which no argument, variable, name or path can pass")
     }
 
     func strings() throws(ConfigError) -> [String] {
@@ -107,6 +116,8 @@ struct ConfigNode {
         for (keyNode, value) in mapping {
             let key = try ConfigNode(node: keyNode, file: file, path: path).string()
             let place = child(value, key: key)
+            // `A=B: x` would reach the program as A with the value "B=x".
+            if key.contains("=") { throw ConfigNode(node: keyNode, file: file, path: place.path).error("a name cannot hold '='") }
             guard values[key] == nil else { throw place.error("appears twice") }
             values[key] = try place.string(nonEmpty: false)
         }

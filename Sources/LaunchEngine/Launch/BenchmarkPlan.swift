@@ -36,27 +36,6 @@ public struct BenchmarkPlan: Sendable {
     public func timeout(of target: LaunchTarget) -> Duration? { schedules[target.name]?.timeout }
 }
 
-/// One target's own modes, warm-ups, stopping rule and timeout; nil keeps
-/// the plan-wide setting.
-public struct TargetSchedule: Sendable, Equatable {
-    /// The target's page-cache modes; nil: the plan's.
-    public var modes: [LaunchMode]?
-    /// The target's warm-up runs; nil: the plan's.
-    public var warmup: Int?
-    /// The target's stopping rule; nil: the plan's.
-    public var stopping: StoppingRule?
-    /// The target's timeout; nil: the session's.
-    public var timeout: Duration?
-
-    /// A schedule; nil leaves each setting to the plan.
-    public init(modes: [LaunchMode]? = nil, warmup: Int? = nil, stopping: StoppingRule? = nil, timeout: Duration? = nil) {
-        self.modes = modes
-        self.warmup = warmup
-        self.stopping = stopping
-        self.timeout = timeout
-    }
-}
-
 /// A run that failed: which target, mode and run, and why.
 public struct RunFailure: Sendable, Equatable, CustomStringConvertible, Error {
     /// The target whose run failed.

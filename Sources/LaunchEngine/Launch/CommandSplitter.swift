@@ -1,3 +1,5 @@
+import LaunchSupport
+
 /// Splits a command written as one string (`launchprof run 'cmd a "b c"'`)
 /// into argv with POSIX shell quoting rules, without a shell: no variables,
 /// globs, pipes or redirections, only words and quotes.
@@ -6,62 +8,74 @@
 /// - `'…'` keeps everything literally.
 /// - `"…"` keeps everything but lets `\` escape `"`, `\`, `$` and the backquote.
 /// - Outside quotes, `\` escapes the next character.
+///
+/// It works on bytes: quotes, backslashes and blanks are ASCII, and every
+/// other byte (UTF-8 or not) is kept as it is.
 public enum CommandSplitter {
     /// argv for `command`; throws on an unterminated quote or trailing backslash.
     public static func split(_ command: String) throws(CommandSplitError) -> [String] {
-        var words: [String] = []
-        var word = ""
+        try split(ByteString(command)).map(\.string)
+    }
+
+    /// argv for `command`, byte for byte.
+    public static func split(_ command: ByteString) throws(CommandSplitError) -> [ByteString] {
+        var words: [ByteString] = []
+        var word: [UInt8] = []
         var inWord = false
-        var characters = command.makeIterator()
-        while let character = characters.next() {
-            switch character {
-            case " ", "\t", "\n":
-                if inWord { words.append(word) }
-                word = ""
+        var bytes = command.bytes.makeIterator()
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"):
+                if inWord { words.append(ByteString(word)) }
+                word = []
                 inWord = false
-            case "'":
+            case UInt8(ascii: "'"):
                 inWord = true
-                word += try singleQuoted(&characters, command: command)
-            case "\"":
+                word += try singleQuoted(&bytes, command: command)
+            case UInt8(ascii: "\""):
                 inWord = true
-                word += try doubleQuoted(&characters, command: command)
-            case "\\":
-                guard let escaped = characters.next() else { throw .trailingBackslash(command) }
+                word += try doubleQuoted(&bytes, command: command)
+            case UInt8(ascii: "\\"):
+                guard let escaped = bytes.next() else { throw .trailingBackslash(command.string) }
                 inWord = true
                 word.append(escaped)
             default:
                 inWord = true
-                word.append(character)
+                word.append(byte)
             }
         }
-        if inWord { words.append(word) }
+        if inWord { words.append(ByteString(word)) }
         return words
     }
 
-    private static func singleQuoted(_ characters: inout String.Iterator, command: String) throws(CommandSplitError) -> String {
-        var text = ""
-        while let character = characters.next() {
-            if character == "'" { return text }
-            text.append(character)
+    private static func singleQuoted(
+        _ bytes: inout IndexingIterator<[UInt8]>, command: ByteString
+    ) throws(CommandSplitError) -> [UInt8] {
+        var text: [UInt8] = []
+        while let byte = bytes.next() {
+            if byte == UInt8(ascii: "'") { return text }
+            text.append(byte)
         }
-        throw .unterminatedQuote("'", command)
+        throw .unterminatedQuote("'", command.string)
     }
 
-    private static func doubleQuoted(_ characters: inout String.Iterator, command: String) throws(CommandSplitError) -> String {
-        var text = ""
-        while let character = characters.next() {
-            switch character {
-            case "\"":
+    private static func doubleQuoted(
+        _ bytes: inout IndexingIterator<[UInt8]>, command: ByteString
+    ) throws(CommandSplitError) -> [UInt8] {
+        var text: [UInt8] = []
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: "\""):
                 return text
-            case "\\":
-                guard let next = characters.next() else { throw .unterminatedQuote("\"", command) }
-                if !"\"\\$`".contains(next) { text.append("\\") }
+            case UInt8(ascii: "\\"):
+                guard let next = bytes.next() else { throw .unterminatedQuote("\"", command.string) }
+                if !Array("\"\\$`".utf8).contains(next) { text.append(UInt8(ascii: "\\")) }
                 text.append(next)
             default:
-                text.append(character)
+                text.append(byte)
             }
         }
-        throw .unterminatedQuote("\"", command)
+        throw .unterminatedQuote("\"", command.string)
     }
 }
 

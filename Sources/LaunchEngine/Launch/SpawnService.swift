@@ -78,8 +78,8 @@ package final class SpawnService {
     func spawn(_ spawn: SpawnRequest, quiet: Bool) throws(LaunchError) -> (pid: pid_t, t0: UInt64)? {
         let (program, arguments, environment, descriptors) = (spawn.program, spawn.arguments, spawn.environment, spawn.descriptors)
         var payload: [UInt8] = []
-        for text in [program, spawn.workingDirectory ?? ""] + arguments + environment {
-            payload.append(contentsOf: text.utf8)
+        for text in [ByteString(program), ByteString(spawn.workingDirectory ?? "")] + arguments + environment {
+            payload.append(contentsOf: text.bytes)
             payload.append(0)
         }
         var request = lp_spawn_request()
@@ -121,6 +121,12 @@ package final class SpawnService {
         if reply.error == ENOEXEC {
             return .notExecutable(program, reason: "the kernel cannot run it (not an ELF binary or a #! script)")
         }
+        let message = text(of: reply.message)
+        if reply.error == E2BIG { return .tooLarge(program, reason: message) }
+        // The spawner's message says what the errno alone does not: a
+        // missing #! interpreter or dynamic loader (ENOENT for a file that
+        // exists), a working directory that cannot be entered.
+        if !message.isEmpty { return .spawnFailed(program, reason: message) }
         return .system(SystemCallError(call: "posix_spawn", subject: program, errno: reply.error), program: program)
     }
 

@@ -40,6 +40,7 @@ public struct Spawner: Sendable {
     public func spawn(_ target: LaunchTarget, options: SpawnOptions = SpawnOptions()) throws(LaunchError) -> LaunchedProcess {
         let arguments = try commandLine(of: target)
         let program = try resolveProgram(of: target)
+        try Self.checkEnvironment(of: target)
         if case .port(let number) = target.ready {
             var probe = PortProbe(port: number)
             if probe.isAccepting() {
@@ -82,31 +83,58 @@ public struct Spawner: Sendable {
     /// missing or non-executable program is reported before any run.
     public func resolveProgram(of target: LaunchTarget) throws(LaunchError) -> String {
         let arguments = try commandLine(of: target)
+        guard arguments[0].isUTF8 else {
+            throw .notExecutable(arguments[0].string, reason: "its path is not UTF-8; give a path launchprof can resolve")
+        }
         let searchPath = target.environment["PATH"] ?? getenv("PATH").map { String(cString: $0) }
-        return try ProgramResolver.resolve(arguments[0], searchPath: searchPath)
+        return try ProgramResolver.resolve(arguments[0].string, searchPath: searchPath)
     }
 
     /// argv as executed: the target's own, or `/bin/sh -c SCRIPT` for
     /// `--shell`: one string is the script as written; several words are
     /// each quoted, so `--shell -- printf '%s\n' "a b"` runs what it says.
-    func commandLine(of target: LaunchTarget) throws(LaunchError) -> [String] {
+    func commandLine(of target: LaunchTarget) throws(LaunchError) -> [ByteString] {
         guard let first = target.arguments.first, !first.isEmpty else { throw .emptyCommand(target: target.name) }
+        for (index, argument) in target.arguments.enumerated() {
+            if let offset = argument.firstNUL { throw .nulByte(target: target.name, in: "argument \(index)", offset: offset) }
+        }
         guard target.useShell else { return target.arguments }
         if target.arguments.count == 1 { return ["/bin/sh", "-c", first] }
-        return ["/bin/sh", "-c", target.arguments.map(Self.shellQuoted).joined(separator: " ")]
+        let script = target.arguments.map(Self.shellQuoted).map(\.bytes).joined(separator: [0x20])
+        return ["/bin/sh", "-c", ByteString(script)]
     }
 
-    /// `word` as one POSIX shell word.
-    static func shellQuoted(_ word: String) -> String {
+    /// Throws when a variable the target adds holds a NUL (the kernel would
+    /// end it there, and the rest would be lost), or its name is empty or
+    /// holds '=' (`A=B` set to x would reach the program as A, "B=x").
+    static func checkEnvironment(of target: LaunchTarget) throws(LaunchError) {
+        for (name, value) in target.environment.sorted(by: { $0.key < $1.key }) {
+            if name.isEmpty || name.contains("=") {
+                throw .invalidVariable(target: target.name, name: name)
+            }
+            if let offset = ByteString(name + "=" + value).firstNUL {
+                throw .nulByte(target: target.name, in: "environment variable \(name.debugDescription)", offset: offset)
+            }
+        }
+    }
+
+    /// `word` as one POSIX shell word, byte for byte.
+    static func shellQuoted(_ word: ByteString) -> ByteString {
         let safe = Set("-_./=:,+@%".utf8)
         let plain =
             !word.isEmpty
-            && word.utf8.allSatisfy { byte in
+            && word.bytes.allSatisfy { byte in
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
                     || safe.contains(byte)
             }
         if plain { return word }
-        return "'" + word.replacing("'", with: "'\\''") + "'"
+        var quoted: [UInt8] = [0x27]
+        for byte in word.bytes {
+            // ' ends the quote, is written escaped, and the quote starts again.
+            if byte == 0x27 { quoted += Array("'\\''".utf8) } else { quoted.append(byte) }
+        }
+        quoted.append(0x27)
+        return ByteString(quoted)
     }
 }
 
@@ -114,8 +142,8 @@ public struct Spawner: Sendable {
 struct SpawnRequest {
     var program: String
     var workingDirectory: String?
-    var arguments: [String]
-    var environment: [String]
+    var arguments: [ByteString]
+    var environment: [ByteString]
     var spawnTimeSlot: Int?
     /// Index of the LISTEN_PID entry the child fills with its pid (socket activation).
     var listenPIDSlot: Int?
@@ -162,7 +190,7 @@ struct CStringArray {
 /// parent and every LAUNCHPROF_* variable), the target's additions, then the
 /// launchprof variables, with a slot the spawner fills with t0.
 struct SpawnEnvironment {
-    private(set) var entries: [String] = []
+    private(set) var entries: [ByteString] = []
     /// Index of the LAUNCHPROF_SPAWN_NS entry, filled in by the spawner.
     private(set) var spawnSlot = 0
     /// Index of the LISTEN_PID entry, filled in by the child (socket activation).
@@ -175,8 +203,10 @@ struct SpawnEnvironment {
         var index = 0
         while let entry = environ[index] {
             index += 1
-            let text = String(cString: entry)
-            let name = String(text.prefix { $0 != "=" })
+            // Bytes, not a String: a value need not be UTF-8, and must reach
+            // the child as it is.
+            let text = ByteString(cString: entry)
+            let name = String(decoding: text.bytes.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self)
             if additions[name] != nil || Spawner.strippedVariables.contains(name) { continue }
             if name.hasPrefix(Spawner.launchProfPrefix) {
                 if !Spawner.harnessVariables.contains(name) { removed.append(name) }
@@ -186,7 +216,7 @@ struct SpawnEnvironment {
         }
         for (name, value) in additions.sorted(by: { $0.key < $1.key })
         where name != LP_RECORD_FD_VARIABLE && name != Spawner.legacyRecordFDVariable && name != "LAUNCHPROF_SPAWN_NS" {
-            entries.append("\(name)=\(value)")
+            entries.append(ByteString(name + "=" + value))
         }
         entries.append("\(LP_RECORD_FD_VARIABLE)=\(channels.recordDescriptor)")
         // Programs built with a LaunchProf older than the name read this one.
@@ -198,11 +228,11 @@ struct SpawnEnvironment {
             entries.append("LISTEN_FDS=1")
             entries.append("LISTEN_FDNAMES=\(activation.name)")
             listenPIDSlot = entries.count
-            entries.append("LISTEN_PID=" + String(repeating: "0", count: 20))
+            entries.append(ByteString("LISTEN_PID=" + String(repeating: "0", count: 20)))
         }
         spawnSlot = entries.count
         // Room for 20 digits (UInt64.max); the spawner writes t0 and a NUL.
-        entries.append("LAUNCHPROF_SPAWN_NS=" + String(repeating: "0", count: 20))
+        entries.append(ByteString("LAUNCHPROF_SPAWN_NS=" + String(repeating: "0", count: 20)))
         if !removed.isEmpty {
             notes.append(
                 "ignored \(removed.sorted().joined(separator: ", ")) from launchprof's environment: the launched "

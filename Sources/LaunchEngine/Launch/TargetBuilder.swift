@@ -1,13 +1,15 @@
 import Foundation
+import LaunchSupport
 
 /// Turns the command-line description of what to run into launch targets:
 /// quoted commands split without a shell (or run by one with `--shell`), or
 /// one argv-exact command given after `--`.
 public struct TargetBuilder: Sendable {
-    /// Commands each written as one string (`'cmd1 a' 'cmd2 b'`).
-    public var commands: [String] = []
-    /// One command given word by word after `--`.
-    public var argv: [String] = []
+    /// Commands each written as one string (`'cmd1 a' 'cmd2 b'`), as the
+    /// bytes of the command line.
+    public var commands: [ByteString] = []
+    /// One command given word by word after `--`, byte for byte.
+    public var argv: [ByteString] = []
     /// `--command-name`, in command order; fewer names than commands is fine.
     public var names: [String] = []
     /// Run each command through `/bin/sh -c`.
@@ -23,13 +25,13 @@ public struct TargetBuilder: Sendable {
     /// The targets, in command order.
     public func targets() throws(TargetBuildError) -> [LaunchTarget] {
         if !commands.isEmpty, !argv.isEmpty { throw .bothForms }
-        let lines: [(name: String, arguments: [String])]
+        let lines: [(name: String, arguments: [ByteString])]
         if !argv.isEmpty {
             lines = [(Self.display(argv), argv)]
         } else {
             guard !commands.isEmpty else { throw .noCommand }
             lines = try commands.map { command throws(TargetBuildError) in
-                (command, try split(command))
+                (command.string, try split(command))
             }
         }
         guard names.count <= lines.count else { throw .tooManyNames(names: names.count, commands: lines.count) }
@@ -43,10 +45,10 @@ public struct TargetBuilder: Sendable {
         return targets
     }
 
-    private func split(_ command: String) throws(TargetBuildError) -> [String] {
+    private func split(_ command: ByteString) throws(TargetBuildError) -> [ByteString] {
         // With --shell the string goes to /bin/sh -c as written.
         if useShell { return [command] }
-        let words: [String]
+        let words: [ByteString]
         do throws(CommandSplitError) {
             words = try CommandSplitter.split(command)
         } catch {
@@ -57,8 +59,8 @@ public struct TargetBuilder: Sendable {
     }
 
     /// argv for display, quoting words a reader could not tell apart otherwise.
-    static func display(_ argv: [String]) -> String {
-        argv.map { word in
+    static func display(_ argv: [ByteString]) -> String {
+        argv.map(\.string).map { word in
             word.isEmpty || word.contains(where: { " \t\n'\"\\$`".contains($0) })
                 ? "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" : word
         }.joined(separator: " ")

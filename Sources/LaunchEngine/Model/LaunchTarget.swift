@@ -1,9 +1,12 @@
+import LaunchSupport
+
 /// What to launch and how to decide it has launched.
 public struct LaunchTarget: Sendable, Equatable, Codable {
     /// Name shown in reports (`--command-name`, or the command line).
     public var name: String
-    /// argv, exactly; argv[0] is resolved through PATH when it has no '/'.
-    public var arguments: [String]
+    /// argv, exactly, as bytes (an argument need not be UTF-8); argv[0] is
+    /// resolved through PATH when it has no '/'.
+    public var arguments: [ByteString]
     /// Run through `/bin/sh -c` (only with `--shell`).
     public var useShell: Bool
     /// Extra environment for the child (added to the harness's own).
@@ -20,7 +23,7 @@ public struct LaunchTarget: Sendable, Equatable, Codable {
 
     /// A target named `name` that runs `arguments` (the program first).
     public init(
-        name: String, arguments: [String], useShell: Bool = false, environment: [String: String] = [:],
+        name: String, arguments: [ByteString], useShell: Bool = false, environment: [String: String] = [:],
         workingDirectory: String? = nil, ready: ReadyProbe = .exit, evictPaths: [String] = [],
         activation: SocketActivation? = nil
     ) {
@@ -32,6 +35,17 @@ public struct LaunchTarget: Sendable, Equatable, Codable {
         self.ready = ready
         self.evictPaths = evictPaths
         self.activation = activation
+    }
+
+    /// A target named `name` that runs `arguments` (the program first), as UTF-8.
+    public init(
+        name: String, arguments: [String], useShell: Bool = false, environment: [String: String] = [:],
+        workingDirectory: String? = nil, ready: ReadyProbe = .exit, evictPaths: [String] = [],
+        activation: SocketActivation? = nil
+    ) {
+        self.init(
+            name: name, arguments: arguments.map { ByteString($0) }, useShell: useShell, environment: environment,
+            workingDirectory: workingDirectory, ready: ready, evictPaths: evictPaths, activation: activation)
     }
 }
 

@@ -128,7 +128,7 @@ private struct TargetKey: Hashable {
     var workingDirectory: String?
 
     init(_ target: LaunchTarget) {
-        arguments = Array(target.arguments.prefix(1))
+        arguments = target.arguments.prefix(1).map(\.string)
         useShell = target.useShell
         environment = target.environment
         workingDirectory = target.workingDirectory

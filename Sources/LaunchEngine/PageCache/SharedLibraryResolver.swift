@@ -21,7 +21,7 @@ public struct SharedLibraryResolver: Sendable {
     public func fileSet(
         for target: LaunchTarget, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(FileSetError) -> LaunchFileSet {
-        let program = target.useShell ? "/bin/sh" : (target.arguments.first ?? "")
+        let program = target.useShell ? "/bin/sh" : (target.arguments.first?.string ?? "")
         let merged = environment.merging(target.environment) { _, new in new }
         return try fileSet(
             program: program, workingDirectory: target.workingDirectory,

@@ -107,7 +107,7 @@ public struct TraceRecorder: Sendable {
             throw .launch(error)
         }
         if run.interrupted { throw .interrupted }
-        let program = target.arguments.first ?? target.name
+        let program = target.arguments.first?.string ?? target.name
         if probe != .exit, run.wallToReady == nil {
             throw .notReady(program: program, probe: probe, failure: run.failure ?? "it exited (\(run.exit)) first")
         }

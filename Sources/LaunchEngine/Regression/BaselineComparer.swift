@@ -85,7 +85,8 @@ public struct BaselineComparer: Sendable {
                 warnings.append(
                     ResultWarning(
                         .baselineDiffers,
-                        "\(result.label) ran another command in the baseline: \(old.target.arguments.joined(separator: " "))"))
+                        "\(result.label) ran another command in the baseline: \(old.target.arguments.map(\.string).joined(separator: " "))")
+                )
             }
             if old.target.environment != result.target.environment {
                 let keys = Set(old.target.environment.keys).union(result.target.environment.keys)

@@ -232,7 +232,8 @@ extension LaunchAttribution {
         }
         if current.mode == .cold {
             attribution.files = fileChanges(
-                before: before, program: baseline.target.arguments.first, after: after, program: current.target.arguments.first)
+                before: before, program: baseline.target.arguments.first?.string, after: after,
+                program: current.target.arguments.first?.string)
         }
         return attribution
     }

@@ -208,7 +208,7 @@ struct HTMLPage {
         let results = report.results(of: target, in: document)
         var parts: [String] = []
         if let command = results.first?.target.arguments {
-            parts.append("<p class=\"command\"><code>\(escape(ReportHeader.shellWords(command)))</code></p>")
+            parts.append("<p class=\"command\"><code>\(escape(ReportHeader.shellWords(command.map(\.string))))</code></p>")
         }
         for result in results {
             if let failure = result.failureSummary {

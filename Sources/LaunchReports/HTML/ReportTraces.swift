@@ -72,7 +72,7 @@ public enum ReportTraces {
     /// The program's file name: argv[0]'s last component.
     private static func program(of target: LaunchTarget) -> String {
         // With --shell the "argument" is a command string: its first word.
-        let command = target.arguments.first ?? ""
+        let command = target.arguments.first?.string ?? ""
         let first = target.useShell ? String(command.split(separator: " ").first ?? "") : command
         return String(first.split(separator: "/").last ?? "")
     }

@@ -83,8 +83,10 @@ package struct ResourceChart: Sendable {
                 .joined(separator: " + ") + budgets(panel, result).map { $0.passed ? " ✓" : " ✗" }.joined()
         }
         let limits = results.flatMap { budgets(panel, $0).compactMap(\.limitValue) }
+        // A long value text (a hand-edited file's 1e-300) takes at most half the row.
         let valueRoom = (texts.map { TextMeasure.width($0, size: 10) }.max() ?? 0) + 8
-        let scale = LinearScale(upTo: (totals + limits).max() ?? 0, unit: panel.unit, range: left...(left + width - valueRoom))
+        let scale = LinearScale(
+            upTo: (totals + limits).max() ?? 0, unit: panel.unit, range: left...(left + max(width / 2, width - valueRoom)))
         let bottom = top + Double(results.count) * Self.rowHeight
         canvas.line(x1: left, y1: top, x2: left, y2: bottom, style: ShapeStyle(stroke: ChartPalette.mutedInk))
         for (row, result) in results.enumerated() {

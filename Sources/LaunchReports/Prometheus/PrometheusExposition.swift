@@ -128,33 +128,76 @@ public struct PrometheusExposition: Sendable {
     func render(_ families: [Family]) -> String {
         var text = ""
         for family in families where !family.samples.isEmpty {
-            text += "# HELP \(family.name) \(Self.escapeHelp(family.help))\n# TYPE \(family.name) \(family.type)\n"
+            let name = Self.metricName(family.name)
+            text += "# HELP \(name) \(Self.escapeHelp(family.help))\n# TYPE \(name) \(family.type)\n"
             for sample in family.samples {
                 let all = sample.labels + labels.pairs.filter { name, _ in !sample.labels.contains { $0.0 == name } }
-                let rendered = all.map { "\($0.0)=\"\(Self.escapeLabel($0.1))\"" }.joined(separator: ",")
-                text += "\(family.name)\(sample.suffix){\(rendered)} \(Self.number(sample.value))\n"
+                let rendered = all.map { "\(Self.labelName($0.0))=\"\(Self.escapeLabel($0.1))\"" }.joined(separator: ",")
+                text += "\(name)\(sample.suffix){\(rendered)} \(Self.number(sample.value))\n"
             }
         }
         return text
     }
 
-    /// A label value escaped as the format asks: backslash, double quote and line feed.
+    /// A label value escaped as the format asks (backslash, double quote and
+    /// line feed), scalar by scalar: `"\r\n"` is one Swift Character, so a
+    /// check for `"\n"` among Characters never sees the line feed in it.
+    /// The format has no escape for any other control character, and a raw
+    /// CR breaks line-oriented readers: each C0 control is written as its
+    /// Unicode control picture (CR as U+240D ␍), DEL as U+2421 ␡ and each C1
+    /// control as U+FFFD.
     static func escapeLabel(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.append(character)
+        var out = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar.value {
+            case 0x5c: out.append(contentsOf: #"\\"#.unicodeScalars)
+            case 0x22: out.append(contentsOf: #"\""#.unicodeScalars)
+            case 0x0a: out.append(contentsOf: #"\n"#.unicodeScalars)
+            default: out.append(visible(scalar))
             }
         }
-        return out
+        return String(out)
     }
 
-    /// HELP text escaped: backslash and line feed.
+    /// HELP text escaped (backslash and line feed), other controls made visible.
     static func escapeHelp(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x5c: out.append(contentsOf: #"\\"#.unicodeScalars)
+            case 0x0a: out.append(contentsOf: #"\n"#.unicodeScalars)
+            default: out.append(visible(scalar))
+            }
+        }
+        return String(out)
+    }
+
+    /// `scalar`, or a printable stand-in for a control character.
+    private static func visible(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        switch scalar.value {
+        case 0x00..<0x20: Unicode.Scalar(0x2400 + scalar.value)!
+        case 0x7f: "\u{2421}"
+        case 0x80..<0xa0: "\u{FFFD}"
+        default: scalar
+        }
+    }
+
+    /// A metric name as the format allows (`[a-zA-Z_:][a-zA-Z0-9_:]*`),
+    /// anything else replaced by `_`. launchprof's names are constants; this
+    /// keeps the exposition valid whatever a name is built from.
+    static func metricName(_ name: String) -> String {
+        var out = ""
+        for (index, byte) in name.utf8.enumerated() {
+            let letter = (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x41 && byte <= 0x5a) || byte == 0x5f || byte == 0x3a
+            let digit = byte >= 0x30 && byte <= 0x39
+            out.append(letter || (digit && index > 0) ? Character(Unicode.Scalar(byte)) : "_")
+        }
+        return out.isEmpty ? "_" : out
+    }
+
+    /// A label name as the format allows (`[a-zA-Z_][a-zA-Z0-9_]*`).
+    static func labelName(_ name: String) -> String {
+        metricName(name).replacingOccurrences(of: ":", with: "_")
     }
 
     /// A sample value as the format writes floats (`NaN`, `+Inf`, `-Inf`).

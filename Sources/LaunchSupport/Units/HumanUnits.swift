@@ -77,7 +77,9 @@ public enum HumanUnits {
     private static func decimalsForThreeDigits(_ value: Double) -> Int {
         guard value != 0, value.isFinite else { return 0 }
         let magnitude = Int(log10(abs(value)).rounded(.down))
-        var decimals = max(0, 2 - magnitude)
+        // At most 9 decimals: below a nanosecond of a second, or 1e-300 in
+        // a hand-edited file, three digits would be hundreds of zeros.
+        var decimals = min(9, max(0, 2 - magnitude))
         // 9.996 has magnitude 0 but rounds to 10.00: one decimal fewer.
         if abs((value * pow(10, Double(decimals))).rounded()) >= 1000 { decimals = max(0, decimals - 1) }
         return decimals

@@ -110,6 +110,18 @@ struct PrometheusExpositionTests {
         #expect(!text.contains("bye\",mode") || text.contains("\\nbye"))
     }
 
+    @Test("every control character of a label value is escaped or made visible, scalar by scalar (CR LF is one Character)")
+    func controlCharactersEscaped() {
+        #expect(PrometheusExposition.escapeLabel("a\r\nb") == "a␍\\nb")
+        let every = String(String.UnicodeScalarView((0..<0xa0).compactMap { Unicode.Scalar($0) }))
+        let escaped = PrometheusExposition.escapeLabel(every)
+        #expect(!escaped.unicodeScalars.contains { $0.value < 0x20 || (0x7f..<0xa0).contains($0.value) })
+        #expect(escaped.hasPrefix("␀␁␂"))
+        #expect(PrometheusExposition.escapeHelp("a\r\nb\\") == "a␍\\nb\\\\")
+        #expect(PrometheusExposition.metricName("9 bad-name:x") == "__bad_name:x")
+        #expect(PrometheusExposition.labelName("a:b") == "a_b")
+    }
+
     @Test("push groups: one per target and mode, each with only its own series")
     func groups() {
         let groups = PrometheusExposition(labels: labels).groups(document())

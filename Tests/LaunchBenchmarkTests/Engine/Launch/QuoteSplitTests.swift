@@ -27,6 +27,13 @@ struct QuoteSplitTests {
         #expect(try CommandSplitter.split(input) == expected)
     }
 
+    @Test("bytes that are not UTF-8 are kept as they are, inside and outside quotes")
+    func bytesKept() throws {
+        let command = ByteString([0x61, 0xff, 0x20, 0x27, 0xfe, 0x20, 0x27, 0x22, 0x5c, 0xc3, 0x22])
+        let words = try CommandSplitter.split(command)
+        #expect(words == [ByteString([0x61, 0xff]), ByteString([0xfe, 0x20, 0x5c, 0xc3])])
+    }
+
     @Test("an unterminated quote is a clear error")
     func unterminated() {
         #expect(throws: CommandSplitError.unterminatedQuote("'", "cmd 'a")) { try CommandSplitter.split("cmd 'a") }
