@@ -8,7 +8,7 @@ import LaunchSupport
 /// a baseline and the verdict, when there are any. Colour only when asked for.
 public struct TerminalReport: ResultsExporter {
     /// The colours used.
-    public var style: ANSIStyle
+    package var style: ANSIStyle
 
     /// A report, coloured when `colour`.
     public init(colour: Bool) { style = ANSIStyle(enabled: colour) }

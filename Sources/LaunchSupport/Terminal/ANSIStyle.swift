@@ -6,16 +6,16 @@ import Glibc
 
 /// Terminal colours, applied only when the caller asked for colour (the
 /// command decides from isatty(1) and NO_COLOR); otherwise text passes through.
-public struct ANSIStyle: Sendable {
+package struct ANSIStyle: Sendable {
     /// Whether styles are applied; when false every method returns its text unchanged.
-    public var enabled: Bool
+    package var enabled: Bool
 
     /// A style that colours when `enabled` (see ``wanted(descriptor:environment:)``).
-    public init(enabled: Bool) { self.enabled = enabled }
+    package init(enabled: Bool) { self.enabled = enabled }
 
     /// Whether output to `descriptor` should be coloured: it is a terminal,
     /// `NO_COLOR` is unset or empty (https://no-color.org) and `TERM` is not "dumb".
-    public static func wanted(
+    package static func wanted(
         descriptor: Int32 = STDOUT_FILENO, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Bool {
         guard isatty(descriptor) == 1 else { return false }
@@ -23,17 +23,17 @@ public struct ANSIStyle: Sendable {
     }
 
     /// `text` in bold.
-    public func bold(_ text: String) -> String { wrap(text, "1") }
+    package func bold(_ text: String) -> String { wrap(text, "1") }
     /// `text` dimmed.
-    public func dim(_ text: String) -> String { wrap(text, "2") }
+    package func dim(_ text: String) -> String { wrap(text, "2") }
     /// `text` in yellow: warnings.
-    public func yellow(_ text: String) -> String { wrap(text, "33") }
+    package func yellow(_ text: String) -> String { wrap(text, "33") }
     /// `text` in green: passes.
-    public func green(_ text: String) -> String { wrap(text, "32") }
+    package func green(_ text: String) -> String { wrap(text, "32") }
     /// `text` in red: failures.
-    public func red(_ text: String) -> String { wrap(text, "31") }
+    package func red(_ text: String) -> String { wrap(text, "31") }
     /// `text` in cyan: names and headings.
-    public func cyan(_ text: String) -> String { wrap(text, "36") }
+    package func cyan(_ text: String) -> String { wrap(text, "36") }
 
     private func wrap(_ text: String, _ code: String) -> String {
         enabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

@@ -6,22 +6,22 @@ import Glibc
 /// line), e.g. `sample-app (warm)  run 12/30  median 14.2 ms  ETA 3 s`.
 /// When the stream is not a terminal it does nothing, so logs and pipes get
 /// no control characters.
-public struct ProgressLine: Sendable {
+package struct ProgressLine: Sendable {
     /// What one update shows.
-    public struct Status: Sendable, Equatable {
+    package struct Status: Sendable, Equatable {
         /// The target and mode.
-        public var label: String
+        package var label: String
         /// 1-based number of the run just finished.
-        public var run: Int
+        package var run: Int
         /// Planned runs, nil while adaptive stopping decides.
-        public var total: Int?
+        package var total: Int?
         /// Median time to ready so far, ns.
-        public var median: Double?
+        package var median: Double?
         /// The estimated time left, when known.
-        public var remaining: Duration?
+        package var remaining: Duration?
 
         /// A status of run `run` of `total`.
-        public init(label: String, run: Int, total: Int? = nil, median: Double? = nil, remaining: Duration? = nil) {
+        package init(label: String, run: Int, total: Int? = nil, median: Double? = nil, remaining: Duration? = nil) {
             self.label = label
             self.run = run
             self.total = total
@@ -31,20 +31,20 @@ public struct ProgressLine: Sendable {
     }
 
     /// Whether standard error is a terminal (nothing is drawn otherwise).
-    public let isEnabled: Bool
+    package let isEnabled: Bool
     private let descriptor: Int32
     private let width: @Sendable () -> Int
 
     /// A progress line on `descriptor`. With `enabled` nil it is on when the
     /// descriptor is a terminal that understands "clear line" (TERM is not "dumb").
-    public init(descriptor: Int32 = STDERR_FILENO, enabled: Bool? = nil) {
+    package init(descriptor: Int32 = STDERR_FILENO, enabled: Bool? = nil) {
         self.descriptor = descriptor
         isEnabled = enabled ?? (isatty(descriptor) == 1 && getenv("TERM").map { String(cString: $0) } != "dumb")
         width = { Self.terminalWidth(descriptor) }
     }
 
     /// The text of an update, without control characters.
-    public static func text(_ status: Status) -> String {
+    package static func text(_ status: Status) -> String {
         var parts = [status.label, status.total.map { "run \(status.run)/\($0)" } ?? "run \(status.run)"]
         if let median = status.median { parts.append("median \(HumanUnits.duration(median))") }
         if let remaining = status.remaining { parts.append("ETA \(eta(remaining))") }
@@ -53,14 +53,14 @@ public struct ProgressLine: Sendable {
 
     /// Replaces the line with `status`, cut to the terminal width so it never
     /// wraps (a wrapped line could not be rewritten by "\r").
-    public func update(_ status: Status) {
+    package func update(_ status: Status) {
         guard isEnabled else { return }
         let text = String(Self.text(status).prefix(max(10, width() - 1)))
         emit("\r\u{1B}[2K" + text)
     }
 
     /// Erases the line, before the report is printed.
-    public func clear() {
+    package func clear() {
         guard isEnabled else { return }
         emit("\r\u{1B}[2K")
     }
