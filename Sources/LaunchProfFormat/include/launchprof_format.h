@@ -69,15 +69,8 @@ enum {
     LP_SAMPLER_TIMER_ITIMER_PROF = 2,  ///< setitimer(ITIMER_PROF), process-wide.
 };
 
-#if defined(LP_PRELOAD)
-// The preload library binds to its own copy (see launchprof_sampler.h).
-#pragma GCC visibility push(hidden)
-#endif
 /// FNV-1a 64 of `count` bytes: the trace's checksum.
 uint64_t lp_trace_checksum(const void *bytes, size_t count);
-#if defined(LP_PRELOAD)
-#pragma GCC visibility pop
-#endif
 
 // MARK: - Harness record protocol, version 1
 

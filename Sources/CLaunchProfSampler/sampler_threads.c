@@ -1,11 +1,13 @@
 // sampler_threads.c — per-thread CPU-time timers, armed for threads created
-// after sampling started by a pthread_create hook or by a helper thread.
+// after sampling started by a registered pthread_create hook or by a helper
+// thread.
 //
 // A thread's CPU clock can be named from another thread of the process
 // (clock id ((~tid) << 3) | 6, the kernel's MAKE_THREAD_CPUCLOCK), and
 // SIGEV_THREAD_ID sends the timer's signal to exactly that thread. With
-// liblaunchprof-preload.so loaded, its pthread_create hook arms each thread
-// as it starts and disarms it as it ends (lp_sampler_thread_began/_ending):
+// liblaunchprof-preload.so loaded, its pthread_create hook registers itself
+// (lp_sampler_register_thread_hook) and arms each thread as it starts and
+// disarms it as it ends (lp_sampler_thread_began/_ending):
 // no helper thread, so a single-threaded program stays single-threaded —
 // glibc's malloc takes its lock-free fast path only then, and a helper made
 // an allocation-heavy launch 2% slower. Without the hook, a helper thread
@@ -163,6 +165,15 @@ void *lp_sampler_thread_began(void) {
     return slot;
 }
 
+int lp_sampler_register_thread_hook(lp_sampler_thread_hook_t *hook) {
+    if (__atomic_load_n(&lp_sampler_state.started, __ATOMIC_ACQUIRE)) return -1;
+    hook->began = lp_sampler_thread_began;
+    hook->ending = lp_sampler_thread_ending;
+    hook->unwinding = lp_sampler_unwinding;
+    __atomic_store_n(&lp_sampler_state.thread_hook, 1, __ATOMIC_RELEASE);
+    return 0;
+}
+
 void lp_sampler_thread_ending(void *slot) {
     if (slot == NULL) return;
     char name[16] = {0};
@@ -170,7 +181,9 @@ void lp_sampler_thread_ending(void *slot) {
     lp_sampler_disarm(slot, name);
 }
 
-void *lp_sampler_helper_main(void *unused) {
+/// The helper thread: started only when no hook registered, so it is never
+/// itself started through one.
+static void *helper_main(void *unused) {
     (void)unused;
     sigset_t all;
     sigfillset(&all);
@@ -188,7 +201,7 @@ void *lp_sampler_helper_main(void *unused) {
 int lp_sampler_start_helper(void) {
     lp_sampler_state.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (lp_sampler_state.wake_fd < 0) return -1;
-    if (pthread_create(&lp_sampler_state.helper, NULL, lp_sampler_helper_main, NULL) != 0) {
+    if (pthread_create(&lp_sampler_state.helper, NULL, helper_main, NULL) != 0) {
         close(lp_sampler_state.wake_fd);
         lp_sampler_state.wake_fd = -1;
         return -1;

@@ -9,9 +9,7 @@
 // alone and counted as failed.
 #define _GNU_SOURCE
 #include "sampler_internal.h"
-#include "sampler_env.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -140,25 +138,18 @@ static void forked_child(void) {
     lp_sampler_state.helper_running = 0;
 }
 
-/// Whether a pthread_create hook arms new threads for this sampler: always
-/// in the preload library; in LaunchProf when liblaunchprof-preload.so is
-/// loaded too (it stands down but offers its hook).
-static int adopt_thread_hook(void) {
-#if defined(LP_PRELOAD)
-    return 1;
-#else
-    typedef int (*adopt_fn)(void *(*)(void), void (*)(void *), int (*)(void));
-    adopt_fn adopt = (adopt_fn)dlsym(RTLD_DEFAULT, "launchprof_preload_adopt_sampler");
-    return adopt != NULL && adopt(lp_sampler_thread_began, lp_sampler_thread_ending, lp_sampler_unwinding);
-#endif
-}
-
 static int fail(const char *reason) {
     lp_sampler_state.error = reason;
     return -1;
 }
 
 int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
+    lp_sampler_options_t options = {.hz = hz, .max_depth = max_depth};
+    return lp_sampler_start_with(&options);
+}
+
+int lp_sampler_start_with(const lp_sampler_options_t *options) {
+    uint32_t hz = options->hz, max_depth = options->max_depth;
     int expected = 0;
     if (!__atomic_compare_exchange_n(&lp_sampler_state.started, &expected, 1, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
@@ -169,17 +160,15 @@ int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
     if (max_depth > LP_SAMPLER_MAX_DEPTH) max_depth = LP_SAMPLER_MAX_DEPTH;
     lp_sampler_state.hz = hz;
     lp_sampler_state.max_depth = max_depth;
-    int preloaded = 0;
-    lp_sampler_state.backtrace = lp_sampler_find_backtrace(&preloaded);
+    int preloaded = options->backtrace != NULL;
+    lp_sampler_state.backtrace = preloaded ? options->backtrace : lp_sampler_find_backtrace(&preloaded);
     if (lp_sampler_state.backtrace == NULL) return fail("libunwind (libunwind.so.8) cannot be loaded");
     // libunwind's thread-local data of a dlopen'ed copy is allocated lazily,
     // with malloc, on a thread's first use: unsafe in a signal handler. Only
     // the thread warmed below is then safe to sample.
     if (!preloaded) lp_sampler_state.flags |= LP_SAMPLER_MAIN_THREAD_ONLY;
 
-    uint64_t megabytes = 32;
-    const char *text = LP_ENV("LAUNCHPROF_SAMPLE_BUFFER_MB");
-    if (text != NULL && atoi(text) > 0) megabytes = (uint64_t)atoi(text);
+    uint64_t megabytes = options->buffer_megabytes > 0 ? options->buffer_megabytes : 32;
     lp_sampler_state.capacity = megabytes << 20;
     // Zero pages until touched: the size costs nothing until samples fill it.
     void *buffer = mmap(NULL, lp_sampler_state.capacity, PROT_READ | PROT_WRITE,
@@ -213,9 +202,9 @@ int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
     if (lp_sampler_arm(main_thread) == 0) {
         lp_sampler_state.timer_mode = LP_SAMPLER_TIMER_THREAD_CPU;
         if (lp_sampler_state.flags & LP_SAMPLER_MAIN_THREAD_ONLY) return 0;
-        if (adopt_thread_hook()) {
+        if (__atomic_load_n(&lp_sampler_state.thread_hook, __ATOMIC_ACQUIRE)) {
             lp_sampler_state.flags |= LP_SAMPLER_THREADS_HOOKED;
-            lp_sampler_scan_once();  // threads started before the hook was ours
+            lp_sampler_scan_once();  // threads started before sampling did
         } else {
             lp_sampler_start_helper();
         }

@@ -9,10 +9,6 @@
 #include <stdint.h>
 #include <time.h>
 
-#if defined(LP_PRELOAD)
-#pragma GCC visibility push(hidden)
-#endif
-
 /// A sample in the buffer: this header, then `depth` PCs (leaf first).
 typedef struct lp_sample_record {
     uint32_t size;       ///< Bytes, header included; set before the commit.
@@ -59,6 +55,7 @@ typedef struct lp_sampler {
     int active;                      ///< atomic: handlers record while set
     int inflight;                    ///< atomic: handlers running now
     int forked_child;
+    int thread_hook;                 ///< atomic: a pthread_create hook registered
     uint64_t start_ns, stop_ns;
     uint8_t *buffer;
     uint64_t capacity;
@@ -81,7 +78,7 @@ typedef struct lp_sampler {
 enum {
     LP_SAMPLER_MAIN_THREAD_ONLY = 1,  ///< libunwind was not loaded at start-up.
     LP_SAMPLER_LOADER_UNGUARDED = 2,  ///< The loader's locks were not found.
-    LP_SAMPLER_THREADS_HOOKED = 4,    ///< New threads armed as they start (pthread_create hook).
+    LP_SAMPLER_THREADS_HOOKED = 4,    ///< New threads armed as they start (a registered pthread_create hook).
 };
 
 extern lp_sampler_t lp_sampler_state;
@@ -104,14 +101,13 @@ void lp_sampler_stop_helper(void);
 /// One pass over /proc/self/task on the calling thread: arms every thread
 /// that runs now (threads that existed before a pthread_create hook).
 void lp_sampler_scan_once(void);
-/// For a pthread_create hook, on a new thread before its code runs: arms
-/// the thread's timer if sampling is on; the slot (or NULL) goes to
-/// lp_sampler_thread_ending when the thread ends.
+/// The registered pthread_create hook's calls (lp_sampler_thread_hook_t),
+/// on a new thread before its code runs: arms the thread's timer if sampling
+/// is on; the slot (or NULL) goes to lp_sampler_thread_ending when the thread
+/// ends.
 void *lp_sampler_thread_began(void);
 void lp_sampler_thread_ending(void *slot);
-/// Whether the calling thread is in the SIGPROF handler, inside libunwind:
-/// every signal is blocked there and stays so, which lets the preload
-/// library's sigprocmask skip libunwind's mask and unmask syscalls.
+/// Whether the calling thread is in the SIGPROF handler, inside libunwind.
 int lp_sampler_unwinding(void);
 /// Reads /proc/self/task/<tid>/comm into `name`.
 void lp_sampler_read_comm(uint32_t tid, char name[16]);
@@ -121,15 +117,6 @@ void lp_sampler_find_loader_locks(void);
 /// Whether a loader lock is taken: unwinding now could deadlock.
 int lp_sampler_loader_busy(void);
 
-struct dl_phdr_info;
-/// The descriptor of the ELF note `type`/`name` in the object's mapped
-/// PT_NOTE segments (its size in `desc_size`), or NULL.
-/// The sampler's helper thread (sampler_threads.c); the preload library's
-/// pthread_create hook lets it start unwrapped.
-void *lp_sampler_helper_main(void *unused);
-
-const uint8_t *lp_find_note(const struct dl_phdr_info *info, uint32_t type, const char *name,
-                            uint32_t *desc_size);
 
 /// Snapshots the loaded modules into lp_sampler_state.modules.
 void lp_sampler_snapshot_modules(void);
@@ -138,11 +125,8 @@ void lp_sampler_snapshot_modules(void);
 void lp_sampler_lock(void);
 void lp_sampler_unlock(void);
 
-/// Finds a libunwind unw_backtrace: linked (preload) or dlopen'ed.
+/// Finds libunwind's unw_backtrace when the starter did not pass it: loaded
+/// already (`*preloaded` = 1), or dlopen'ed.
 int (*lp_sampler_find_backtrace(int *preloaded))(void **, int);
-
-#if defined(LP_PRELOAD)
-#pragma GCC visibility pop
-#endif
 
 #endif
