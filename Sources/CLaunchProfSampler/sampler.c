@@ -88,8 +88,9 @@ static void handler(int signo, siginfo_t *info, void *context) {
     if (__atomic_load_n(&lp_sampler_state.active, __ATOMIC_ACQUIRE)) {
         int timer = info->si_code == SI_TIMER;
         uint32_t tid = timer ? (uint32_t)info->si_value.sival_int : lp_sampler_gettid();
-        // CPU-clock timers are checked at the scheduler tick (CONFIG_HZ): at
-        // a higher rate one signal stands for several periods, and says so.
+        // POSIX CPU-clock timers are checked at the scheduler tick
+        // (CONFIG_HZ): at a higher rate one signal stands for several
+        // periods, and says so. A perf event signals every period: weight 1.
         uint32_t weight = timer && info->si_overrun > 0 ? 1 + (uint32_t)info->si_overrun : 1;
         void *frames[LP_SAMPLER_MAX_DEPTH + LP_HANDLER_FRAMES];
         int capacity = (int)lp_sampler_state.max_depth + LP_HANDLER_FRAMES;
@@ -136,6 +137,13 @@ static void forked_child(void) {
     __atomic_store_n(&lp_sampler_state.active, 0, __ATOMIC_RELEASE);
     lp_sampler_state.forked_child = 1;
     lp_sampler_state.helper_running = 0;
+    // Perf event descriptors are inherited (timers are not): they watch the
+    // parent's threads, so the child lets go of them.
+    for (uint32_t i = 0; lp_sampler_state.threads != NULL && i < LP_SAMPLER_MAX_THREADS; i++) {
+        lp_sampled_thread_t *thread = &lp_sampler_state.threads[i];
+        if (thread->event > 0) close(thread->event - 1);
+        thread->event = 0;
+    }
 }
 
 static int fail(const char *reason) {
@@ -195,12 +203,16 @@ int lp_sampler_start_with(const lp_sampler_options_t *options) {
     pthread_atfork(NULL, NULL, forked_child);
 
     lp_sampler_state.start_ns = lp_sampler_now();
+    __atomic_store_n(&lp_sampler_state.use_events, !options->posix_timers, __ATOMIC_RELEASE);
     __atomic_store_n(&lp_sampler_state.active, 1, __ATOMIC_RELEASE);
     lp_sampler_state.main_tid = lp_sampler_gettid();
     lp_sampled_thread_t *main_thread = lp_sampler_thread((int32_t)lp_sampler_state.main_tid);
     prctl(PR_GET_NAME, main_thread->name);  // read again when sampling stops
     if (lp_sampler_arm(main_thread) == 0) {
-        lp_sampler_state.timer_mode = LP_SAMPLER_TIMER_THREAD_CPU;
+        // No perf event for the main thread (not allowed here): POSIX
+        // timers for every thread, without trying again on each.
+        if (main_thread->event == 0) __atomic_store_n(&lp_sampler_state.use_events, 0, __ATOMIC_RELEASE);
+        lp_sampler_state.timer_mode = main_thread->event > 0 ? LP_SAMPLER_TIMER_THREAD_EVENT : LP_SAMPLER_TIMER_THREAD_CPU;
         if (lp_sampler_state.flags & LP_SAMPLER_MAIN_THREAD_ONLY) return 0;
         if (__atomic_load_n(&lp_sampler_state.thread_hook, __ATOMIC_ACQUIRE)) {
             lp_sampler_state.flags |= LP_SAMPLER_THREADS_HOOKED;

@@ -29,7 +29,7 @@ typedef struct lp_sampled_thread {
     int32_t tid;         ///< atomic: 0 = free slot
     int32_t state;       ///< atomic: LP_THREAD_*
     int32_t seen;        ///< Found by the latest scan (helper only).
-    int32_t reserved;
+    int32_t event;       ///< Its perf event's descriptor + 1, or 0 (a POSIX timer: `timer`).
     timer_t timer;
     char name[16];
 } lp_sampled_thread_t;
@@ -56,6 +56,9 @@ typedef struct lp_sampler {
     int inflight;                    ///< atomic: handlers running now
     int forked_child;
     int thread_hook;                 ///< atomic: a pthread_create hook registered
+    int use_events;                  ///< atomic: arm perf events (sampler_events.c), else POSIX timers
+    int events_user_only;            ///< atomic: events may count user time only
+    uint64_t sampled_cpu_ns;         ///< atomic: CPU time the closed events counted
     uint64_t start_ns, stop_ns;
     uint8_t *buffer;
     uint64_t capacity;
@@ -94,6 +97,11 @@ int lp_sampler_arm(lp_sampled_thread_t *thread);
 /// Deletes the slot's timer, if set, keeping `final_name` (16 bytes, or
 /// NULL) as the thread's name.
 void lp_sampler_disarm(lp_sampled_thread_t *thread, const char *final_name);
+/// A task-clock perf event on `tid` that sends it SIGPROF every `period_ns`
+/// of its CPU time: its descriptor, or -errno (sampler_events.c).
+int lp_sampler_open_event(int32_t tid, uint64_t period_ns);
+/// Adds the CPU time the event counted to `sampled_cpu_ns` and closes it.
+void lp_sampler_close_event(int fd);
 /// Starts the helper thread that arms threads created later.
 int lp_sampler_start_helper(void);
 /// Stops the helper thread (it deletes every timer) and waits for it.

@@ -29,6 +29,8 @@ int lp_sampler_requested(const char *(*env)(const char *name), lp_sampler_option
     options->max_depth = parse(env("LAUNCHPROF_SAMPLE_DEPTH"), LP_SAMPLER_MAX_DEPTH);
     if (options->max_depth == 0) options->max_depth = LP_SAMPLER_DEFAULT_DEPTH;
     options->buffer_megabytes = parse(env("LAUNCHPROF_SAMPLE_BUFFER_MB"), 1u << 20);
+    const char *timer = env("LAUNCHPROF_SAMPLE_TIMER");
+    options->posix_timers = timer != NULL && strcmp(timer, "posix") == 0;
     // The first process that samples is the launch: its children inherit the
     // environment but are not (an exec keeps the pid and keeps sampling).
     char pid[24];

@@ -58,6 +58,16 @@ int lp_sampler_arm(lp_sampled_thread_t *thread) {
                                      __ATOMIC_ACQUIRE)) {
         return 0;  // armed already, or being armed by the other party
     }
+    uint64_t period = UINT64_C(1000000000) / lp_sampler_state.hz;
+    if (__atomic_load_n(&lp_sampler_state.use_events, __ATOMIC_ACQUIRE)) {
+        int fd = lp_sampler_open_event(thread->tid, period);
+        if (fd >= 0) {
+            thread->event = fd + 1;
+            __atomic_store_n(&thread->state, LP_THREAD_ARMED, __ATOMIC_RELEASE);
+            return 0;
+        }
+        // Out of descriptors, say: this thread gets a POSIX timer.
+    }
     struct sigevent event;
     memset(&event, 0, sizeof event);
     event.sigev_notify = SIGEV_THREAD_ID;
@@ -70,7 +80,6 @@ int lp_sampler_arm(lp_sampled_thread_t *thread) {
     if (timer_create(clock, &event, &timer) != 0) {
         code = errno;
     } else {
-        uint64_t period = UINT64_C(1000000000) / lp_sampler_state.hz;
         struct itimerspec spec;
         spec.it_interval.tv_sec = (time_t)(period / 1000000000);
         spec.it_interval.tv_nsec = (long)(period % 1000000000);
@@ -85,6 +94,7 @@ int lp_sampler_arm(lp_sampled_thread_t *thread) {
         return -code;
     }
     thread->timer = timer;
+    thread->event = 0;
     __atomic_store_n(&thread->state, LP_THREAD_ARMED, __ATOMIC_RELEASE);
     return 0;
 }
@@ -96,7 +106,12 @@ void lp_sampler_disarm(lp_sampled_thread_t *thread, const char *final_name) {
         return;
     }
     if (final_name != NULL) memcpy(thread->name, final_name, sizeof thread->name);
-    timer_delete(thread->timer);
+    if (thread->event > 0) {
+        lp_sampler_close_event(thread->event - 1);
+        thread->event = 0;
+    } else {
+        timer_delete(thread->timer);
+    }
     __atomic_store_n(&thread->state, LP_THREAD_IDLE, __ATOMIC_RELEASE);
 }
 

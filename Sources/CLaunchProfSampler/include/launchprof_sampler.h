@@ -1,8 +1,9 @@
 // launchprof_sampler.h — the launch-window sampling profiler (docs/sampling.md).
 //
 // When LAUNCHPROF_SAMPLE_HZ is set, a constructor starts sampling at process
-// entry: each thread gets a timer on its own CPU-time clock (timer_create with
-// SIGEV_THREAD_ID), whose SIGPROF handler captures the stack with libunwind
+// entry: each thread gets a task-clock perf event that signals it every period
+// of its CPU time (or, where perf events are not allowed, a timer on its own
+// CPU-time clock: timer_create with SIGEV_THREAD_ID), whose SIGPROF handler captures the stack with libunwind
 // into a preallocated buffer (no malloc, no locks). New threads are armed by a
 // pthread_create hook that registered itself (lp_sampler_register_thread_hook)
 // or, without one, by a helper thread. Sampling stops at launch complete
@@ -57,7 +58,9 @@ typedef struct lp_sampler_options {
     uint32_t hz;                ///< Samples per CPU-second of each thread (1-100000).
     uint32_t max_depth;         ///< Frames per stack (default 128, at most 1024).
     uint32_t buffer_megabytes;  ///< The sample buffer (default 32; mapped, touched as filled).
-    uint32_t reserved;
+    /// POSIX CPU-time timers even where perf events are allowed
+    /// (LAUNCHPROF_SAMPLE_TIMER=posix): checked at the scheduler tick only.
+    uint32_t posix_timers;
     /// libunwind's unw_backtrace when the caller links libunwind (so it was
     /// loaded at start-up and its thread-local data is static TLS); NULL to
     /// find it (already loaded, or dlopen'ed: then only the main thread).
@@ -65,7 +68,7 @@ typedef struct lp_sampler_options {
 } lp_sampler_options_t;
 
 /// Whether this process should be sampled, read from LAUNCHPROF_SAMPLE_HZ,
-/// _DEPTH, _BUFFER_MB and _PID through `env` (each starter reads its own
+/// _DEPTH, _BUFFER_MB, _TIMER and _PID through `env` (each starter reads its own
 /// environment): 1 with `options` filled, 0 when not asked for, asked for by
 /// another process (LAUNCHPROF_SAMPLE_PID), or asked for badly (said on
 /// standard error).

@@ -42,6 +42,10 @@ public struct Symbolizer: Sendable {
     }
 
     /// One launch's profile: `trace`'s samples symbolized through its module map; `name` titles it.
+    /// The outermost frame of a sample taken while a thread held one of the
+    /// dynamic loader's locks, when unwinding was not safe.
+    public static let loaderBusyFrame = "[dynamic loader busy]"
+
     public func symbolize(_ trace: Trace, name: String) throws(Failure) -> SymbolizedProfile {
         try symbolize([trace], name: name)
     }
@@ -84,6 +88,9 @@ public struct Symbolizer: Sendable {
                     frames += resolved.frames
                     location = resolved.location
                 }
+                // Taken while a thread held a loader lock: the PC alone, under
+                // a frame that says why (it is no caller of the PC's function).
+                if sample.loaderBusy { frames.insert(builder.marker(Self.loaderBusyFrame), at: 0) }
                 stacks.append(
                     SymbolizedProfile.Stack(
                         run: run, threadID: sample.threadID, timestamp: sample.timestamp, weight: sample.weight,
@@ -247,6 +254,10 @@ private struct FrameBuilder {
         }
         return Resolved(frames: frames, location: source[0].location)
     }
+
+    /// A frame of launchprof's own that stands for no code, like
+    /// "[dynamic loader busy]".
+    mutating func marker(_ name: String) -> Int { intern(.init(name: name, module: "")) }
 
     /// The index of `frame`'s function, adding it if new. The first
     /// address that knows the function's file gives it to the frame.
