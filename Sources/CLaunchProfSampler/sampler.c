@@ -29,6 +29,30 @@ static __thread int unwinding __attribute__((tls_model("initial-exec")));
 
 int lp_sampler_unwinding(void) { return unwinding; }
 
+/// The thread's CPU time at its previous wall-clock sample (ns).
+static __thread uint64_t wall_cpu_ns __attribute__((tls_model("initial-exec")));
+
+static uint64_t thread_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+void lp_sampler_thread_cpu_reset(void) { wall_cpu_ns = thread_cpu_ns(); }
+
+/// Wall clock: whether the thread ran less than half of the periods this
+/// sample stands for, from the CPU time the kernel accounts to it (read in
+/// the handler: clock_gettime is async-signal-safe). Off CPU, the signal
+/// found it waiting — in a system call, on a lock, for the disk — and its
+/// stack says where.
+static uint16_t off_cpu_flag(uint32_t weight) {
+    if (!lp_sampler_state.wall_clock) return 0;
+    uint64_t now = thread_cpu_ns(), ran = now - wall_cpu_ns;
+    wall_cpu_ns = now;
+    uint64_t period = UINT64_C(1000000000) / lp_sampler_state.hz;
+    return ran * 2 < period * weight ? LP_SAMPLE_OFF_CPU : 0;
+}
+
 /// Frames of the handler itself (handler, signal trampoline) that precede
 /// the interrupted PC in unw_backtrace's answer.
 #define LP_HANDLER_FRAMES 8
@@ -94,12 +118,13 @@ static void handler(int signo, siginfo_t *info, void *context) {
         uint32_t weight = timer && info->si_overrun > 0 ? 1 + (uint32_t)info->si_overrun : 1;
         void *frames[LP_SAMPLER_MAX_DEPTH + LP_HANDLER_FRAMES];
         int capacity = (int)lp_sampler_state.max_depth + LP_HANDLER_FRAMES;
+        uint16_t state = off_cpu_flag(weight);
         uint64_t t0 = lp_sampler_now();
         if (lp_sampler_loader_busy()) {
             // Unwinding could wait for a loader lock this thread is taking.
             __atomic_fetch_add(&lp_sampler_state.failed, 1, __ATOMIC_RELAXED);
             frames[0] = (void *)interrupted_pc(context);
-            record_sample(frames, 1, LP_SAMPLE_LOADER_BUSY, tid, weight, t0, 0);
+            record_sample(frames, 1, LP_SAMPLE_LOADER_BUSY | state, tid, weight, t0, 0);
             goto done;
         }
         unwinding = 1;
@@ -114,10 +139,10 @@ static void handler(int signo, siginfo_t *info, void *context) {
         if (first < 0) {
             __atomic_fetch_add(&lp_sampler_state.failed, 1, __ATOMIC_RELAXED);
             frames[0] = pc;
-            record_sample(frames, 1, LP_SAMPLE_UNWIND_FAILED, tid, weight, t0, t1 - t0);
+            record_sample(frames, 1, LP_SAMPLE_UNWIND_FAILED | state, tid, weight, t0, t1 - t0);
         } else {
             int depth = count - first;
-            uint16_t flags = 0;
+            uint16_t flags = state;
             if (count == capacity || depth > (int)lp_sampler_state.max_depth) flags |= LP_SAMPLE_TRUNCATED;
             if (depth > (int)lp_sampler_state.max_depth) depth = (int)lp_sampler_state.max_depth;
             record_sample(frames + first, depth, flags, tid, weight, t0, t1 - t0);
@@ -203,7 +228,10 @@ int lp_sampler_start_with(const lp_sampler_options_t *options) {
     pthread_atfork(NULL, NULL, forked_child);
 
     lp_sampler_state.start_ns = lp_sampler_now();
-    __atomic_store_n(&lp_sampler_state.use_events, !options->posix_timers, __ATOMIC_RELEASE);
+    // Perf events count CPU time only: the wall clock is a POSIX timer.
+    lp_sampler_state.wall_clock = options->wall_clock != 0;
+    __atomic_store_n(&lp_sampler_state.use_events, !options->posix_timers && !options->wall_clock, __ATOMIC_RELEASE);
+    lp_sampler_thread_cpu_reset();
     __atomic_store_n(&lp_sampler_state.active, 1, __ATOMIC_RELEASE);
     lp_sampler_state.main_tid = lp_sampler_gettid();
     lp_sampled_thread_t *main_thread = lp_sampler_thread((int32_t)lp_sampler_state.main_tid);
@@ -212,7 +240,9 @@ int lp_sampler_start_with(const lp_sampler_options_t *options) {
         // No perf event for the main thread (not allowed here): POSIX
         // timers for every thread, without trying again on each.
         if (main_thread->event == 0) __atomic_store_n(&lp_sampler_state.use_events, 0, __ATOMIC_RELEASE);
-        lp_sampler_state.timer_mode = main_thread->event > 0 ? LP_SAMPLER_TIMER_THREAD_EVENT : LP_SAMPLER_TIMER_THREAD_CPU;
+        lp_sampler_state.timer_mode = lp_sampler_state.wall_clock ? LP_SAMPLER_TIMER_THREAD_WALL
+                                      : main_thread->event > 0    ? LP_SAMPLER_TIMER_THREAD_EVENT
+                                                                  : LP_SAMPLER_TIMER_THREAD_CPU;
         if (lp_sampler_state.flags & LP_SAMPLER_MAIN_THREAD_ONLY) return 0;
         if (__atomic_load_n(&lp_sampler_state.thread_hook, __ATOMIC_ACQUIRE)) {
             lp_sampler_state.flags |= LP_SAMPLER_THREADS_HOOKED;

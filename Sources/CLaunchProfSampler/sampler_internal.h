@@ -57,6 +57,7 @@ typedef struct lp_sampler {
     int forked_child;
     int thread_hook;                 ///< atomic: a pthread_create hook registered
     int use_events;                  ///< atomic: arm perf events (sampler_events.c), else POSIX timers
+    int wall_clock;                  ///< Timers on CLOCK_MONOTONIC: every thread, running or not
     int events_user_only;            ///< atomic: events may count user time only
     uint64_t sampled_cpu_ns;         ///< atomic: CPU time the closed events counted
     uint64_t start_ns, stop_ns;
@@ -115,6 +116,9 @@ void lp_sampler_scan_once(void);
 /// ends.
 void *lp_sampler_thread_began(void);
 void lp_sampler_thread_ending(void *slot);
+/// Starts the calling thread's wall-clock on/off-CPU accounting from its
+/// CPU time now (sampler.c).
+void lp_sampler_thread_cpu_reset(void);
 /// Whether the calling thread is in the SIGPROF handler, inside libunwind.
 int lp_sampler_unwinding(void);
 /// Reads /proc/self/task/<tid>/comm into `name`.

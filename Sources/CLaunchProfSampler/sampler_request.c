@@ -31,6 +31,14 @@ int lp_sampler_requested(const char *(*env)(const char *name), lp_sampler_option
     options->buffer_megabytes = parse(env("LAUNCHPROF_SAMPLE_BUFFER_MB"), 1u << 20);
     const char *timer = env("LAUNCHPROF_SAMPLE_TIMER");
     options->posix_timers = timer != NULL && strcmp(timer, "posix") == 0;
+    const char *clock = env("LAUNCHPROF_SAMPLE_CLOCK");
+    options->wall_clock = clock != NULL && strcmp(clock, "wall") == 0;
+    if (clock != NULL && !options->wall_clock && strcmp(clock, "cpu") != 0 && *clock != '\0') {
+        static const char message[] = "launchprof: LAUNCHPROF_SAMPLE_CLOCK must be cpu or wall; not sampling\n";
+        ssize_t ignored = write(2, message, sizeof message - 1);
+        (void)ignored;
+        return 0;
+    }
     // The first process that samples is the launch: its children inherit the
     // environment but are not (an exec keeps the pid and keeps sampling).
     char pid[24];

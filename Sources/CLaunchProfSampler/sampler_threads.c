@@ -74,7 +74,8 @@ int lp_sampler_arm(lp_sampled_thread_t *thread) {
     event.sigev_signo = SIGPROF;
     event.sigev_notify_thread_id = thread->tid;
     event.sigev_value.sival_int = thread->tid;  // the handler's tid, without a syscall
-    clockid_t clock = (clockid_t)((~(uint32_t)thread->tid << 3) | 6);
+    // The thread's CPU clock, or the wall clock (--clock wall: waiting counts).
+    clockid_t clock = lp_sampler_state.wall_clock ? CLOCK_MONOTONIC : (clockid_t)((~(uint32_t)thread->tid << 3) | 6);
     timer_t timer;
     int code = 0;
     if (timer_create(clock, &event, &timer) != 0) {
@@ -176,6 +177,7 @@ void *lp_sampler_thread_began(void) {
     // The thread's own name, with one prctl (reading /proc costs 10-20 µs
     // per thread); it is read again as the thread ends or sampling stops.
     prctl(PR_GET_NAME, slot->name);
+    lp_sampler_thread_cpu_reset();
     lp_sampler_arm(slot);
     return slot;
 }

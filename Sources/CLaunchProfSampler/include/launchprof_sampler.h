@@ -34,6 +34,7 @@ enum {
     LP_SAMPLE_TRUNCATED = 1,      ///< The stack was deeper than the maximum depth.
     LP_SAMPLE_UNWIND_FAILED = 2,  ///< libunwind failed: only the interrupted PC.
     LP_SAMPLE_LOADER_BUSY = 4,    ///< A loader lock was taken: only the interrupted PC.
+    LP_SAMPLE_OFF_CPU = 8,        ///< Wall clock: the thread used under half the period's CPU (it waited).
 };
 
 #define LP_SAMPLER_DEFAULT_HZ 1000
@@ -61,6 +62,10 @@ typedef struct lp_sampler_options {
     /// POSIX CPU-time timers even where perf events are allowed
     /// (LAUNCHPROF_SAMPLE_TIMER=posix): checked at the scheduler tick only.
     uint32_t posix_timers;
+    /// Sample every thread on the wall clock, running or waiting
+    /// (LAUNCHPROF_SAMPLE_CLOCK=wall), marking each sample on or off CPU.
+    uint32_t wall_clock;
+    uint32_t reserved;
     /// libunwind's unw_backtrace when the caller links libunwind (so it was
     /// loaded at start-up and its thread-local data is static TLS); NULL to
     /// find it (already loaded, or dlopen'ed: then only the main thread).
@@ -68,7 +73,7 @@ typedef struct lp_sampler_options {
 } lp_sampler_options_t;
 
 /// Whether this process should be sampled, read from LAUNCHPROF_SAMPLE_HZ,
-/// _DEPTH, _BUFFER_MB, _TIMER and _PID through `env` (each starter reads its own
+/// _DEPTH, _BUFFER_MB, _TIMER, _CLOCK and _PID through `env` (each starter reads its own
 /// environment): 1 with `options` filled, 0 when not asked for, asked for by
 /// another process (LAUNCHPROF_SAMPLE_PID), or asked for badly (said on
 /// standard error).

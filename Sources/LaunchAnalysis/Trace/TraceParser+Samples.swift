@@ -36,7 +36,8 @@ extension TraceParser {
         let modeOffset = payload.offset
         let modeValue = try payload.u32("the timer mode")
         guard let mode = TraceSampling.TimerMode(rawValue: modeValue) else {
-            throw .malformed(path: path, offset: modeOffset, detail: "the samples section's timer mode is \(modeValue) (known: 0, 1, 2, 3)")
+            throw .malformed(
+                path: path, offset: modeOffset, detail: "the samples section's timer mode is \(modeValue) (known: 0, 1, 2, 3, 4)")
         }
         let flags = try payload.u32("the sampler flags")
         guard rate > 0, rate <= 100_000, maxDepth > 0, maxDepth <= 1024 else {
@@ -105,7 +106,8 @@ extension TraceParser {
         for _ in 0..<depth { frames.append(try payload.u64("a frame of sample \(index)")) }
         return TraceSample(
             timestamp: timestamp, threadID: tid, weight: weight, handlerNanoseconds: cost,
-            truncated: flags & 1 != 0, unwindFailed: flags & 2 != 0, loaderBusy: flags & 4 != 0, frames: frames)
+            truncated: flags & 1 != 0, unwindFailed: flags & 2 != 0, loaderBusy: flags & 4 != 0, frames: frames,
+            offCPU: flags & 8 != 0)
     }
 
     private func parseModules(_ section: Section) throws(TraceReadError) -> [TraceModule] {

@@ -45,6 +45,8 @@ public struct TraceSampling: Sendable, Equatable {
         case processProfilingTimer = 2
         /// A task-clock perf event per thread: a signal every period of CPU time.
         case threadCPUEvent = 3
+        /// A wall-clock timer per thread: every thread, running or waiting.
+        case threadWallClock = 4
 
         public var description: String {
             switch self {
@@ -52,6 +54,7 @@ public struct TraceSampling: Sendable, Equatable {
             case .threadCPUTime: "per-thread CPU-time timers"
             case .processProfilingTimer: "setitimer(ITIMER_PROF)"
             case .threadCPUEvent: "per-thread task-clock perf events"
+            case .threadWallClock: "per-thread wall-clock timers"
             }
         }
     }
@@ -113,6 +116,9 @@ public struct TraceSample: Sendable, Equatable {
     /// Program counters, leaf first. The first is the interrupted PC; the
     /// others are return addresses.
     public var frames: [UInt64]
+    /// Wall clock: the thread used under half the periods' CPU time, so the
+    /// signal found it waiting (in a system call, on a lock).
+    public var offCPU = false
 }
 
 /// A loaded ELF object, as the loader listed it.

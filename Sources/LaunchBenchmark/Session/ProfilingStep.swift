@@ -40,7 +40,7 @@ struct ProfilingStep {
             let recorder = ProfileRecorder(
                 rate: settings.rate, timeout: plan.timeout(of: target) ?? timeout, output: .discard,
                 preloadLibrary: settings.preloadLibrary, runs: settings.runs, probe: target.ready, grace: grace,
-                interrupt: interrupt)
+                interrupt: interrupt, clock: settings.clock)
             do {
                 let profiled = try recorder.profile(target, directory: settings.directory, base: base) { index in
                     events(.profiling(target: target.name, launch: index, total: settings.runs))

@@ -45,6 +45,10 @@ public struct Symbolizer: Sendable {
     /// The outermost frame of a sample taken while a thread held one of the
     /// dynamic loader's locks, when unwinding was not safe.
     public static let loaderBusyFrame = "[dynamic loader busy]"
+    /// The outermost frame of a wall-clock sample that found its thread
+    /// waiting, and of one that found it running.
+    public static let offCPUFrame = "[off CPU]"
+    public static let onCPUFrame = "[on CPU]"
 
     public func symbolize(_ trace: Trace, name: String) throws(Failure) -> SymbolizedProfile {
         try symbolize([trace], name: name)
@@ -91,6 +95,10 @@ public struct Symbolizer: Sendable {
                 // Taken while a thread held a loader lock: the PC alone, under
                 // a frame that says why (it is no caller of the PC's function).
                 if sample.loaderBusy { frames.insert(builder.marker(Self.loaderBusyFrame), at: 0) }
+                // Wall clock: running and waiting side by side, from the root.
+                if sampling.timerMode == .threadWallClock {
+                    frames.insert(builder.marker(sample.offCPU ? Self.offCPUFrame : Self.onCPUFrame), at: 0)
+                }
                 stacks.append(
                     SymbolizedProfile.Stack(
                         run: run, threadID: sample.threadID, timestamp: sample.timestamp, weight: sample.weight,

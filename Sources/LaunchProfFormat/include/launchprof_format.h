@@ -68,6 +68,7 @@ enum {
     LP_SAMPLER_TIMER_THREAD_CPU = 1,   ///< timer_create on each thread's CPU clock.
     LP_SAMPLER_TIMER_ITIMER_PROF = 2,  ///< setitimer(ITIMER_PROF), process-wide.
     LP_SAMPLER_TIMER_THREAD_EVENT = 3, ///< A task-clock perf event on each thread (every period, not each tick).
+    LP_SAMPLER_TIMER_THREAD_WALL = 4,  ///< A wall-clock timer on each thread: running or waiting (--clock wall).
 };
 
 /// FNV-1a 64 of `count` bytes: the trace's checksum.
