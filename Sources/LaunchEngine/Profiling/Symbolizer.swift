@@ -246,7 +246,9 @@ private struct FrameBuilder {
         guard let module else { return Resolved(frames: [intern(.init(name: "0x\(String(address, radix: 16))", module: ""))]) }
         let offset = address &- module.bias
         let symbol = table?.symbol(at: offset)?.name
-        let unknown = "\(module.name)+0x\(String(offset, radix: 16))"
+        let unknown =
+            table.flatMap { Symbolizer.nearby(offset, in: $0, module: module.name, demangler: demangler) }
+            ?? "\(module.name)+0x\(String(offset, radix: 16))"
         guard source.first?.hasDebugInfo == true else {
             return Resolved(frames: [intern(.init(name: symbol.map(demangler.demangle) ?? unknown, module: module.name))])
         }
