@@ -70,7 +70,7 @@ struct ProfilingStep {
         text += ProfileRecord.HotFrame.clause(ProfileRecord.HotFrame.hottest(in: profile, limit: 3))
         if profile.stacks.isEmpty {
             text +=
-                " (in each launch the sampled window, from the constructors to launch complete or exit, used less CPU than one tick of the kernel's timer; the loader's work before it is never sampled: see docs/sampling.md)"
+                " (in each launch the sampled window, from the constructors to launch complete or exit, used less CPU than one sampling period (one tick of the kernel's timer where perf events are not allowed); the loader's work before it is never sampled: see docs/sampling.md)"
         }
         text +=
             "\n  flame graph \(profiled.outputs.flameGraph)\n  speedscope  \(profiled.outputs.speedscope)\n  folded      \(profiled.outputs.folded)"
