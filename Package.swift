@@ -51,17 +51,28 @@ let package = Package(
         .target(
             name: "LaunchProfFormat"
         ),
-        // C for what Swift must not do itself: the process-entry constructor,
-        // thread-local event cursors, raw-memory atomics, async-signal-safe writes.
+        // The launch sampler (docs/sampling.md): per-thread timers, the
+        // SIGPROF handler, libunwind, its trace sections. One target for both
+        // of its starters: LaunchProf's constructor (CLaunchProfSupport) and
+        // the preload library (PreloadLibrary builds it from this target's
+        // files).
         .target(
-            name: "CLaunchProfSupport",
+            name: "CLaunchProfSampler",
             dependencies: ["LaunchProfFormat"]
         ),
+        // C for what Swift must not do itself: the process-entry constructor,
+        // thread-local event cursors, raw-memory atomics, async-signal-safe
+        // writes, and starting the sampler at process entry.
+        .target(
+            name: "CLaunchProfSupport",
+            dependencies: ["LaunchProfFormat", "CLaunchProfSampler"]
+        ),
         // liblaunchprof-preload.so, the launch sampler for any dynamically
-        // linked program (LD_PRELOAD): the sampler's sources again
-        // (Sources/CLaunchProfPreload), built by the C compiler alone so that
-        // it links only libc and libunwind (a swiftc-linked product would load
-        // the Swift runtime into every program it profiles). It lands in the
+        // linked program (LD_PRELOAD): Sources/CLaunchProfPreload/preload.c
+        // and the C files of CLaunchProfSampler and LaunchProfFormat as
+        // SwiftPM lists them, built by the C compiler alone so that it links
+        // only libc and libunwind (a swiftc-linked product would load the
+        // Swift runtime into every program it profiles). It lands in the
         // launchprof target's resources, beside the executable.
         .plugin(
             name: "PreloadLibrary",
@@ -83,7 +94,7 @@ let package = Package(
         // The embedded library: no Foundation.
         .target(
             name: "LaunchProf",
-            dependencies: ["LaunchProfFormat", "LaunchProfFiles", "CLaunchProfSupport"]
+            dependencies: ["LaunchProfFormat", "LaunchProfFiles", "CLaunchProfSupport", "CLaunchProfSampler"]
         ),
         // Work off the launch path: the deferred initializer and the prewarm
         // registry. Separate from LaunchProf so that programs that only trace

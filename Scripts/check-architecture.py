@@ -23,7 +23,7 @@ SYSTEM = {"Foundation", "FoundationEssentials", "Glibc", "Dispatch", "Synchroniz
 ALLOWED = {
     # The embedded side: what traced programs link.
     "LaunchProfFiles": set(),
-    "LaunchProf": {"LaunchProfFormat", "LaunchProfFiles", "CLaunchProfSupport"},
+    "LaunchProf": {"LaunchProfFormat", "LaunchProfFiles", "CLaunchProfSupport", "CLaunchProfSampler"},
     "LaunchProfDeferred": {"LaunchProf", "LaunchProfFiles", "CLaunchProfSupport"},
     "LaunchProfLifecycle": {
         "LaunchProf", "LaunchProfDeferred", "LaunchProfFiles", "LaunchProfFormat", "CLaunchProfSupport", "CLaunchProfLifecycle",

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # What the launch sampler costs (the targets: at most 3% added to the
-# launch at 1 kHz; at most 5 µs median handler time per sample at depth 30).
+# launch at the default rate; at most 5 µs median handler time per sample at
+# depth 30).
 #
 # 1. Launch time: lp-sample-app (release) to launch complete, measured with
-#    `launchprof run` from a temporary launchprof.yml with three targets of
-#    the same binary, interleaved run by run (plain sampled profiled …):
-#      plain     no sampling;
-#      sampled   LAUNCHPROF_SAMPLE_HZ=1000 (LaunchProf samples its main thread);
-#      profiled  as `launchprof profile` runs it: also LD_PRELOAD of
-#                liblaunchprof-preload.so (libunwind at start-up, every thread);
-#      preloaded LD_PRELOAD alone, no sampling: what loading the library costs.
+#    `launchprof run` from a temporary launchprof.yml with targets of the
+#    same binary, interleaved run by run (plain sampled-1000 profiled-1000 …):
+#      plain        no sampling;
+#      sampled-R    LAUNCHPROF_SAMPLE_HZ=R (LaunchProf samples its main thread);
+#      profiled-R   as `launchprof profile --hz R` runs it: also LD_PRELOAD of
+#                   liblaunchprof-preload.so (libunwind at start-up, every thread);
+#      posix-R      profiled-R with LAUNCHPROF_SAMPLE_TIMER=posix (the POSIX
+#                   CPU-time timers the sampler falls back to);
+#      preloaded    LD_PRELOAD alone, no sampling: what loading the library costs.
+#    for each rate R of RATES.
 #    Prints each median and the ratios to plain, measured in the same run.
 # 2. The same for lp-hello-c (a C program, 2-3 ms): plain vs preloaded, what
 #    the preload library's dependencies (libunwind, and the Swift runtime
@@ -19,9 +23,10 @@
 #    sampler times each unwind (two clock reads around unw_backtrace, stored
 #    per sample) and `launchprof profile` prints the median of each run.
 #
-# Usage: Scripts/compare-sampling-overhead.sh     RUNS=200 WARMUP=20 HANDLER_RUNS=10
+# Usage: Scripts/compare-sampling-overhead.sh     RUNS=200 WARMUP=20 HANDLER_RUNS=10 RATES="1000 4000"
 set -euo pipefail
 cd "$(dirname "$0")/.."
+RATES=${RATES:-1000 4000}
 RUNS=${RUNS:-200}
 WARMUP=${WARMUP:-20}
 HANDLER_RUNS=${HANDLER_RUNS:-10}
@@ -31,6 +36,20 @@ bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+preload=$bin/launchprof_launchprof.resources/liblaunchprof-preload.so
+rate_targets=""
+for rate in $RATES; do
+  rate_targets+="  - name: sampled-$rate
+    command: [$bin/lp-sample-app]
+    environment: {LAUNCHPROF_SAMPLE_HZ: \"$rate\"}
+  - name: profiled-$rate
+    command: [$bin/lp-sample-app]
+    environment: {LAUNCHPROF_SAMPLE_HZ: \"$rate\", LD_PRELOAD: $preload}
+  - name: posix-$rate
+    command: [$bin/lp-sample-app]
+    environment: {LAUNCHPROF_SAMPLE_HZ: \"$rate\", LAUNCHPROF_SAMPLE_TIMER: posix, LD_PRELOAD: $preload}
+"
+done
 cat > "$work/launchprof.yml" <<YML
 version: 1
 reference: plain
@@ -41,12 +60,7 @@ defaults:
 targets:
   - name: plain
     command: [$bin/lp-sample-app]
-  - name: sampled
-    command: [$bin/lp-sample-app]
-    environment: {LAUNCHPROF_SAMPLE_HZ: "1000"}
-  - name: profiled
-    command: [$bin/lp-sample-app]
-    environment: {LAUNCHPROF_SAMPLE_HZ: "1000", LD_PRELOAD: $bin/launchprof_launchprof.resources/liblaunchprof-preload.so}
+$rate_targets
   - name: preloaded
     command: [$bin/lp-sample-app]
     environment: {LD_PRELOAD: $bin/launchprof_launchprof.resources/liblaunchprof-preload.so}
@@ -65,12 +79,11 @@ import json, statistics, sys
 results = json.load(open(sys.argv[1]))["results"]
 runs = {r["target"]["name"]: [x["wallToReady"] / 1e6 for x in r["runs"] if x.get("wallToReady")] for r in results}
 median = {name: statistics.median(times) for name, times in runs.items()}
-for name, reference, what in [
-        ("plain", "plain", "to launch complete"), ("sampled", "plain", "to launch complete"),
-        ("profiled", "plain", "to launch complete"), ("preloaded", "plain", "to launch complete"),
+swift = [name for name in runs if not name.startswith("c-")]
+for name, reference, what in [(name, "plain", "to launch complete") for name in swift] + [
         ("c-plain", "c-plain", "lp-hello-c to exit"), ("c-preloaded", "c-plain", "lp-hello-c to exit")]:
     ratio = median[name] / median[reference]
-    print(f"{name:11} ({what}) median {median[name]:.3f} ms over {len(runs[name])} runs, "
+    print(f"{name:14} ({what}) median {median[name]:.3f} ms over {len(runs[name])} runs, "
           f"{(ratio - 1) * 100:+.1f}% ({(median[name] - median[reference]) * 1000:+.0f} µs) vs {reference}")
 PY
 

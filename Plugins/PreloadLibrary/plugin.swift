@@ -1,3 +1,4 @@
+import Foundation
 import PackagePlugin
 
 /// Builds liblaunchprof-preload.so, the launch sampler for programs that do
@@ -8,35 +9,47 @@ import PackagePlugin
 /// SwiftPM copies it into the launchprof target's resources
 /// (`launchprof_launchprof.resources/` beside the executable), where
 /// `launchprof profile` finds it.
+///
+/// Its sources are the preload library's own file and every C file of the
+/// targets it is built from, as SwiftPM lists them: the sampler
+/// (CLaunchProfSampler) and the trace format's checksum (LaunchProfFormat).
+/// A file added to either is in the library with no list to keep.
 @main
 struct PreloadLibrary: BuildToolPlugin {
+    /// The targets whose C files the library is linked from, lowest first.
+    static let targets = ["LaunchProfFormat", "CLaunchProfSampler"]
+
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
-        let sources = context.package.directoryURL.appending(path: "Sources")
-        let preload = sources.appending(path: "CLaunchProfPreload")
-        let support = sources.appending(path: "CLaunchProfSupport")
-        let format = sources.appending(path: "LaunchProfFormat")
-        // The preload library's own file and the sampler's translation units,
-        // compiled again with LP_PRELOAD (their functions hidden in the .so).
-        let units =
-            [preload.appending(path: "preload.c"), format.appending(path: "checksum.c")]
-            + ["sampler.c", "sampler_threads.c", "sampler_modules.c", "sampler_loader.c", "sampler_encode.c"]
-            .map { support.appending(path: $0) }
-        let headers =
-            [format.appending(path: "include/launchprof_format.h")]
-            + ["sampler_env.h", "sampler_internal.h", "include/launchprof_sampler.h", "include/launchprof_support.h"]
-            .map { support.appending(path: $0) }
+        let preload = context.package.directoryURL.appending(path: "Sources/CLaunchProfPreload/preload.c")
+        var units = [preload]
+        var headers: [URL] = []
+        var includes: [String] = []
+        for name in Self.targets {
+            guard let module = context.package.targets.first(where: { $0.name == name }) as? ClangSourceModuleTarget else {
+                throw PreloadLibraryError(message: "the package has no C target named \(name)")
+            }
+            units += module.sourceFiles.filter { $0.type == .source }.map(\.url)
+            headers += module.sourceFiles.filter { $0.type == .header }.map(\.url)
+            includes += [module.directoryURL.path] + (module.publicHeadersDirectoryURL.map { [$0.path] } ?? [])
+        }
         let output = context.pluginWorkDirectoryURL.appending(path: "liblaunchprof-preload.so")
         return [
             .buildCommand(
                 displayName: "Building liblaunchprof-preload.so (C library and libunwind only)",
                 executable: try context.tool(named: "clang").url,
-                arguments: [
-                    "-shared", "-fPIC", "-O2", "-g", "-std=gnu11", "-DLP_PRELOAD=1",
-                    "-I", support.path, "-I", support.appending(path: "include").path,
-                    "-I", preload.appending(path: "include").path, "-I", format.appending(path: "include").path,
-                    "-o", output.path,
-                ] + units.map(\.path) + ["-Wl,--as-needed", "-lunwind", "-ldl", "-lpthread"],
+                // Hidden by default: the sampler's functions bind to this
+                // library's copy, never to a program's; preload.c exports
+                // its two interposers.
+                arguments: ["-shared", "-fPIC", "-O2", "-g", "-std=gnu11", "-fvisibility=hidden"]
+                    + includes.flatMap { ["-I", $0] }
+                    + ["-o", output.path] + units.map(\.path) + ["-Wl,--as-needed", "-lunwind", "-ldl", "-lpthread"],
                 inputFiles: units + headers, outputFiles: [output])
         ]
     }
+}
+
+/// The package is not laid out as the plugin expects.
+struct PreloadLibraryError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { "PreloadLibrary: \(message)" }
 }

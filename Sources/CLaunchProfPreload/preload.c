@@ -1,40 +1,72 @@
 // preload.c — liblaunchprof-preload.so: the launch sampler for programs that
 // do not link LaunchProf, loaded with LD_PRELOAD.
 //
-// It is linked with the sampler's own translation units (one
-// implementation, one trace format: Plugins/PreloadLibrary), records process entry, samples from its constructor until exit
-// and writes a whole trace file to LAUNCHPROF_TRACE from an atexit handler.
-// In a program that links LaunchProf (its ELF note is in the main program)
-// it does nothing: LaunchProf samples and writes the trace itself. Linking
-// libunwind here also loads it at start-up, so its thread-local data is
-// static TLS, safe to touch from the handler on every thread.
-// LP_PRELOAD is defined for every translation unit of the library (its
-// build command): the sampler's functions are hidden there.
+// It is linked with the CLaunchProfSampler target's translation units (one
+// implementation, one trace format: Plugins/PreloadLibrary builds it from
+// that target's file list, with -fvisibility=hidden so that they bind to
+// themselves, never to a program's copy; only the two interposers below are
+// exported). It records process entry, samples from its constructor until
+// exit and writes a whole trace file to LAUNCHPROF_TRACE from an atexit
+// handler. In a program that links LaunchProf (its ELF note is in the main
+// program) it stands down: LaunchProf samples and writes the trace itself,
+// and this library's pthread_create hook registers with LaunchProf's sampler
+// instead of its own. Linking libunwind here also loads it at start-up, so
+// its thread-local data is static TLS, safe to touch from the handler on
+// every thread.
 #define _GNU_SOURCE
 
-#include "sampler_internal.h"
-#include "sampler_env.h"
+#include "launchprof_sampler.h"
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static uint64_t preload_entry_ns;
-static int preload_hook_threads;  // sampling was asked for, here or by LaunchProf
 static uint64_t preload_spawn_ns;
+static pid_t preload_pid;
 static const char *preload_trace_path;
 
-/// Whether the main program carries LaunchProf's ELF note (sampler_entry.c).
-static int note_search(struct dl_phdr_info *info, size_t size, void *found) {
+/// The sampler this library's hooks serve — its own, or LaunchProf's in a
+/// program that links LaunchProf — once registered; all NULL until then (the
+/// hooks are plain calls through).
+static lp_sampler_thread_hook_t hook;
+static int hooked;  // atomic: `hook` is filled
+
+typedef int (*register_fn)(lp_sampler_thread_hook_t *);
+
+/// The registration function of LaunchProf's sampler, from the ELF note
+/// LaunchProf puts in the main program (sampler_entry.c: version 2 holds the
+/// offset from its own second word to the function), or NULL when the main
+/// program does not link LaunchProf. `*linked` says whether it does at all.
+typedef struct {
+    register_fn found;
+    int linked;
+} note_search_t;
+
+static int note_search(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
+    note_search_t *search = data;
     uint32_t desc_size = 0;
-    if (lp_find_note(info, 0x4c50, "LaunchProf", &desc_size) != NULL) *(int *)found = 1;
-    return 1;  // the main program is listed first: look no further
+    const uint8_t *desc = lp_find_note(info, 0x4c50, "LaunchProf", &desc_size);
+    if (desc == NULL) return 1;  // the main program is listed first: look no further
+    search->linked = 1;
+    uint32_t version;
+    int32_t offset;
+    if (desc_size < 8) return 1;
+    memcpy(&version, desc, 4);
+    memcpy(&offset, desc + 4, 4);
+    if (version >= 2) search->found = (register_fn)(uintptr_t)(desc + 4 + offset);
+    return 1;
 }
 
 // MARK: - Thread creation
@@ -46,30 +78,8 @@ typedef struct {
     void *arg;
 } preload_start_t;
 
-/// LaunchProf's sampler, when the program links LaunchProf: this library
-/// stands down but arms that sampler's threads from its hook.
-typedef void *(*thread_began_fn)(void);
-typedef void (*thread_ending_fn)(void *);
-typedef int (*unwinding_fn)(void);
-static thread_began_fn adopted_began;
-static thread_ending_fn adopted_ending;
-static unwinding_fn adopted_unwinding;
-
-/// Called by LaunchProf's sampler as it starts (found with dlsym): returns 1
-/// when this library's hooks (pthread_create, sigprocmask) will serve that
-/// sampler, so it needs no helper thread; 0 when sampling was not asked for
-/// here.
-__attribute__((visibility("default"))) int launchprof_preload_adopt_sampler(thread_began_fn began, thread_ending_fn ending,
-                                                                           unwinding_fn unwinding) {
-    if (!preload_hook_threads || __atomic_load_n(&lp_sampler_state.started, __ATOMIC_ACQUIRE)) return 0;
-    adopted_ending = ending;
-    __atomic_store_n(&adopted_unwinding, unwinding, __ATOMIC_RELEASE);
-    __atomic_store_n(&adopted_began, began, __ATOMIC_RELEASE);
-    return 1;
-}
-
 typedef struct {
-    thread_ending_fn ending;
+    void (*ending)(void *);
     void *slot;
 } preload_thread_t;
 
@@ -78,9 +88,8 @@ static void preload_thread_exit(void *thread) {
     armed->ending(armed->slot);
 }
 
-/// Every new thread starts here: its timer is armed at once — by this
-/// library's sampler, or by LaunchProf's when the program links LaunchProf —
-/// and deleted when the thread ends (returns, calls pthread_exit or is
+/// Every new thread starts here: its timer is armed at once — by the sampler
+/// the hook registered with — and deleted when the thread ends (returns, calls pthread_exit or is
 /// cancelled).
 ///
 /// libunwind is not warmed on each thread: with libunwind loaded at
@@ -92,14 +101,7 @@ static void preload_thread_exit(void *thread) {
 static void *preload_thread_start(void *boxed) {
     preload_start_t start = *(preload_start_t *)boxed;
     free(boxed);
-    preload_thread_t armed = {lp_sampler_thread_ending, NULL};
-    thread_began_fn adopted = __atomic_load_n(&adopted_began, __ATOMIC_ACQUIRE);
-    if (adopted != NULL) {
-        armed.ending = adopted_ending;
-        armed.slot = adopted();
-    } else {
-        armed.slot = lp_sampler_thread_began();
-    }
+    preload_thread_t armed = {hook.ending, hook.began()};
     void *result;
     pthread_cleanup_push(preload_thread_exit, &armed);
     result = start.start(start.arg);
@@ -107,9 +109,9 @@ static void *preload_thread_start(void *boxed) {
     return result;
 }
 
-/// Interposes the program's (and its libraries') pthread_create while
-/// sampling was asked for; otherwise a plain call through.
-int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg) {
+/// Interposes the program's (and its libraries') pthread_create while a
+/// sampler is registered; otherwise a plain call through.
+__attribute__((visibility("default"))) int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg) {
     static pthread_create_fn real;
     pthread_create_fn next = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
     if (next == NULL) {
@@ -117,7 +119,7 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)
         if (next == NULL) return EAGAIN;
         __atomic_store_n(&real, next, __ATOMIC_RELEASE);
     }
-    if (!preload_hook_threads || start == lp_sampler_helper_main) return next(thread, attr, start, arg);
+    if (!__atomic_load_n(&hooked, __ATOMIC_ACQUIRE)) return next(thread, attr, start, arg);
     preload_start_t *boxed = malloc(sizeof *boxed);
     if (boxed == NULL) return next(thread, attr, start, arg);
     boxed->start = start;
@@ -139,9 +141,8 @@ static sigprocmask_fn real_sigprocmask;
 /// signal is already blocked (its sa_mask is full) and stays so, so setting
 /// the mask to all and back changes nothing: the calls are answered here,
 /// the old mask being the full set. Anywhere else this is the real one.
-int sigprocmask(int how, const sigset_t *set, sigset_t *old) {
-    unwinding_fn adopted = __atomic_load_n(&adopted_unwinding, __ATOMIC_ACQUIRE);
-    if (lp_sampler_unwinding() || (adopted != NULL && adopted())) {
+__attribute__((visibility("default"))) int sigprocmask(int how, const sigset_t *set, sigset_t *old) {
+    if (__atomic_load_n(&hooked, __ATOMIC_ACQUIRE) && hook.unwinding()) {
         if (old != NULL) sigfillset(old);
         return 0;
     }
@@ -160,7 +161,7 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old) {
 // MARK: - Process entry and exit
 
 static void preload_at_exit(void) {
-    if (lp_sampler_state.forked_child || preload_trace_path == NULL) return;
+    if (getpid() != preload_pid || preload_trace_path == NULL) return;  // a forked child is not the launch
     lp_sampler_stop();
     if (lp_sampler_write_trace(preload_trace_path, preload_spawn_ns, preload_entry_ns) != 0) {
         char message[4400];
@@ -173,26 +174,53 @@ static void preload_at_exit(void) {
     }
 }
 
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/// The environment as this library reads it: not in a setuid program.
+static const char *environment(const char *name) { return secure_getenv(name); }
+
+/// Registers `register_hook`'s sampler with this library's hooks.
+static void hook_into(register_fn register_hook) {
+    if (register_hook(&hook) == 0) __atomic_store_n(&hooked, 1, __ATOMIC_RELEASE);
+}
+
 __attribute__((constructor(101))) static void launchprof_preload_entry(void) {
-    preload_entry_ns = lp_sampler_now();
+    preload_entry_ns = now_ns();
     // Now, so that a program's own signal handler never runs dlsym.
     __atomic_store_n(&real_sigprocmask, (sigprocmask_fn)dlsym(RTLD_NEXT, "sigprocmask"), __ATOMIC_RELEASE);
-    uint32_t hz, depth;
-    if (!lp_sampler_requested(&hz, &depth)) return;
-    preload_hook_threads = 1;
-    int linked = 0;
-    dl_iterate_phdr(note_search, &linked);
-    if (linked) return;  // LaunchProf is in the program: it samples (threads are still warmed here)
+    lp_sampler_options_t options;
+    if (!lp_sampler_requested(environment, &options)) return;
+    // Left in the environment, so that an exec keeps sampling the launch;
+    // the pid keeps the launch's children out.
+    char pid[24];
+    snprintf(pid, sizeof pid, "%d", (int)getpid());
+    setenv("LAUNCHPROF_SAMPLE_PID", pid, 1);
+    note_search_t search = {NULL, 0};
+    dl_iterate_phdr(note_search, &search);
+    if (search.linked) {
+        // LaunchProf is in the program: it samples and writes the trace;
+        // this library only arms its threads (an older LaunchProf, whose
+        // note has no registration, starts a helper thread instead).
+        if (search.found != NULL) hook_into(search.found);
+        return;
+    }
+    hook_into(lp_sampler_register_thread_hook);
     const char *spawn = secure_getenv("LAUNCHPROF_SPAWN_NS");
     if (spawn != NULL) preload_spawn_ns = strtoull(spawn, NULL, 10);
     const char *path = secure_getenv("LAUNCHPROF_TRACE");
     if (path != NULL && *path != '\0') preload_trace_path = path;
-    if (lp_sampler_start(hz, depth) != 0) {
+    options.backtrace = unw_backtrace;  // linked: loaded at start-up, static TLS
+    if (lp_sampler_start_with(&options) != 0) {
         char message[256];
         int n = snprintf(message, sizeof message, "launchprof: not sampling: %s\n", lp_sampler_error());
         ssize_t ignored = write(2, message, (size_t)n);
         (void)ignored;
         return;
     }
+    preload_pid = getpid();
     atexit(preload_at_exit);
 }

@@ -1,3 +1,4 @@
+import CLaunchProfSampler
 import CLaunchProfSupport
 import LaunchProfFiles
 

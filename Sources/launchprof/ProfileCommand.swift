@@ -23,6 +23,13 @@ struct ProfileCommand: ParsableCommand {
     @Option(help: "Samples per second of each thread's CPU time (1-100000).")
     var hz: UInt32 = 1000
 
+    @Option(
+        help: ArgumentHelp(
+            "What a period counts: cpu (each thread's CPU time) or wall (every thread, running or waiting; each sample marked on or off CPU).",
+            valueName: "clock"),
+        transform: { try SamplingClock(parsing: $0, flag: "--clock") })
+    var clock: SamplingClock = .cpu
+
     @Option(help: "Launches to sample; their samples make one profile (a short launch gives few samples each).")
     var runs: Int = 1
 
@@ -83,7 +90,7 @@ struct ProfileCommand: ParsableCommand {
             rate: hz, timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit,
             preloadLibrary: preload.path, runs: runs, probe: ready,
             grace: try RunOptions.seconds(grace, flag: "--grace", allowZero: true),
-            interrupt: try InterruptMonitor())
+            interrupt: try InterruptMonitor(), clock: clock)
         defer { recorder.interrupt?.stop() }
         do {
             let profiled = try recorder.profile(

@@ -152,6 +152,12 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --profile: the directory for each target's files (default .launchprof/profiles).", valueName: "dir"))
     var profileDir: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With --profile: cpu (each thread's CPU time, the default) or wall (every thread, running or waiting).", valueName: "clock"),
+        transform: { try SamplingClock(parsing: $0, flag: "--profile-clock") })
+    var profileClock: SamplingClock?
+
     mutating func validate() throws {
         let counts = 1...InputNumber.maximumCount
         if let runs { _ = try Self.count(runs, flag: "--runs", in: counts) }
@@ -171,8 +177,8 @@ struct RunOptions: ParsableArguments {
         if try activation() != nil, let ready, ready != .response {
             throw ValidationError("--activate decides readiness itself (the first request's whole response); drop --ready \(ready)")
         }
-        if !profile, profileRuns != nil || profileHz != nil || profileDir != nil {
-            throw ValidationError("--profile-runs, --profile-hz and --profile-dir apply with --profile")
+        if !profile, profileRuns != nil || profileHz != nil || profileDir != nil || profileClock != nil {
+            throw ValidationError("--profile-runs, --profile-hz, --profile-dir and --profile-clock apply with --profile")
         }
         if let profileRuns { _ = try Self.count(profileRuns, flag: "--profile-runs", in: 1...1000) }
         if let profileHz { _ = try Self.count(Int(profileHz), flag: "--profile-hz", in: 1...100_000) }
@@ -233,6 +239,7 @@ struct RunOptions: ParsableArguments {
             if let profileRuns { profiling.runs = profileRuns }
             if let profileHz { profiling.rate = profileHz }
             if let profileDir { profiling.directory = profileDir }
+            if let profileClock { profiling.clock = profileClock }
             settings.profiling = profiling
         }
         return settings

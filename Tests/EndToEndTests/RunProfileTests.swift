@@ -99,7 +99,9 @@ struct RunProfileTests {
     @Test func profileOptionsNeedProfile() throws {
         let run = try CommandRun.run(try Products.path("launchprof"), ["run", "--profile-runs", "3", "/bin/true"])
         #expect(run.status == 2)
-        #expect(run.standardError.contains("--profile-runs, --profile-hz and --profile-dir apply with --profile"), "\(run.standardError)")
+        #expect(
+            run.standardError.contains("--profile-runs, --profile-hz, --profile-dir and --profile-clock apply with --profile"),
+            "\(run.standardError)")
         let zero = try CommandRun.run(try Products.path("launchprof"), ["run", "--profile", "--profile-runs", "0", "/bin/true"])
         #expect(zero.status == 2)
         #expect(zero.standardError.contains("--profile-runs must be from 1 to 1000, got '0'"), "\(zero.standardError)")

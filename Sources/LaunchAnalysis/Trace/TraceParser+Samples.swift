@@ -36,7 +36,8 @@ extension TraceParser {
         let modeOffset = payload.offset
         let modeValue = try payload.u32("the timer mode")
         guard let mode = TraceSampling.TimerMode(rawValue: modeValue) else {
-            throw .malformed(path: path, offset: modeOffset, detail: "the samples section's timer mode is \(modeValue) (known: 0, 1, 2)")
+            throw .malformed(
+                path: path, offset: modeOffset, detail: "the samples section's timer mode is \(modeValue) (known: 0, 1, 2, 3, 4)")
         }
         let flags = try payload.u32("the sampler flags")
         guard rate > 0, rate <= 100_000, maxDepth > 0, maxDepth <= 1024 else {
@@ -51,7 +52,7 @@ extension TraceParser {
         let lost = try payload.u64("the lost sample count")
         let failed = try payload.u64("the failed sample count")
         let threadCount = Int(try payload.u32("the thread count"))
-        _ = try payload.u32("a reserved field")
+        let sampledCPU = try payload.u32("the sampled CPU time")
         try payload.require(threadCount * Self.threadEntrySize, for: "the thread table (\(threadCount) entries)")
         var names: [UInt32: String] = [:]
         for _ in 0..<threadCount {
@@ -80,7 +81,7 @@ extension TraceParser {
             rate: rate, maxDepth: maxDepth, timerMode: mode, mainThreadOnly: flags & 1 != 0, loaderUnguarded: flags & 2 != 0,
             threadsHooked: flags & 4 != 0,
             startNanoseconds: start, stopNanoseconds: stop, lost: lost, failed: failed,
-            threadNames: names, samples: samples, modules: [])
+            threadNames: names, samples: samples, modules: [], sampledCPUMicroseconds: UInt64(sampledCPU))
     }
 
     private func parseSample(_ payload: inout TraceByteCursor, index: Int, maxDepth: Int) throws(TraceReadError) -> TraceSample {
@@ -105,7 +106,8 @@ extension TraceParser {
         for _ in 0..<depth { frames.append(try payload.u64("a frame of sample \(index)")) }
         return TraceSample(
             timestamp: timestamp, threadID: tid, weight: weight, handlerNanoseconds: cost,
-            truncated: flags & 1 != 0, unwindFailed: flags & 2 != 0, loaderBusy: flags & 4 != 0, frames: frames)
+            truncated: flags & 1 != 0, unwindFailed: flags & 2 != 0, loaderBusy: flags & 4 != 0, frames: frames,
+            offCPU: flags & 8 != 0)
     }
 
     private func parseModules(_ section: Section) throws(TraceReadError) -> [TraceModule] {

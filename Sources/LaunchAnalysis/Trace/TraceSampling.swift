@@ -30,6 +30,10 @@ public struct TraceSampling: Sendable, Equatable {
     public var samples: [TraceSample]
     /// The loaded modules, sorted by start address.
     public var modules: [TraceModule]
+    /// The CPU time the sampled threads' perf events counted while they were
+    /// sampled, in microseconds (summed over merged launches); 0 under POSIX
+    /// timers, which count nothing.
+    public var sampledCPUMicroseconds: UInt64 = 0
 
     /// How samples were triggered.
     public enum TimerMode: UInt32, Sendable, Equatable, CustomStringConvertible {
@@ -39,12 +43,18 @@ public struct TraceSampling: Sendable, Equatable {
         case threadCPUTime = 1
         /// One process-wide profiling timer (`ITIMER_PROF`).
         case processProfilingTimer = 2
+        /// A task-clock perf event per thread: a signal every period of CPU time.
+        case threadCPUEvent = 3
+        /// A wall-clock timer per thread: every thread, running or waiting.
+        case threadWallClock = 4
 
         public var description: String {
             switch self {
             case .none: "none"
             case .threadCPUTime: "per-thread CPU-time timers"
             case .processProfilingTimer: "setitimer(ITIMER_PROF)"
+            case .threadCPUEvent: "per-thread task-clock perf events"
+            case .threadWallClock: "per-thread wall-clock timers"
             }
         }
     }
@@ -63,6 +73,7 @@ public struct TraceSampling: Sendable, Equatable {
             merged.loaderUnguarded = merged.loaderUnguarded || other.loaderUnguarded
             merged.threadsHooked = merged.threadsHooked && other.threadsHooked
             merged.lost += other.lost
+            merged.sampledCPUMicroseconds += other.sampledCPUMicroseconds
             merged.failed += other.failed
             merged.threadNames.merge(other.threadNames) { $1 }
             merged.samples += other.samples
@@ -88,9 +99,10 @@ public struct TraceSample: Sendable, Equatable {
     public var timestamp: UInt64
     /// The sampled thread.
     public var threadID: UInt32
-    /// Timer periods this sample stands for (1 + the timer's overrun: CPU
-    /// timers fire at the scheduler tick, so above CONFIG_HZ one signal
-    /// covers several periods).
+    /// Timer periods this sample stands for: 1 under perf events (a signal
+    /// every period); 1 + the timer's overrun under POSIX CPU timers, which
+    /// fire at the scheduler tick, so above CONFIG_HZ one signal covers
+    /// several periods.
     public var weight: UInt32
     /// Time the handler spent unwinding, in nanoseconds.
     public var handlerNanoseconds: UInt32
@@ -104,6 +116,9 @@ public struct TraceSample: Sendable, Equatable {
     /// Program counters, leaf first. The first is the interrupted PC; the
     /// others are return addresses.
     public var frames: [UInt64]
+    /// Wall clock: the thread used under half the periods' CPU time, so the
+    /// signal found it waiting (in a system call, on a lock).
+    public var offCPU = false
 }
 
 /// A loaded ELF object, as the loader listed it.

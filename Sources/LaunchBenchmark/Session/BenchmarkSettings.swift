@@ -98,8 +98,10 @@ public enum BaselineSource: Sendable, Equatable {
 public struct ProfilingSettings: Sendable, Equatable {
     /// Launches sampled per target, merged into one profile.
     public var runs = RunDefaults.profileRuns
-    /// Samples per second of each thread's CPU time.
+    /// Samples per second of each thread's CPU time (or of wall-clock time).
     public var rate = RunDefaults.profileRate
+    /// What a period counts: each thread's CPU time, or the wall clock.
+    public var clock = SamplingClock.cpu
     /// The directory for each target's files (created before measuring).
     public var directory = RunDefaults.profileDirectory
     /// liblaunchprof-preload.so, which samples programs that do not link

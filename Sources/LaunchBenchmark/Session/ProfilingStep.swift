@@ -37,7 +37,7 @@ struct ProfilingStep {
             let recorder = ProfileRecorder(
                 rate: settings.rate, timeout: plan.timeout(of: target) ?? timeout, output: .discard,
                 preloadLibrary: settings.preloadLibrary, runs: settings.runs, probe: target.ready, grace: grace,
-                interrupt: interrupt)
+                interrupt: interrupt, clock: settings.clock)
             do {
                 let profiled = try recorder.profile(target, directory: settings.directory, base: base) { index in
                     events(.profiling(target: target.name, launch: index, total: settings.runs))
@@ -67,7 +67,7 @@ struct ProfilingStep {
         text += ProfileRecord.HotFrame.clause(ProfileRecord.HotFrame.hottest(in: profile, limit: 3))
         if profile.stacks.isEmpty {
             text +=
-                " (in each launch the sampled window, from the constructors to launch complete or exit, used less CPU than one tick of the kernel's timer; the loader's work before it is never sampled: see docs/sampling.md)"
+                " (in each launch the sampled window, from the constructors to launch complete or exit, used less CPU than one sampling period (one tick of the kernel's timer where perf events are not allowed); the loader's work before it is never sampled: see docs/sampling.md)"
         }
         text +=
             "\n  flame graph \(profiled.outputs.flameGraph)\n  speedscope  \(profiled.outputs.speedscope)\n  folded      \(profiled.outputs.folded)"

@@ -13,8 +13,10 @@ import LaunchSupport
 /// that do (they sample themselves) while still loading libunwind at
 /// start-up, so every thread of theirs can be sampled too.
 public struct ProfileRecorder: Sendable {
-    /// Samples per CPU-second of each thread.
+    /// Samples per CPU-second of each thread (per second, on the wall clock).
     public var rate: UInt32
+    /// What a period counts: each thread's CPU time, or the wall clock.
+    public var clock: SamplingClock
     /// A launch neither ready nor exited by then is killed.
     public var timeout: Duration
     /// Where the program's output goes.
@@ -35,9 +37,10 @@ public struct ProfileRecorder: Sendable {
     public init(
         rate: UInt32 = RunDefaults.profileRate, timeout: Duration = RunDefaults.timeout, output: OutputDisposition = .inherit,
         preloadLibrary: String?, runs: Int = 1, probe: ReadyProbe = .exit, grace: Duration = RunDefaults.grace,
-        interrupt: InterruptMonitor? = nil
+        interrupt: InterruptMonitor? = nil, clock: SamplingClock = .cpu
     ) {
         self.rate = rate
+        self.clock = clock
         self.timeout = timeout
         self.output = output
         self.preloadLibrary = preloadLibrary
@@ -128,6 +131,7 @@ public struct ProfileRecorder: Sendable {
         }
         var target = target
         target.environment["LAUNCHPROF_SAMPLE_HZ"] = String(rate)
+        target.environment["LAUNCHPROF_SAMPLE_CLOCK"] = clock.environmentValue
         if let preloadLibrary {
             guard access(preloadLibrary, R_OK) == 0 else { throw .missingPreload(path: preloadLibrary) }
             let existing = target.environment["LD_PRELOAD"] ?? ProcessInfo.processInfo.environment["LD_PRELOAD"] ?? ""

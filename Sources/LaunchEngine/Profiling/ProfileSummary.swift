@@ -48,8 +48,23 @@ public struct ProfileSummary: Sendable {
         let threads = Set(profile.stacks.map { [UInt64($0.run), UInt64($0.threadID)] }).count
         let launches = profile.runCount > 1 ? " from \(profile.runCount) launches" : ""
         var lines = [
-            "\(profile.stacks.count) samples\(launches) (weight \(total), ≈\(String(format: "%.1f", Double(total) * profile.nanosecondsPerWeight / 1e6)) ms CPU) on \(threads) thread\(threads == 1 ? "" : "s") at \(sampling.rate) Hz, \(sampling.timerMode)"
+            "\(profile.stacks.count) samples\(launches) (weight \(total), ≈\(String(format: "%.1f", Double(total) * profile.nanosecondsPerWeight / 1e6)) ms \(sampling.timerMode == .threadWallClock ? "of threads' wall time" : "CPU")) on \(threads) thread\(threads == 1 ? "" : "s") at \(sampling.rate) Hz, \(sampling.timerMode)"
         ]
+        if sampling.timerMode == .threadWallClock {
+            let waiting = sampling.samples.filter(\.offCPU).reduce(UInt64(0)) { $0 + UInt64($1.weight) }
+            let all = sampling.samples.reduce(UInt64(0)) { $0 + UInt64($1.weight) }
+            lines.append(
+                "wall clock: \(String(format: "%.0f", Double(waiting) / Double(max(all, 1)) * 100))% of the threads' time off CPU (waiting), under [off CPU]; the rest under [on CPU]"
+            )
+        }
+        if sampling.sampledCPUMicroseconds > 0 {
+            // The reference every stack is measured against: one stack per
+            // period of the CPU time the threads' perf events counted.
+            let periods = Double(sampling.sampledCPUMicroseconds) * Double(sampling.rate) / 1e6
+            lines.append(
+                "sampled threads' CPU time \(String(format: "%.1f", Double(sampling.sampledCPUMicroseconds) / 1000)) ms: \(profile.stacks.count) stacks for \(String(format: "%.0f", periods)) periods (\(String(format: "%.0f", Double(profile.stacks.count) / max(periods, 1) * 100))%)"
+            )
+        }
         if sampling.lost > 0 || sampling.failed > 0 {
             let busy = sampling.samples.filter(\.loaderBusy).count
             lines.append(

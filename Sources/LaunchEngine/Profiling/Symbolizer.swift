@@ -42,6 +42,14 @@ public struct Symbolizer: Sendable {
     }
 
     /// One launch's profile: `trace`'s samples symbolized through its module map; `name` titles it.
+    /// The outermost frame of a sample taken while a thread held one of the
+    /// dynamic loader's locks, when unwinding was not safe.
+    public static let loaderBusyFrame = "[dynamic loader busy]"
+    /// The outermost frame of a wall-clock sample that found its thread
+    /// waiting, and of one that found it running.
+    public static let offCPUFrame = "[off CPU]"
+    public static let onCPUFrame = "[on CPU]"
+
     public func symbolize(_ trace: Trace, name: String) throws(Failure) -> SymbolizedProfile {
         try symbolize([trace], name: name)
     }
@@ -83,6 +91,13 @@ public struct Symbolizer: Sendable {
                     }
                     frames += resolved.frames
                     location = resolved.location
+                }
+                // Taken while a thread held a loader lock: the PC alone, under
+                // a frame that says why (it is no caller of the PC's function).
+                if sample.loaderBusy { frames.insert(builder.marker(Self.loaderBusyFrame), at: 0) }
+                // Wall clock: running and waiting side by side, from the root.
+                if sampling.timerMode == .threadWallClock {
+                    frames.insert(builder.marker(sample.offCPU ? Self.offCPUFrame : Self.onCPUFrame), at: 0)
                 }
                 stacks.append(
                     SymbolizedProfile.Stack(
@@ -231,7 +246,9 @@ private struct FrameBuilder {
         guard let module else { return Resolved(frames: [intern(.init(name: "0x\(String(address, radix: 16))", module: ""))]) }
         let offset = address &- module.bias
         let symbol = table?.symbol(at: offset)?.name
-        let unknown = "\(module.name)+0x\(String(offset, radix: 16))"
+        let unknown =
+            table.flatMap { Symbolizer.nearby(offset, in: $0, module: module.name, demangler: demangler) }
+            ?? "\(module.name)+0x\(String(offset, radix: 16))"
         guard source.first?.hasDebugInfo == true else {
             return Resolved(frames: [intern(.init(name: symbol.map(demangler.demangle) ?? unknown, module: module.name))])
         }
@@ -247,6 +264,10 @@ private struct FrameBuilder {
         }
         return Resolved(frames: frames, location: source[0].location)
     }
+
+    /// A frame of launchprof's own that stands for no code, like
+    /// "[dynamic loader busy]".
+    mutating func marker(_ name: String) -> Int { intern(.init(name: name, module: "")) }
 
     /// The index of `frame`'s function, adding it if new. The first
     /// address that knows the function's file gives it to the frame.

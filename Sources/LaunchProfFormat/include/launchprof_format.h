@@ -67,17 +67,12 @@ enum {
     LP_SAMPLER_TIMER_NONE = 0,
     LP_SAMPLER_TIMER_THREAD_CPU = 1,   ///< timer_create on each thread's CPU clock.
     LP_SAMPLER_TIMER_ITIMER_PROF = 2,  ///< setitimer(ITIMER_PROF), process-wide.
+    LP_SAMPLER_TIMER_THREAD_EVENT = 3, ///< A task-clock perf event on each thread (every period, not each tick).
+    LP_SAMPLER_TIMER_THREAD_WALL = 4,  ///< A wall-clock timer on each thread: running or waiting (--clock wall).
 };
 
-#if defined(LP_PRELOAD)
-// The preload library binds to its own copy (see launchprof_sampler.h).
-#pragma GCC visibility push(hidden)
-#endif
 /// FNV-1a 64 of `count` bytes: the trace's checksum.
 uint64_t lp_trace_checksum(const void *bytes, size_t count);
-#if defined(LP_PRELOAD)
-#pragma GCC visibility pop
-#endif
 
 // MARK: - Harness record protocol, version 1
 

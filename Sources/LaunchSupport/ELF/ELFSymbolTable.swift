@@ -17,8 +17,18 @@ package struct ELFSymbolTable: Sendable {
         package var name: String
     }
 
+    /// A section the file loads (SHF_ALLOC with an address): where code
+    /// without a symbol of its own (jump stubs, stripped functions) is.
+    package struct Section: Sendable {
+        package var start: UInt64
+        package var size: UInt64
+        package var name: String
+    }
+
     /// Sorted by `start`.
     let symbols: [Symbol]
+    /// The loaded sections, sorted by `start`.
+    package var sections: [Section] = []
     /// The GNU build id, from the .note.gnu.build-id section (empty if none).
     package let buildID: [UInt8]
     /// The file has a DWARF line table (.debug_line, or .zdebug_line when
@@ -48,6 +58,25 @@ package struct ELFSymbolTable: Sendable {
         // size running past 2^64 cannot overflow an addition).
         if found.size > 0 { return address - found.start < found.size ? found : nil }
         return found
+    }
+
+    /// The loaded section that holds ELF virtual address `address`, if any.
+    package func section(at address: UInt64) -> Section? {
+        // address >= start there, so the subtraction cannot underflow.
+        sections.last { $0.start <= address && address - $0.start < $0.size }
+    }
+
+    /// The nearest symbol at or before `address` inside `section`: what
+    /// code without a symbol of its own (a static function of a file
+    /// stripped to .dynsym) follows.
+    package func symbol(before address: UInt64, in section: Section) -> Symbol? {
+        var low = 0, high = symbols.count
+        while low < high {
+            let mid = (low + high) / 2
+            if symbols[mid].start <= address { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0, symbols[low - 1].start >= section.start else { return nil }
+        return symbols[low - 1]
     }
 
     /// Files larger than this are not mapped (a damaged size, or not a
@@ -96,15 +125,25 @@ package struct ELFSymbolTable: Sendable {
         let symbols = readSymbols(file, sections: sections)
         let buildID = readBuildID(file, sections: sections)
         var hasLineTable = false
+        var loaded: [Section] = []
         if shstrndx < sections.count, let names = sections[shstrndx].range {
-            hasLineTable = sections.contains { section in
-                guard section.size > 0, section.type != ELFFormat.shtNobits, section.name < UInt64(names.count) else { return false }
+            func name(of section: SectionHeader) -> String? {
+                guard section.name < UInt64(names.count) else { return nil }
                 // section.name < names.count: fits in Int.
-                let name = file.cString(at: names.lowerBound + Int(section.name), limit: names.upperBound)
+                return file.cString(at: names.lowerBound + Int(section.name), limit: names.upperBound)
+            }
+            hasLineTable = sections.contains { section in
+                guard section.size > 0, section.type != ELFFormat.shtNobits, let name = name(of: section) else { return false }
                 return name == ".debug_line" || name == ".zdebug_line"
             }
+            loaded = sections.compactMap { section in
+                guard section.flags & Self.shfAlloc != 0, section.address != 0, section.size > 0, let name = name(of: section),
+                    !name.isEmpty
+                else { return nil }
+                return Section(start: section.address, size: section.size, name: name)
+            }.sorted { $0.start < $1.start }
         }
-        return ELFSymbolTable(symbols: symbols, buildID: buildID, hasLineTable: hasLineTable)
+        return ELFSymbolTable(symbols: symbols, sections: loaded, buildID: buildID, hasLineTable: hasLineTable)
     }
 
     /// The function symbols of .symtab, or of .dynsym when there is none.
@@ -155,15 +194,20 @@ package struct ELFSymbolTable: Sendable {
         return []
     }
 
+    /// SHF_ALLOC: the section is loaded.
+    static let shfAlloc: UInt64 = 0x2
+
     /// One section header, its offset and size as the file gives them.
     private struct SectionHeader {
-        var name: UInt32, type: UInt32, link: UInt32, entsize: UInt64, size: UInt64
+        var name: UInt32, type: UInt32, link: UInt32, entsize: UInt64, size: UInt64, flags: UInt64, address: UInt64
         /// The section's bytes in the file; nil when they are not all inside it.
         var range: Range<Int>?
 
         init(_ file: ELFBytes, at: Int) {
             name = file.u32(at)
             type = file.u32(at + 4)
+            flags = file.u64(at + 0x08)
+            address = file.u64(at + 0x10)
             size = file.u64(at + 0x20)
             link = file.u32(at + 0x28)
             entsize = file.u64(at + 0x38)

@@ -83,9 +83,10 @@ enum SamplerPrograms {
 
     /// Compiles `source` into a fresh executable and returns its path (the
     /// source, `<name>.c` in the temporary directory, is removed). With
-    /// `linkingSampler`, the sampler's own translation units are compiled in
-    /// as the preload library's are (LP_PRELOAD, Plugins/PreloadLibrary), and
-    /// `source` may include "sampler_internal.h".
+    /// `linkingSampler`, every C file of the targets the preload library is
+    /// built from (CLaunchProfSampler, LaunchProfFormat: the directories
+    /// SwiftPM compiles, so the same list) is compiled in, and `source` may
+    /// include "sampler_internal.h".
     static func compile(
         _ source: String, name: String, optimization: String = "-O1", linkingSampler: Bool = false
     ) throws -> String {
@@ -93,16 +94,14 @@ enum SamplerPrograms {
         guard linkingSampler else { return try CCompiler.compile(source, to: binary, flags: ["-lpthread"], optimization: optimization) }
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
-        let sampler = sources.appendingPathComponent("CLaunchProfSupport").path
-        let format = sources.appendingPathComponent("LaunchProfFormat").path
-        let units =
-            ["sampler.c", "sampler_threads.c", "sampler_modules.c", "sampler_loader.c", "sampler_encode.c"]
-            .map { sampler + "/" + $0 } + [format + "/checksum.c"]
+        let targets = ["CLaunchProfSampler", "LaunchProfFormat"].map { sources.appendingPathComponent($0).path }
+        let units = try targets.flatMap { directory in
+            try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".c") }.sorted()
+                .map { directory + "/" + $0 }
+        }
         return try CCompiler.compile(
             source, to: binary,
-            flags: [
-                "-DLP_PRELOAD=1", "-I", sampler, "-I", sampler + "/include", "-I", format + "/include", "-lunwind", "-lpthread", "-ldl",
-            ],
+            flags: targets.flatMap { ["-I", $0, "-I", $0 + "/include"] } + ["-lunwind", "-lpthread", "-ldl"],
             optimization: optimization, sources: units)
     }
 }

@@ -1,11 +1,13 @@
 // sampler_threads.c — per-thread CPU-time timers, armed for threads created
-// after sampling started by a pthread_create hook or by a helper thread.
+// after sampling started by a registered pthread_create hook or by a helper
+// thread.
 //
 // A thread's CPU clock can be named from another thread of the process
 // (clock id ((~tid) << 3) | 6, the kernel's MAKE_THREAD_CPUCLOCK), and
 // SIGEV_THREAD_ID sends the timer's signal to exactly that thread. With
-// liblaunchprof-preload.so loaded, its pthread_create hook arms each thread
-// as it starts and disarms it as it ends (lp_sampler_thread_began/_ending):
+// liblaunchprof-preload.so loaded, its pthread_create hook registers itself
+// (lp_sampler_register_thread_hook) and arms each thread as it starts and
+// disarms it as it ends (lp_sampler_thread_began/_ending):
 // no helper thread, so a single-threaded program stays single-threaded —
 // glibc's malloc takes its lock-free fast path only then, and a helper made
 // an allocation-heavy launch 2% slower. Without the hook, a helper thread
@@ -56,19 +58,29 @@ int lp_sampler_arm(lp_sampled_thread_t *thread) {
                                      __ATOMIC_ACQUIRE)) {
         return 0;  // armed already, or being armed by the other party
     }
+    uint64_t period = UINT64_C(1000000000) / lp_sampler_state.hz;
+    if (__atomic_load_n(&lp_sampler_state.use_events, __ATOMIC_ACQUIRE)) {
+        int fd = lp_sampler_open_event(thread->tid, period);
+        if (fd >= 0) {
+            thread->event = fd + 1;
+            __atomic_store_n(&thread->state, LP_THREAD_ARMED, __ATOMIC_RELEASE);
+            return 0;
+        }
+        // Out of descriptors, say: this thread gets a POSIX timer.
+    }
     struct sigevent event;
     memset(&event, 0, sizeof event);
     event.sigev_notify = SIGEV_THREAD_ID;
     event.sigev_signo = SIGPROF;
     event.sigev_notify_thread_id = thread->tid;
     event.sigev_value.sival_int = thread->tid;  // the handler's tid, without a syscall
-    clockid_t clock = (clockid_t)((~(uint32_t)thread->tid << 3) | 6);
+    // The thread's CPU clock, or the wall clock (--clock wall: waiting counts).
+    clockid_t clock = lp_sampler_state.wall_clock ? CLOCK_MONOTONIC : (clockid_t)((~(uint32_t)thread->tid << 3) | 6);
     timer_t timer;
     int code = 0;
     if (timer_create(clock, &event, &timer) != 0) {
         code = errno;
     } else {
-        uint64_t period = UINT64_C(1000000000) / lp_sampler_state.hz;
         struct itimerspec spec;
         spec.it_interval.tv_sec = (time_t)(period / 1000000000);
         spec.it_interval.tv_nsec = (long)(period % 1000000000);
@@ -83,6 +95,7 @@ int lp_sampler_arm(lp_sampled_thread_t *thread) {
         return -code;
     }
     thread->timer = timer;
+    thread->event = 0;
     __atomic_store_n(&thread->state, LP_THREAD_ARMED, __ATOMIC_RELEASE);
     return 0;
 }
@@ -94,7 +107,12 @@ void lp_sampler_disarm(lp_sampled_thread_t *thread, const char *final_name) {
         return;
     }
     if (final_name != NULL) memcpy(thread->name, final_name, sizeof thread->name);
-    timer_delete(thread->timer);
+    if (thread->event > 0) {
+        lp_sampler_close_event(thread->event - 1);
+        thread->event = 0;
+    } else {
+        timer_delete(thread->timer);
+    }
     __atomic_store_n(&thread->state, LP_THREAD_IDLE, __ATOMIC_RELEASE);
 }
 
@@ -159,8 +177,18 @@ void *lp_sampler_thread_began(void) {
     // The thread's own name, with one prctl (reading /proc costs 10-20 µs
     // per thread); it is read again as the thread ends or sampling stops.
     prctl(PR_GET_NAME, slot->name);
+    lp_sampler_thread_cpu_reset();
     lp_sampler_arm(slot);
     return slot;
+}
+
+int lp_sampler_register_thread_hook(lp_sampler_thread_hook_t *hook) {
+    if (__atomic_load_n(&lp_sampler_state.started, __ATOMIC_ACQUIRE)) return -1;
+    hook->began = lp_sampler_thread_began;
+    hook->ending = lp_sampler_thread_ending;
+    hook->unwinding = lp_sampler_unwinding;
+    __atomic_store_n(&lp_sampler_state.thread_hook, 1, __ATOMIC_RELEASE);
+    return 0;
 }
 
 void lp_sampler_thread_ending(void *slot) {
@@ -170,7 +198,9 @@ void lp_sampler_thread_ending(void *slot) {
     lp_sampler_disarm(slot, name);
 }
 
-void *lp_sampler_helper_main(void *unused) {
+/// The helper thread: started only when no hook registered, so it is never
+/// itself started through one.
+static void *helper_main(void *unused) {
     (void)unused;
     sigset_t all;
     sigfillset(&all);
@@ -188,7 +218,7 @@ void *lp_sampler_helper_main(void *unused) {
 int lp_sampler_start_helper(void) {
     lp_sampler_state.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (lp_sampler_state.wake_fd < 0) return -1;
-    if (pthread_create(&lp_sampler_state.helper, NULL, lp_sampler_helper_main, NULL) != 0) {
+    if (pthread_create(&lp_sampler_state.helper, NULL, helper_main, NULL) != 0) {
         close(lp_sampler_state.wake_fd);
         lp_sampler_state.wake_fd = -1;
         return -1;

@@ -9,10 +9,6 @@
 #include <stdint.h>
 #include <time.h>
 
-#if defined(LP_PRELOAD)
-#pragma GCC visibility push(hidden)
-#endif
-
 /// A sample in the buffer: this header, then `depth` PCs (leaf first).
 typedef struct lp_sample_record {
     uint32_t size;       ///< Bytes, header included; set before the commit.
@@ -33,7 +29,7 @@ typedef struct lp_sampled_thread {
     int32_t tid;         ///< atomic: 0 = free slot
     int32_t state;       ///< atomic: LP_THREAD_*
     int32_t seen;        ///< Found by the latest scan (helper only).
-    int32_t reserved;
+    int32_t event;       ///< Its perf event's descriptor + 1, or 0 (a POSIX timer: `timer`).
     timer_t timer;
     char name[16];
 } lp_sampled_thread_t;
@@ -59,6 +55,11 @@ typedef struct lp_sampler {
     int active;                      ///< atomic: handlers record while set
     int inflight;                    ///< atomic: handlers running now
     int forked_child;
+    int thread_hook;                 ///< atomic: a pthread_create hook registered
+    int use_events;                  ///< atomic: arm perf events (sampler_events.c), else POSIX timers
+    int wall_clock;                  ///< Timers on CLOCK_MONOTONIC: every thread, running or not
+    int events_user_only;            ///< atomic: events may count user time only
+    uint64_t sampled_cpu_ns;         ///< atomic: CPU time the closed events counted
     uint64_t start_ns, stop_ns;
     uint8_t *buffer;
     uint64_t capacity;
@@ -81,7 +82,7 @@ typedef struct lp_sampler {
 enum {
     LP_SAMPLER_MAIN_THREAD_ONLY = 1,  ///< libunwind was not loaded at start-up.
     LP_SAMPLER_LOADER_UNGUARDED = 2,  ///< The loader's locks were not found.
-    LP_SAMPLER_THREADS_HOOKED = 4,    ///< New threads armed as they start (pthread_create hook).
+    LP_SAMPLER_THREADS_HOOKED = 4,    ///< New threads armed as they start (a registered pthread_create hook).
 };
 
 extern lp_sampler_t lp_sampler_state;
@@ -97,6 +98,11 @@ int lp_sampler_arm(lp_sampled_thread_t *thread);
 /// Deletes the slot's timer, if set, keeping `final_name` (16 bytes, or
 /// NULL) as the thread's name.
 void lp_sampler_disarm(lp_sampled_thread_t *thread, const char *final_name);
+/// A task-clock perf event on `tid` that sends it SIGPROF every `period_ns`
+/// of its CPU time: its descriptor, or -errno (sampler_events.c).
+int lp_sampler_open_event(int32_t tid, uint64_t period_ns);
+/// Adds the CPU time the event counted to `sampled_cpu_ns` and closes it.
+void lp_sampler_close_event(int fd);
 /// Starts the helper thread that arms threads created later.
 int lp_sampler_start_helper(void);
 /// Stops the helper thread (it deletes every timer) and waits for it.
@@ -104,14 +110,16 @@ void lp_sampler_stop_helper(void);
 /// One pass over /proc/self/task on the calling thread: arms every thread
 /// that runs now (threads that existed before a pthread_create hook).
 void lp_sampler_scan_once(void);
-/// For a pthread_create hook, on a new thread before its code runs: arms
-/// the thread's timer if sampling is on; the slot (or NULL) goes to
-/// lp_sampler_thread_ending when the thread ends.
+/// The registered pthread_create hook's calls (lp_sampler_thread_hook_t),
+/// on a new thread before its code runs: arms the thread's timer if sampling
+/// is on; the slot (or NULL) goes to lp_sampler_thread_ending when the thread
+/// ends.
 void *lp_sampler_thread_began(void);
 void lp_sampler_thread_ending(void *slot);
-/// Whether the calling thread is in the SIGPROF handler, inside libunwind:
-/// every signal is blocked there and stays so, which lets the preload
-/// library's sigprocmask skip libunwind's mask and unmask syscalls.
+/// Starts the calling thread's wall-clock on/off-CPU accounting from its
+/// CPU time now (sampler.c).
+void lp_sampler_thread_cpu_reset(void);
+/// Whether the calling thread is in the SIGPROF handler, inside libunwind.
 int lp_sampler_unwinding(void);
 /// Reads /proc/self/task/<tid>/comm into `name`.
 void lp_sampler_read_comm(uint32_t tid, char name[16]);
@@ -121,15 +129,6 @@ void lp_sampler_find_loader_locks(void);
 /// Whether a loader lock is taken: unwinding now could deadlock.
 int lp_sampler_loader_busy(void);
 
-struct dl_phdr_info;
-/// The descriptor of the ELF note `type`/`name` in the object's mapped
-/// PT_NOTE segments (its size in `desc_size`), or NULL.
-/// The sampler's helper thread (sampler_threads.c); the preload library's
-/// pthread_create hook lets it start unwrapped.
-void *lp_sampler_helper_main(void *unused);
-
-const uint8_t *lp_find_note(const struct dl_phdr_info *info, uint32_t type, const char *name,
-                            uint32_t *desc_size);
 
 /// Snapshots the loaded modules into lp_sampler_state.modules.
 void lp_sampler_snapshot_modules(void);
@@ -138,11 +137,8 @@ void lp_sampler_snapshot_modules(void);
 void lp_sampler_lock(void);
 void lp_sampler_unlock(void);
 
-/// Finds a libunwind unw_backtrace: linked (preload) or dlopen'ed.
+/// Finds libunwind's unw_backtrace when the starter did not pass it: loaded
+/// already (`*preloaded` = 1), or dlopen'ed.
 int (*lp_sampler_find_backtrace(int *preloaded))(void **, int);
-
-#if defined(LP_PRELOAD)
-#pragma GCC visibility pop
-#endif
 
 #endif

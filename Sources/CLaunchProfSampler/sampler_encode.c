@@ -100,7 +100,10 @@ static void samples_payload(sink_t *sink, const snapshot_t *snapshot) {
     put_u64(sink, __atomic_load_n(&lp_sampler_state.lost, __ATOMIC_ACQUIRE));
     put_u64(sink, __atomic_load_n(&lp_sampler_state.failed, __ATOMIC_ACQUIRE));
     put_u32(sink, snapshot->thread_count);
-    put_u32(sink, 0);
+    // The CPU time the perf events counted while they sampled (µs,
+    // saturating; 0 under POSIX timers): what the samples stand for.
+    uint64_t cpu_us = __atomic_load_n(&lp_sampler_state.sampled_cpu_ns, __ATOMIC_ACQUIRE) / 1000;
+    put_u32(sink, cpu_us > UINT32_MAX ? UINT32_MAX : (uint32_t)cpu_us);
     for (uint32_t i = 0; i < snapshot->thread_count; i++) {
         put_u32(sink, snapshot->threads[i].tid);
         put(sink, snapshot->threads[i].name, 16);

@@ -17,11 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(LP_PRELOAD)
-#define UNW_LOCAL_ONLY
-#include <libunwind.h>
-#endif
-
 
 typedef struct {
     lp_module_t *modules;
@@ -113,10 +108,6 @@ void lp_sampler_snapshot_modules(void) {
 }
 
 int (*lp_sampler_find_backtrace(int *preloaded))(void **, int) {
-#if defined(LP_PRELOAD)
-    *preloaded = 1;
-    return unw_backtrace;
-#else
     // Already loaded at start-up (launchprof profile preloads it with
     // liblaunchprof-preload.so): its thread-local data is static TLS.
     void *handle = dlopen("libunwind.so.8", RTLD_NOW | RTLD_NOLOAD);
@@ -125,5 +116,4 @@ int (*lp_sampler_find_backtrace(int *preloaded))(void **, int) {
     if (handle == NULL) handle = dlopen("libunwind.so", RTLD_NOW | RTLD_LOCAL);
     if (handle == NULL) return NULL;
     return (int (*)(void **, int))dlsym(handle, "unw_backtrace");
-#endif
 }

@@ -9,9 +9,7 @@
 // alone and counted as failed.
 #define _GNU_SOURCE
 #include "sampler_internal.h"
-#include "sampler_env.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -30,6 +28,30 @@ lp_sampler_t lp_sampler_state = {.wake_fd = -1};
 static __thread int unwinding __attribute__((tls_model("initial-exec")));
 
 int lp_sampler_unwinding(void) { return unwinding; }
+
+/// The thread's CPU time at its previous wall-clock sample (ns).
+static __thread uint64_t wall_cpu_ns __attribute__((tls_model("initial-exec")));
+
+static uint64_t thread_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+void lp_sampler_thread_cpu_reset(void) { wall_cpu_ns = thread_cpu_ns(); }
+
+/// Wall clock: whether the thread ran less than half of the periods this
+/// sample stands for, from the CPU time the kernel accounts to it (read in
+/// the handler: clock_gettime is async-signal-safe). Off CPU, the signal
+/// found it waiting — in a system call, on a lock, for the disk — and its
+/// stack says where.
+static uint16_t off_cpu_flag(uint32_t weight) {
+    if (!lp_sampler_state.wall_clock) return 0;
+    uint64_t now = thread_cpu_ns(), ran = now - wall_cpu_ns;
+    wall_cpu_ns = now;
+    uint64_t period = UINT64_C(1000000000) / lp_sampler_state.hz;
+    return ran * 2 < period * weight ? LP_SAMPLE_OFF_CPU : 0;
+}
 
 /// Frames of the handler itself (handler, signal trampoline) that precede
 /// the interrupted PC in unw_backtrace's answer.
@@ -90,17 +112,19 @@ static void handler(int signo, siginfo_t *info, void *context) {
     if (__atomic_load_n(&lp_sampler_state.active, __ATOMIC_ACQUIRE)) {
         int timer = info->si_code == SI_TIMER;
         uint32_t tid = timer ? (uint32_t)info->si_value.sival_int : lp_sampler_gettid();
-        // CPU-clock timers are checked at the scheduler tick (CONFIG_HZ): at
-        // a higher rate one signal stands for several periods, and says so.
+        // POSIX CPU-clock timers are checked at the scheduler tick
+        // (CONFIG_HZ): at a higher rate one signal stands for several
+        // periods, and says so. A perf event signals every period: weight 1.
         uint32_t weight = timer && info->si_overrun > 0 ? 1 + (uint32_t)info->si_overrun : 1;
         void *frames[LP_SAMPLER_MAX_DEPTH + LP_HANDLER_FRAMES];
         int capacity = (int)lp_sampler_state.max_depth + LP_HANDLER_FRAMES;
+        uint16_t state = off_cpu_flag(weight);
         uint64_t t0 = lp_sampler_now();
         if (lp_sampler_loader_busy()) {
             // Unwinding could wait for a loader lock this thread is taking.
             __atomic_fetch_add(&lp_sampler_state.failed, 1, __ATOMIC_RELAXED);
             frames[0] = (void *)interrupted_pc(context);
-            record_sample(frames, 1, LP_SAMPLE_LOADER_BUSY, tid, weight, t0, 0);
+            record_sample(frames, 1, LP_SAMPLE_LOADER_BUSY | state, tid, weight, t0, 0);
             goto done;
         }
         unwinding = 1;
@@ -115,10 +139,10 @@ static void handler(int signo, siginfo_t *info, void *context) {
         if (first < 0) {
             __atomic_fetch_add(&lp_sampler_state.failed, 1, __ATOMIC_RELAXED);
             frames[0] = pc;
-            record_sample(frames, 1, LP_SAMPLE_UNWIND_FAILED, tid, weight, t0, t1 - t0);
+            record_sample(frames, 1, LP_SAMPLE_UNWIND_FAILED | state, tid, weight, t0, t1 - t0);
         } else {
             int depth = count - first;
-            uint16_t flags = 0;
+            uint16_t flags = state;
             if (count == capacity || depth > (int)lp_sampler_state.max_depth) flags |= LP_SAMPLE_TRUNCATED;
             if (depth > (int)lp_sampler_state.max_depth) depth = (int)lp_sampler_state.max_depth;
             record_sample(frames + first, depth, flags, tid, weight, t0, t1 - t0);
@@ -138,19 +162,13 @@ static void forked_child(void) {
     __atomic_store_n(&lp_sampler_state.active, 0, __ATOMIC_RELEASE);
     lp_sampler_state.forked_child = 1;
     lp_sampler_state.helper_running = 0;
-}
-
-/// Whether a pthread_create hook arms new threads for this sampler: always
-/// in the preload library; in LaunchProf when liblaunchprof-preload.so is
-/// loaded too (it stands down but offers its hook).
-static int adopt_thread_hook(void) {
-#if defined(LP_PRELOAD)
-    return 1;
-#else
-    typedef int (*adopt_fn)(void *(*)(void), void (*)(void *), int (*)(void));
-    adopt_fn adopt = (adopt_fn)dlsym(RTLD_DEFAULT, "launchprof_preload_adopt_sampler");
-    return adopt != NULL && adopt(lp_sampler_thread_began, lp_sampler_thread_ending, lp_sampler_unwinding);
-#endif
+    // Perf event descriptors are inherited (timers are not): they watch the
+    // parent's threads, so the child lets go of them.
+    for (uint32_t i = 0; lp_sampler_state.threads != NULL && i < LP_SAMPLER_MAX_THREADS; i++) {
+        lp_sampled_thread_t *thread = &lp_sampler_state.threads[i];
+        if (thread->event > 0) close(thread->event - 1);
+        thread->event = 0;
+    }
 }
 
 static int fail(const char *reason) {
@@ -159,6 +177,12 @@ static int fail(const char *reason) {
 }
 
 int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
+    lp_sampler_options_t options = {.hz = hz, .max_depth = max_depth};
+    return lp_sampler_start_with(&options);
+}
+
+int lp_sampler_start_with(const lp_sampler_options_t *options) {
+    uint32_t hz = options->hz, max_depth = options->max_depth;
     int expected = 0;
     if (!__atomic_compare_exchange_n(&lp_sampler_state.started, &expected, 1, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
@@ -169,17 +193,15 @@ int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
     if (max_depth > LP_SAMPLER_MAX_DEPTH) max_depth = LP_SAMPLER_MAX_DEPTH;
     lp_sampler_state.hz = hz;
     lp_sampler_state.max_depth = max_depth;
-    int preloaded = 0;
-    lp_sampler_state.backtrace = lp_sampler_find_backtrace(&preloaded);
+    int preloaded = options->backtrace != NULL;
+    lp_sampler_state.backtrace = preloaded ? options->backtrace : lp_sampler_find_backtrace(&preloaded);
     if (lp_sampler_state.backtrace == NULL) return fail("libunwind (libunwind.so.8) cannot be loaded");
     // libunwind's thread-local data of a dlopen'ed copy is allocated lazily,
     // with malloc, on a thread's first use: unsafe in a signal handler. Only
     // the thread warmed below is then safe to sample.
     if (!preloaded) lp_sampler_state.flags |= LP_SAMPLER_MAIN_THREAD_ONLY;
 
-    uint64_t megabytes = 32;
-    const char *text = LP_ENV("LAUNCHPROF_SAMPLE_BUFFER_MB");
-    if (text != NULL && atoi(text) > 0) megabytes = (uint64_t)atoi(text);
+    uint64_t megabytes = options->buffer_megabytes > 0 ? options->buffer_megabytes : 32;
     lp_sampler_state.capacity = megabytes << 20;
     // Zero pages until touched: the size costs nothing until samples fill it.
     void *buffer = mmap(NULL, lp_sampler_state.capacity, PROT_READ | PROT_WRITE,
@@ -206,16 +228,25 @@ int lp_sampler_start(uint32_t hz, uint32_t max_depth) {
     pthread_atfork(NULL, NULL, forked_child);
 
     lp_sampler_state.start_ns = lp_sampler_now();
+    // Perf events count CPU time only: the wall clock is a POSIX timer.
+    lp_sampler_state.wall_clock = options->wall_clock != 0;
+    __atomic_store_n(&lp_sampler_state.use_events, !options->posix_timers && !options->wall_clock, __ATOMIC_RELEASE);
+    lp_sampler_thread_cpu_reset();
     __atomic_store_n(&lp_sampler_state.active, 1, __ATOMIC_RELEASE);
     lp_sampler_state.main_tid = lp_sampler_gettid();
     lp_sampled_thread_t *main_thread = lp_sampler_thread((int32_t)lp_sampler_state.main_tid);
     prctl(PR_GET_NAME, main_thread->name);  // read again when sampling stops
     if (lp_sampler_arm(main_thread) == 0) {
-        lp_sampler_state.timer_mode = LP_SAMPLER_TIMER_THREAD_CPU;
+        // No perf event for the main thread (not allowed here): POSIX
+        // timers for every thread, without trying again on each.
+        if (main_thread->event == 0) __atomic_store_n(&lp_sampler_state.use_events, 0, __ATOMIC_RELEASE);
+        lp_sampler_state.timer_mode = lp_sampler_state.wall_clock ? LP_SAMPLER_TIMER_THREAD_WALL
+                                      : main_thread->event > 0    ? LP_SAMPLER_TIMER_THREAD_EVENT
+                                                                  : LP_SAMPLER_TIMER_THREAD_CPU;
         if (lp_sampler_state.flags & LP_SAMPLER_MAIN_THREAD_ONLY) return 0;
-        if (adopt_thread_hook()) {
+        if (__atomic_load_n(&lp_sampler_state.thread_hook, __ATOMIC_ACQUIRE)) {
             lp_sampler_state.flags |= LP_SAMPLER_THREADS_HOOKED;
-            lp_sampler_scan_once();  // threads started before the hook was ours
+            lp_sampler_scan_once();  // threads started before sampling did
         } else {
             lp_sampler_start_helper();
         }

@@ -1,0 +1,139 @@
+// launchprof_sampler.h — the launch-window sampling profiler (docs/sampling.md).
+//
+// When LAUNCHPROF_SAMPLE_HZ is set, a constructor starts sampling at process
+// entry: each thread gets a task-clock perf event that signals it every period
+// of its CPU time (or, where perf events are not allowed, a timer on its own
+// CPU-time clock: timer_create with SIGEV_THREAD_ID), whose SIGPROF handler captures the stack with libunwind
+// into a preallocated buffer (no malloc, no locks). New threads are armed by a
+// pthread_create hook that registered itself (lp_sampler_register_thread_hook)
+// or, without one, by a helper thread. Sampling stops at launch complete
+// (lp_sampler_stop) or at exit.
+//
+// One target, two starters: LaunchProf's constructor (CLaunchProfSupport,
+// sampler_entry.c) and liblaunchprof-preload.so (Sources/CLaunchProfPreload,
+// built by Plugins/PreloadLibrary from this target's own file list), which
+// writes a whole trace file itself at exit (lp_sampler_write_trace). The
+// sampler calls neither of them.
+//
+// Trace sections written here (docs/trace-format.md): 5 samples, 6 modules.
+#ifndef LAUNCHPROF_SAMPLER_H
+#define LAUNCHPROF_SAMPLER_H
+
+#include <stddef.h>
+#include "launchprof_format.h"
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Section tags and timer modes: launchprof_format.h.
+
+/// Sample record flags.
+enum {
+    LP_SAMPLE_TRUNCATED = 1,      ///< The stack was deeper than the maximum depth.
+    LP_SAMPLE_UNWIND_FAILED = 2,  ///< libunwind failed: only the interrupted PC.
+    LP_SAMPLE_LOADER_BUSY = 4,    ///< A loader lock was taken: only the interrupted PC.
+    LP_SAMPLE_OFF_CPU = 8,        ///< Wall clock: the thread used under half the period's CPU (it waited).
+};
+
+#define LP_SAMPLER_DEFAULT_HZ 1000
+#define LP_SAMPLER_DEFAULT_DEPTH 128
+#define LP_SAMPLER_MAX_DEPTH 1024
+#define LP_SAMPLER_MAX_THREADS 4096
+
+/// Counters of the sampler, read atomically.
+typedef struct lp_sampler_stats {
+    uint64_t samples;       ///< Samples recorded.
+    uint64_t lost;          ///< Samples not recorded: the buffer was full.
+    uint64_t failed;        ///< Samples whose stack libunwind could not walk.
+    uint64_t threads;       ///< Threads whose timer was armed.
+    uint64_t handler_ns;    ///< Time spent unwinding, all samples.
+    uint32_t hz;
+    uint32_t timer_mode;    ///< LP_SAMPLER_TIMER_*.
+    int running;
+} lp_sampler_stats_t;
+
+/// How to sample; zero fields take their defaults.
+typedef struct lp_sampler_options {
+    uint32_t hz;                ///< Samples per CPU-second of each thread (1-100000).
+    uint32_t max_depth;         ///< Frames per stack (default 128, at most 1024).
+    uint32_t buffer_megabytes;  ///< The sample buffer (default 32; mapped, touched as filled).
+    /// POSIX CPU-time timers even where perf events are allowed
+    /// (LAUNCHPROF_SAMPLE_TIMER=posix): checked at the scheduler tick only.
+    uint32_t posix_timers;
+    /// Sample every thread on the wall clock, running or waiting
+    /// (LAUNCHPROF_SAMPLE_CLOCK=wall), marking each sample on or off CPU.
+    uint32_t wall_clock;
+    uint32_t reserved;
+    /// libunwind's unw_backtrace when the caller links libunwind (so it was
+    /// loaded at start-up and its thread-local data is static TLS); NULL to
+    /// find it (already loaded, or dlopen'ed: then only the main thread).
+    int (*backtrace)(void **frames, int capacity);
+} lp_sampler_options_t;
+
+/// Whether this process should be sampled, read from LAUNCHPROF_SAMPLE_HZ,
+/// _DEPTH, _BUFFER_MB, _TIMER, _CLOCK and _PID through `env` (each starter reads its own
+/// environment): 1 with `options` filled, 0 when not asked for, asked for by
+/// another process (LAUNCHPROF_SAMPLE_PID), or asked for badly (said on
+/// standard error).
+int lp_sampler_requested(const char *(*env)(const char *name), lp_sampler_options_t *options);
+
+/// Starts sampling every thread at `hz` samples per CPU-second with stacks
+/// of at most `max_depth` frames. Returns 0 when started, -1 with a reason in
+/// `lp_sampler_error()` otherwise (also when already started once).
+int lp_sampler_start(uint32_t hz, uint32_t max_depth);
+int lp_sampler_start_with(const lp_sampler_options_t *options);
+
+/// What a pthread_create hook calls: `began` on each new thread before its
+/// code runs (arms its timer; returns the slot to pass to `ending`),
+/// `ending` as it ends, and `unwinding` to learn whether the calling thread
+/// is inside the handler's unwind (where every signal is blocked and stays
+/// so, which lets a sigprocmask hook skip libunwind's system calls).
+typedef struct lp_sampler_thread_hook {
+    void *(*began)(void);
+    void (*ending)(void *slot);
+    int (*unwinding)(void);
+} lp_sampler_thread_hook_t;
+
+/// Registers a pthread_create hook (the preload library's) before sampling
+/// starts: the sampler then arms new threads through it and starts no helper
+/// thread. 0 with `hook` filled, or -1 when sampling has already started.
+/// Hidden, so that the ELF note of a LaunchProf program can point at it
+/// (sampler_entry.c) with a link-time offset.
+__attribute__((visibility("hidden"))) int lp_sampler_register_thread_hook(lp_sampler_thread_hook_t *hook);
+
+/// Stops sampling, waits for handlers in flight and snapshots the loaded
+/// modules. Idempotent; safe to call when sampling never started.
+void lp_sampler_stop(void);
+
+/// Why the last start failed (static text), or NULL.
+const char *lp_sampler_error(void);
+
+lp_sampler_stats_t lp_sampler_stats(void);
+
+struct dl_phdr_info;
+/// The descriptor of the ELF note `type`/`name` in the object's mapped
+/// PT_NOTE segments (its size in `desc_size`), or NULL: how the preload
+/// library finds LaunchProf's note in the main program.
+const uint8_t *lp_find_note(const struct dl_phdr_info *info, uint32_t type, const char *name,
+                            uint32_t *desc_size);
+
+/// Encodes the samples and modules sections (with their 16-byte section
+/// headers) from one consistent snapshot of the samples committed so far and
+/// of the sampled threads, while no other thread encodes or replaces the
+/// module map. Returns a malloc'ed buffer (the caller frees it) and its size
+/// in `*size`; NULL (size 0) when sampling never started or memory ran out.
+/// Safe while handlers still append samples.
+uint8_t *lp_sampler_encode_sections(size_t *size);
+
+/// Writes a whole trace file (header, empty event tables, samples, modules,
+/// checksum) to `path` via a temporary file and rename(2). For programs that
+/// do not link LaunchProf (the preload library). Returns 0 or -1 with errno.
+int lp_sampler_write_trace(const char *path, uint64_t spawn_ns, uint64_t entry_ns);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,63 @@
+import Foundation
+import LaunchBenchmark
+import LaunchProfTestSupport
+import Testing
+
+/// `--clock wall`: every thread is sampled on the wall clock, waiting or
+/// not, and each sample is marked on or off CPU, so a profile shows where a
+/// launch waited (docs/sampling.md).
+@Suite(.serialized)
+struct SamplerWallClockTests {
+    /// The main thread waits on a mutex that a worker holds while it spins
+    /// for 300 ms of CPU.
+    static let program = """
+        #include <pthread.h>
+        #include <sched.h>
+        #include <stdio.h>
+        #include <time.h>
+        static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+        static int taken;
+        static double spin(double ms) { struct timespec t; double x = 0, end;
+          clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); end = t.tv_sec * 1e3 + t.tv_nsec / 1e6 + ms;
+          do { for (int i = 0; i < 100000; i++) x += i * 1e-9; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); } while (t.tv_sec * 1e3 + t.tv_nsec / 1e6 < end);
+          return x; }
+        __attribute__((noinline)) void *holder_busy_with_lock(void *p) {
+          pthread_mutex_lock(&lock); __atomic_store_n(&taken, 1, __ATOMIC_RELEASE);
+          *(double *)p = spin(300); pthread_mutex_unlock(&lock); return NULL; }
+        __attribute__((noinline)) void waiter_blocked_on_lock(void) { pthread_mutex_lock(&lock); pthread_mutex_unlock(&lock); }
+        int main(void) { pthread_t t; double r = 0;
+          pthread_create(&t, NULL, holder_busy_with_lock, &r);
+          while (!__atomic_load_n(&taken, __ATOMIC_ACQUIRE)) sched_yield();
+          waiter_blocked_on_lock();
+          pthread_join(t, NULL); printf("%f\\n", r); return 0; }
+        """
+
+    @Test func aThreadWaitingOnALockIsSampledOffCPUWhereItWaits() throws {
+        let binary = try SamplerPrograms.compile(Self.program, name: "wall-lock")
+        defer { unlink(binary) }
+        let profiled = try ProfiledRun.profile([binary], name: "wall", options: ["--clock", "wall"])
+        defer { try? FileManager.default.removeItem(atPath: profiled.directory) }
+        let sampling = try #require(profiled.trace.sampling)
+        #expect(sampling.timerMode == .threadWallClock)
+        func samples(in function: String) -> [(offCPU: Bool, weight: UInt64)] {
+            profiled.folded.filter { $0.frames.contains(function) }.map { ($0.frames.first == "[off CPU]", $0.weight) }
+        }
+        func offShare(_ stacks: [(offCPU: Bool, weight: UInt64)]) -> Double {
+            Double(stacks.filter(\.offCPU).reduce(0) { $0 + $1.weight }) / Double(max(stacks.reduce(0) { $0 + $1.weight }, 1))
+        }
+        let waiter = samples(in: "waiter_blocked_on_lock")
+        let holder = samples(in: "holder_busy_with_lock")
+        // A CPU-time profile has no sample of the waiter at all: it never runs.
+        #expect(waiter.reduce(0) { $0 + $1.weight } >= 30, "the waiter is sampled while it waits: \(profiled.folded)")
+        #expect(offShare(waiter) > 0.9, "waiting on the lock is off CPU: \(waiter)")
+        #expect(holder.contains { !$0.offCPU }, "the spinning holder is on CPU: \(holder)")
+        #expect(offShare(holder) < offShare(waiter))
+        #expect(profiled.folded.allSatisfy { $0.frames.first == "[off CPU]" || $0.frames.first == "[on CPU]" })
+    }
+
+    @Test func aClockOtherThanCPUOrWallIsRefused() throws {
+        let run = try CommandRun.run(try Products.path("launchprof"), ["profile", "--clock", "monotonic", "--", "/bin/true"])
+        #expect(run.status == 2, "\(run.standardError)")
+        #expect(run.standardError.contains("--clock must be cpu or wall, got 'monotonic'"), "\(run.standardError)")
+    }
+}
