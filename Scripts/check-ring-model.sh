@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks docs/models/trace_ring.pml, the trace ring's claim / commit / release
 # / snapshot protocol, with spin (every interleaving; what it covers is at the
-# top of the model), then checks that the model has teeth: three broken
+# top of the model), then checks that the model has teeth: five broken
 # protocols must each fail an assertion.
 #
 #   Scripts/check-ring-model.sh          2 writers x 3 events, both policies (~10 s)
@@ -58,7 +58,8 @@ mutant() {  # name, sed expression
     fi
 }
 mutant "a claimer takes a block its owner still writes into" 's/:: state\[idx\] != OWNED ->/:: true ->/'
-mutant "a recycled block's markers are not cleared first" 's/:: i < S -> seq\[idx \* S + i\] = 0; i++/:: i < S -> i++/'
-mutant "the reader does not re-check the marker" 's/                s2 = seq\[i\];/                s2 = s1;/'
+mutant "a recycled block keeps its old epoch" 's/                    epoch\[idx\] = n;  \/\* then the release fence \*\//                    skip;/'
+mutant "the reader does not re-check the epoch" 's/                    e2 = epoch\[blk\];/                    e2 = e1;/'
+mutant "the reader keeps a marker of another epoch" 's/:: s1 != 0 \&\& (s1 - 1) \/ S == e1 ->/:: s1 != 0 ->/'
 mutant "overwritten events are not counted" 's/d_step { overwritten = overwritten + count\[idx\] }/skip/'
 exit $status

@@ -11,13 +11,14 @@
 # Targets (docs/tracer.md): event <= 1.1x clock_gettime at 1, 2 and 4 threads;
 # disabled <= 1 ns.
 #
-# Usage: Scripts/compare-tracer-cost.sh [BASE]     ROUNDS=7 COUNT=4194304
+# Usage: Scripts/compare-tracer-cost.sh [BASE]     ROUNDS=7 COUNT=4194304 RING=1048576 (events)
 # BASE defaults to c92f6b1, the tree before blocks were owned (issue 26).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE=${1:-c92f6b1}
 ROUNDS=${ROUNDS:-7}
 COUNT=${COUNT:-4194304}
+RING=${RING:-1048576}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -33,13 +34,13 @@ build after Sources
 
 for round in $(seq "$ROUNDS"); do
     for version in before after; do
-        "$work/$version" "$COUNT" | sed "s/^/$round $version /" >>"$work/results"
+         "$work/$version" "$COUNT" "$RING" | sed "s/^/$round $version /" >>"$work/results"
     done
 done
 
-python3 - "$work/results" "$BASE" "$ROUNDS" "$COUNT" <<'PY'
+python3 - "$work/results" "$BASE" "$ROUNDS" "$COUNT" "$RING" <<'PY'
 import statistics, sys
-path, base, rounds, count = sys.argv[1:]
+path, base, rounds, count, ring = sys.argv[1:]
 runs = {}  # (round, version) -> {(case, threads): (wall, cpu)}
 for line in open(path):
     r, version, case, threads, wall, cpu = line.split()
@@ -49,7 +50,7 @@ def median(version, key, field):
 def ratio(version, threads, field):
     return statistics.median(v[("event", threads)][field] / v[("clock", threads)][field]
                              for (r, ver), v in runs.items() if ver == version)
-print(f"before = {base}, after = work tree; {rounds} alternating rounds, {count} operations per thread per case; medians")
+print(f"before = {base}, after = work tree; {rounds} alternating rounds, {count} operations per thread per case, a {ring}-event overwrite-oldest ring; medians")
 print("| case | threads | event ns, cpu (before / after) | clock_gettime ns, cpu, same run (before / after) "
       "| event ÷ clock, cpu (before / after) | event ÷ clock, wall (before / after) |")
 print("|---|---|---|---|---|---|")

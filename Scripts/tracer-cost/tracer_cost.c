@@ -81,12 +81,15 @@ static void measure(const char *name, void (*work)(long), int threads, long coun
 int main(int argc, char **argv) {
     long count = argc > 1 ? atol(argv[1]) : 1L << 22;
     if (count <= 0) count = 1L << 22;
-    // A large ring that overwrites its oldest events, as Benchmarks/ uses:
-    // the steady-state hot path, with a block claim every 64 events.
-    lp_global_ring_install(lp_ring_create(1 << 20, LP_POLICY_OVERWRITE_OLDEST));
+    long ring_events = argc > 2 ? atol(argv[2]) : 1L << 20;
+    if (ring_events <= 0) ring_events = 1L << 20;
+    // A ring that overwrites its oldest events (1 Mi events as Benchmarks/
+    // uses, unless told): the steady-state hot path, with a block claim
+    // every 64 events.
+    lp_global_ring_install(lp_ring_create(ring_events, LP_POLICY_OVERWRITE_OLDEST));
     // Touch the whole ring first: page faults are not what is measured.
     lp_set_tracing_enabled(1);
-    emit_events(2L << 20);
+    emit_events(2 * ring_events);
     lp_set_tracing_enabled(0);
     static const int thread_counts[] = {1, 2, 4};
     for (size_t i = 0; i < sizeof thread_counts / sizeof *thread_counts; i++) {

@@ -265,7 +265,7 @@ lp_ring_t *lp_ring_create(uint64_t capacity, uint32_t policy) {
     if (ring == NULL) return NULL;
     memset(ring, 0, sizeof *ring);
     // calloc of a large block maps zero pages: nothing is touched until used.
-    ring->slots = calloc(capacity, sizeof(lp_event_t));
+    ring->slots = calloc(capacity, sizeof(lp_slot_t));
     ring->blocks = calloc(capacity / LP_BLOCK_EVENTS, sizeof(lp_block_t));
     if (ring->slots == NULL || ring->blocks == NULL) {
         free(ring->slots);
@@ -390,7 +390,9 @@ static int claim_block(lp_ring_t *ring, lp_cursor_t *cursor) {
             return 0;
         }
         lp_block_t *block = &ring->blocks[number];
-        __atomic_store_n(&block->state, LP_BLOCK_OWNED, __ATOMIC_RELAXED);  // only this thread has `number`
+        // Only this thread has `number`; a reader that sees OWNED sees the epoch.
+        __atomic_store_n(&block->epoch, number, __ATOMIC_RELAXED);
+        __atomic_store_n(&block->state, LP_BLOCK_OWNED, __ATOMIC_RELEASE);
         cursor->block = block;
         cursor->next = &ring->slots[number * LP_BLOCK_EVENTS];
         cursor->end = cursor->next + LP_BLOCK_EVENTS;
@@ -412,17 +414,17 @@ static int claim_block(lp_ring_t *ring, lp_cursor_t *cursor) {
                                          __ATOMIC_RELAXED)) {
             continue;  // another thread took it first
         }
-        lp_event_t *first = &ring->slots[index * LP_BLOCK_EVENTS];
+        lp_slot_t *first = &ring->slots[index * LP_BLOCK_EVENTS];
         if (state == LP_BLOCK_RELEASED) {
             uint32_t replaced = __atomic_load_n(&block->count, __ATOMIC_RELAXED);
             if (replaced) __atomic_fetch_add(&ring->overwritten, replaced, __ATOMIC_RELAXED);
-            // Uncommit every slot before any new field is stored (a seqlock's
-            // writer side): a reader that copies a new field then sees a
-            // marker other than the one it started with. A release store
-            // orders what comes before it, not after, hence the fence.
-            for (uint64_t i = 0; i < LP_BLOCK_EVENTS; i++) __atomic_store_n(&first[i].seq, 0, __ATOMIC_RELAXED);
-            __atomic_thread_fence(__ATOMIC_RELEASE);
         }
+        // The new epoch before any new field (a seqlock's writer side): a
+        // reader that copies a new field then sees an epoch other than the
+        // one it started with, and the old markers no longer match the block.
+        // A release store orders what comes before it, not after: a fence.
+        __atomic_store_n(&block->epoch, number, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
         cursor->block = block;
         cursor->next = first;
         cursor->end = first + LP_BLOCK_EVENTS;
@@ -432,7 +434,7 @@ static int claim_block(lp_ring_t *ring, lp_cursor_t *cursor) {
     return 0;
 }
 
-lp_event_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor) {
+lp_slot_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor) {
     if (ring == NULL) {
         ring = lp_global_ring_ensure();
         if (ring == NULL) return NULL;
@@ -458,7 +460,7 @@ lp_event_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor) {
         __atomic_fetch_add(&ring->dropped, 1, __ATOMIC_RELAXED);
         return NULL;
     }
-    lp_event_t *slot = cursor->next;
+    lp_slot_t *slot = cursor->next;
     cursor->next = slot + 1;
     return slot;
 }
@@ -474,23 +476,31 @@ lp_ring_stats_t lp_ring_stats(const lp_ring_t *ring) {
     return stats;
 }
 
-/// Copies one slot if it holds a committed event that stays the same while
-/// it is copied (a seqlock's reader side); returns 0 otherwise.
-static int copy_event(const lp_event_t *slot, lp_event_t *out) {
+/// Copies slot `index` of a block whose epoch was `epoch` when the copy began,
+/// if it holds an event committed in that epoch that stays the same while it
+/// is copied (a seqlock's reader side); returns 0 otherwise.
+static int copy_event(const lp_block_t *block, uint64_t epoch, const lp_slot_t *slot, lp_event_t *out) {
     uint64_t seq = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE);
-    if (seq == 0) return 0;  // never written, being recycled, or not yet committed
+    // 0: never written. Another claim's marker: committed before the block
+    // was recycled (that event is counted as overwritten), or after the epoch
+    // was read.
+    if (seq == 0 || (seq - 1) / LP_BLOCK_EVENTS != epoch) return 0;
     out->ts = __atomic_load_n(&slot->ts, __ATOMIC_RELAXED);
     out->name = __atomic_load_n(&slot->name, __ATOMIC_RELAXED);
     out->id = __atomic_load_n(&slot->id, __ATOMIC_RELAXED);
     out->arg = __atomic_load_n(&slot->arg, __ATOMIC_RELAXED);
-    out->tid = __atomic_load_n(&slot->tid, __ATOMIC_RELAXED);
-    out->kind = __atomic_load_n(&slot->kind, __ATOMIC_RELAXED);
-    out->flags = __atomic_load_n(&slot->flags, __ATOMIC_RELAXED);
-    out->category = __atomic_load_n(&slot->category, __ATOMIC_RELAXED);
-    // The copy's loads stay before the second load of the marker (an acquire
-    // load orders what comes after it, not what came before).
+    uint64_t meta = __atomic_load_n(&slot->meta, __ATOMIC_RELAXED);
+    // The copy's loads stay before the epoch's second load (an acquire load
+    // orders what comes after it, not what came before). Within one epoch a
+    // slot is written once, before its marker: only a new epoch, stored
+    // before any of its fields, can change what was copied, so the marker
+    // needs no second look.
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (__atomic_load_n(&slot->seq, __ATOMIC_RELAXED) != seq) return 0;  // recycled meanwhile
+    if (__atomic_load_n(&block->epoch, __ATOMIC_RELAXED) != epoch) return 0;  // recycled meanwhile
+    out->tid = (uint32_t)meta;
+    out->kind = (uint8_t)(meta >> 32);
+    out->flags = (uint8_t)(meta >> 40);
+    out->category = (uint16_t)(meta >> 48);
     out->seq = seq;
     return 1;
 }
@@ -501,10 +511,12 @@ size_t lp_ring_snapshot(const lp_ring_t *ring, lp_event_t *out, size_t max) {
     uint64_t blocks = claimed < ring->block_count ? claimed : ring->block_count;
     size_t written = 0;
     for (uint64_t b = 0; b < blocks && written < max; b++) {
-        if (__atomic_load_n(&ring->blocks[b].state, __ATOMIC_ACQUIRE) == LP_BLOCK_FREE) continue;
-        const lp_event_t *slots = &ring->slots[b * LP_BLOCK_EVENTS];
+        const lp_block_t *block = &ring->blocks[b];
+        if (__atomic_load_n(&block->state, __ATOMIC_ACQUIRE) == LP_BLOCK_FREE) continue;
+        uint64_t epoch = __atomic_load_n(&block->epoch, __ATOMIC_ACQUIRE);
+        const lp_slot_t *slots = &ring->slots[b * LP_BLOCK_EVENTS];
         for (uint64_t i = 0; i < LP_BLOCK_EVENTS && written < max; i++) {
-            written += (size_t)copy_event(&slots[i], &out[written]);
+            written += (size_t)copy_event(block, epoch, &slots[i], &out[written]);
         }
     }
     return written;

@@ -7,9 +7,9 @@
  *   - a writer stores into a slot only while it owns the slot's block
  *     (ghost `owner`, asserted before every field store): a lapped, preempted
  *     or resuming writer never writes into storage another thread took;
- *   - every event the reader keeps (marker non-zero and unchanged across the
- *     copy) is exactly the event committed under that marker (ghost gw/ge),
- *     never a mix of two events: no torn event;
+ *   - every event the reader keeps (its marker belongs to its block's epoch,
+ *     which did not change across the copy) is exactly the event committed
+ *     under that marker (ghost gw/ge), never a mix of two: no torn event;
  *   - when the writers are done, events present + dropped + overwritten ==
  *     events recorded: the counts are exact;
  *   - no deadlock (every process ends).
@@ -41,6 +41,7 @@
 
 byte state[B];           /* lp_block_t.state */
 byte count[B];           /* lp_block_t.count */
+byte epoch[B];           /* lp_block_t.epoch: its owner's claim number */
 byte claimed;            /* lp_ring_t.claimed (block claims) */
 byte dropped;
 byte overwritten;
@@ -90,15 +91,10 @@ proctype writer(byte w) {
                 if
                 :: got ->
                     if
-                    :: old == RELEASED ->
-                        d_step { overwritten = overwritten + count[idx] }
-                        i = 0;
-                        do  /* uncommit every slot, one store at a time */
-                        :: i < S -> seq[idx * S + i] = 0; i++
-                        :: else -> break
-                        od
+                    :: old == RELEASED -> d_step { overwritten = overwritten + count[idx] }
                     :: else -> skip
                     fi;
+                    epoch[idx] = n;  /* then the release fence */
                     blk = idx; next = 0; base = n * S + 1
                 :: else -> skip
                 fi;
@@ -110,7 +106,7 @@ proctype writer(byte w) {
             :: !ringfull ->
                 d_step { n = claimed; claimed++ }
                 if
-                :: n < B -> state[n] = OWNED; owner[n] = w; got = true; blk = n; next = 0; base = n * S + 1
+                :: n < B -> epoch[n] = n; state[n] = OWNED; owner[n] = w; got = true; blk = n; next = 0; base = n * S + 1
                 :: else -> ringfull = true
                 fi
             :: else -> skip
@@ -135,41 +131,55 @@ proctype writer(byte w) {
     d_step { done++ }
 }
 
-/* lp_ring_snapshot: blocks up to `claimed`, not FREE; each slot's marker,
- * its fields, the marker again. */
+/* lp_ring_snapshot: blocks up to `claimed` that are not FREE; per block its
+ * epoch, then per slot the marker (it must belong to the epoch), the fields
+ * and the epoch again. */
 proctype reader() {
-    byte i, s1, s2, a, b, limit;
+    byte blk, i, e1, e2, s1, a, b, limit;
     limit = (claimed < B -> claimed : B);
-    i = 0;
+    blk = 0;
     do
-    :: i < limit * S ->
+    :: blk < limit ->
         if
-        :: state[i / S] != FREE ->
-            s1 = seq[i];
-            if
-            :: s1 != 0 ->
-                a = fw[i]; b = fe[i];
-                s2 = seq[i];
+        :: state[blk] != FREE ->
+            e1 = epoch[blk];
+            i = blk * S;
+            do
+            :: i < blk * S + S ->
+                s1 = seq[i];
                 if
-                :: s1 == s2 -> assert(gw[s1] == a && ge[s1] == b)
+                :: s1 != 0 && (s1 - 1) / S == e1 ->
+                    a = fw[i]; b = fe[i];
+                    e2 = epoch[blk];
+                    if
+                    :: e1 == e2 -> assert(gw[s1] == a && ge[s1] == b)
+                    :: else -> skip
+                    fi
                 :: else -> skip
-                fi
-            :: else -> skip
-            fi
+                fi;
+                i++
+            :: else -> break
+            od
         :: else -> skip
         fi;
-        i++
+        blk++
     :: else -> break
     od
 }
 
-/* Once every writer is done: present + dropped + overwritten == recorded. */
+/* Once every writer is done: present + dropped + overwritten == recorded,
+ * where present is what a snapshot keeps: markers of the block's epoch. */
 proctype auditor() {
     byte i, present;
     done == NW;
     i = 0;
     do
-    :: i < NSLOT -> if :: seq[i] != 0 -> present++ :: else -> skip fi; i++
+    :: i < NSLOT ->
+        if
+        :: state[i / S] != FREE && seq[i] != 0 && (seq[i] - 1) / S == epoch[i / S] -> present++
+        :: else -> skip
+        fi;
+        i++
     :: else -> break
     od;
     assert(present + dropped + overwritten == NW * E)

@@ -6,7 +6,7 @@
 // safe from any context (signal handlers, atexit).
 //
 // The event hot path (`lp_ring_record`) is `static inline`: one clock read,
-// one thread-local load, eight relaxed stores (plain moves) and one release
+// one thread-local load, five relaxed stores (plain moves) and one release
 // store. Everything
 // rare (claiming a block of slots, creating the ring, counting drops) is a
 // real function in launchprof_support.c.
@@ -40,15 +40,17 @@ static const uint64_t LP_NAME_INTERNED = UINT64_C(1) << 63;
 // and gives it back, with the number of events it committed there, when the
 // block is full, when it moves to another ring, or when it exits. Only a
 // released block is overwritten (overwrite-oldest); a block whose owner is
-// lapped, preempted or idle is skipped, never taken from it. A reader copies
-// each event between two loads of its commit marker (a seqlock) and keeps it
-// only when the marker did not change.
+// lapped, preempted or idle is skipped, never taken from it. Each claim has a
+// number; the block's epoch is its owner's, and each slot's commit marker
+// says which claim committed it. A reader copies an event between two loads
+// of its marker and of its block's epoch (a seqlock) and keeps it only when
+// neither changed and the marker belongs to the epoch.
 //
 // Every field an other thread may read at the same time is accessed with
 // __atomic builtins (relaxed ones are plain moves on x86-64 and arm64): the
 // protocol is data-race-free in the C11 sense, so ThreadSanitizer checks it.
 
-/// One recorded event: 48 bytes, written only by the thread owning its block.
+/// One recorded event, as a snapshot returns it.
 typedef struct lp_event {
     uint64_t seq;       ///< Commit marker, stored last with release order: 0 = empty.
     uint64_t ts;        ///< CLOCK_MONOTONIC nanoseconds.
@@ -61,6 +63,22 @@ typedef struct lp_event {
     uint16_t category;  ///< Index of the Signposter's (subsystem, category).
 } lp_event_t;
 
+/// One slot of the ring: an event as stored, 48 bytes, written only by the
+/// thread owning its block. The thread id, kind, flags and category share one
+/// word (`lp_slot_meta`), so the hot path stores six words.
+typedef struct lp_slot {
+    uint64_t seq;   ///< Commit marker, stored last with release order: 0 = empty.
+    uint64_t ts;
+    uint64_t name;
+    uint64_t id;
+    int64_t arg;
+    uint64_t meta;  ///< tid | kind << 32 | flags << 40 | category << 48.
+} lp_slot_t;
+
+static inline uint64_t lp_slot_meta(uint32_t tid, uint8_t kind, uint8_t flags, uint16_t category) {
+    return (uint64_t)tid | (uint64_t)kind << 32 | (uint64_t)flags << 40 | (uint64_t)category << 48;
+}
+
 /// Block states.
 enum {
     LP_BLOCK_FREE = 0,      ///< never claimed
@@ -72,13 +90,14 @@ enum {
 typedef struct lp_block {
     uint32_t state;  ///< LP_BLOCK_* (atomic).
     uint32_t count;  ///< Events committed in it, stored by its owner before releasing it.
+    uint64_t epoch;  ///< The claim number of its current owner (atomic); its slots' markers carry it.
 } lp_block_t;
 
 /// A fixed-capacity event ring. The first cache line is read on every event
 /// and never written after creation; the counters, written in the slow path,
 /// have a line of their own.
 typedef struct lp_ring {
-    lp_event_t *slots;
+    lp_slot_t *slots;
     lp_block_t *blocks;
     uint64_t capacity;     ///< A multiple of LP_BLOCK_EVENTS.
     uint64_t block_count;  ///< capacity / LP_BLOCK_EVENTS.
@@ -95,8 +114,8 @@ typedef struct lp_ring {
 
 /// A thread's current block in one ring.
 typedef struct lp_cursor {
-    lp_event_t *next;
-    lp_event_t *end;       ///< One past the owned block; next == end: no slot left.
+    lp_slot_t *next;
+    lp_slot_t *end;        ///< One past the owned block; next == end: no slot left.
     uint64_t seq;          ///< Commit marker for `next`.
     uint64_t generation;   ///< Ring the block belongs to.
     lp_block_t *block;     ///< The owned block, NULL when none.
@@ -177,7 +196,7 @@ lp_ring_t *lp_global_ring_install(lp_ring_t *ring);
 /// Slow path: releases the calling thread's block (full, or in another ring)
 /// and gives it a new one in `ring`, or counts the event as dropped. Returns
 /// the slot to write, or NULL when dropped.
-lp_event_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor);
+lp_slot_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor);
 
 /// Records one event stamped `now`. Lock-free, never blocks, never allocates.
 /// The fast path stores into the calling thread's own block only: relaxed
@@ -187,7 +206,7 @@ static inline void lp_ring_record_at(lp_ring_t *ring, uint64_t now, uint8_t kind
                                      uint64_t name, uint64_t id, int64_t arg,
                                      uint8_t flags, uint16_t category) {
     lp_cursor_t *cursor = &lp_tls_cursor;
-    lp_event_t *slot;
+    lp_slot_t *slot;
     if (__builtin_expect(ring != NULL && cursor->generation == ring->generation &&
                              cursor->next != cursor->end, 1)) {
         slot = cursor->next;
@@ -200,10 +219,7 @@ static inline void lp_ring_record_at(lp_ring_t *ring, uint64_t now, uint8_t kind
     __atomic_store_n(&slot->name, name, __ATOMIC_RELAXED);
     __atomic_store_n(&slot->id, id, __ATOMIC_RELAXED);
     __atomic_store_n(&slot->arg, arg, __ATOMIC_RELAXED);
-    __atomic_store_n(&slot->tid, cursor->tid, __ATOMIC_RELAXED);
-    __atomic_store_n(&slot->kind, kind, __ATOMIC_RELAXED);
-    __atomic_store_n(&slot->flags, flags, __ATOMIC_RELAXED);
-    __atomic_store_n(&slot->category, category, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->meta, lp_slot_meta(cursor->tid, kind, flags, category), __ATOMIC_RELAXED);
     __atomic_store_n(&slot->seq, cursor->seq++, __ATOMIC_RELEASE);
 }
 
