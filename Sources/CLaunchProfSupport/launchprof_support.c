@@ -14,6 +14,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+_Static_assert(sizeof(lp_block_t) == 64, "a block header is one cache line");
+_Static_assert(sizeof(lp_ring_t) == 128, "the ring's read-only line and its counters' line");
+
 __thread lp_cursor_t lp_tls_cursor;
 lp_ring_t *lp_global_ring;
 int lp_enabled;
@@ -266,7 +269,9 @@ lp_ring_t *lp_ring_create(uint64_t capacity, uint32_t policy) {
     memset(ring, 0, sizeof *ring);
     // calloc of a large block maps zero pages: nothing is touched until used.
     ring->slots = calloc(capacity, sizeof(lp_slot_t));
-    ring->blocks = calloc(capacity / LP_BLOCK_EVENTS, sizeof(lp_block_t));
+    size_t headers = capacity / LP_BLOCK_EVENTS * sizeof(lp_block_t);  // a multiple of 64
+    ring->blocks = aligned_alloc(64, headers);
+    if (ring->blocks != NULL) memset(ring->blocks, 0, headers);
     if (ring->slots == NULL || ring->blocks == NULL) {
         free(ring->slots);
         free(ring->blocks);

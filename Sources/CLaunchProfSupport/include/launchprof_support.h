@@ -86,11 +86,14 @@ enum {
     LP_BLOCK_RELEASED = 2,  ///< its owner is done with it: readable, and recyclable
 };
 
-/// The header of one block of LP_BLOCK_EVENTS slots.
+/// The header of one block of LP_BLOCK_EVENTS slots, a cache line of its own:
+/// threads that claim neighbouring blocks at the same moment do not bounce
+/// one line between them.
 typedef struct lp_block {
     uint32_t state;  ///< LP_BLOCK_* (atomic).
     uint32_t count;  ///< Events committed in it, stored by its owner before releasing it.
     uint64_t epoch;  ///< The claim number of its current owner (atomic); its slots' markers carry it.
+    uint64_t padding[6];
 } lp_block_t;
 
 /// A fixed-capacity event ring. The first cache line is read on every event
