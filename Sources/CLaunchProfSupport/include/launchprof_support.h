@@ -52,7 +52,7 @@ static const uint64_t LP_NAME_INTERNED = UINT64_C(1) << 63;
 
 /// One recorded event, as a snapshot returns it.
 typedef struct lp_event {
-    uint64_t seq;       ///< Commit marker, stored last with release order: 0 = empty.
+    uint64_t seq;       ///< Its commit marker: claim number x LP_BLOCK_EVENTS + slot + 1.
     uint64_t ts;        ///< CLOCK_MONOTONIC nanoseconds.
     uint64_t name;      ///< StaticString address, or LP_NAME_INTERNED | index.
     uint64_t id;        ///< Signpost id; 0 for none.
