@@ -14,6 +14,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+_Static_assert(sizeof(lp_block_t) == 64, "a block header is one cache line");
+_Static_assert(sizeof(lp_ring_t) == 128, "the ring's read-only line and its counters' line");
+
 __thread lp_cursor_t lp_tls_cursor;
 lp_ring_t *lp_global_ring;
 int lp_enabled;
@@ -250,28 +253,55 @@ size_t lp_thread_names(lp_thread_name_t *out, size_t max) {
 
 // MARK: - Rings
 
+// Live rings, so that a thread leaving a ring (for another ring, or at exit)
+// gives its block back only if the ring still exists. Slow path only: a
+// thread takes this lock when it moves between rings or exits, never per event.
+static pthread_mutex_t live_rings_lock = PTHREAD_MUTEX_INITIALIZER;
+static lp_ring_t *live_rings;
+
 lp_ring_t *lp_ring_create(uint64_t capacity, uint32_t policy) {
     if (capacity == 0) capacity = LP_BLOCK_EVENTS;
     if (capacity > (UINT64_C(1) << 32)) return NULL;
     capacity = (capacity + LP_BLOCK_EVENTS - 1) / LP_BLOCK_EVENTS * LP_BLOCK_EVENTS;
-    lp_ring_t *ring = calloc(1, sizeof *ring);
+    // Cache-line aligned, so the read-only line and the counters' never share one.
+    lp_ring_t *ring = aligned_alloc(64, sizeof *ring);
     if (ring == NULL) return NULL;
+    memset(ring, 0, sizeof *ring);
     // calloc of a large block maps zero pages: nothing is touched until used.
-    ring->slots = calloc(capacity, sizeof(lp_event_t));
-    if (ring->slots == NULL) {
+    ring->slots = calloc(capacity, sizeof(lp_slot_t));
+    size_t headers = capacity / LP_BLOCK_EVENTS * sizeof(lp_block_t);  // a multiple of 64
+    ring->blocks = aligned_alloc(64, headers);
+    if (ring->blocks != NULL) memset(ring->blocks, 0, headers);
+    if (ring->slots == NULL || ring->blocks == NULL) {
+        free(ring->slots);
+        free(ring->blocks);
         free(ring);
         return NULL;
     }
     ring->capacity = capacity;
+    ring->block_count = capacity / LP_BLOCK_EVENTS;
     ring->policy = policy == LP_POLICY_OVERWRITE_OLDEST ? LP_POLICY_OVERWRITE_OLDEST
                                                         : LP_POLICY_DROP_NEWEST;
     ring->generation = __atomic_fetch_add(&next_generation, 1, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&live_rings_lock);
+    ring->live_next = live_rings;
+    live_rings = ring;
+    pthread_mutex_unlock(&live_rings_lock);
     return ring;
 }
 
 void lp_ring_destroy(lp_ring_t *ring) {
     if (ring == NULL) return;
+    pthread_mutex_lock(&live_rings_lock);
+    for (lp_ring_t **link = &live_rings; *link != NULL; link = &(*link)->live_next) {
+        if (*link == ring) {
+            *link = ring->live_next;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&live_rings_lock);
     free(ring->slots);
+    free(ring->blocks);
     free(ring);
 }
 
@@ -303,7 +333,113 @@ lp_ring_t *lp_global_ring_ensure(void) {
     return installed;
 }
 
-lp_event_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor) {
+/// Gives the cursor's block back to its ring: the count of events committed
+/// in it, then the state, with release order, so that whoever takes the block
+/// next (with acquire order) sees every store of this owner before its own.
+static void release_block(lp_cursor_t *cursor) {
+    lp_block_t *block = cursor->block;
+    if (block == NULL) return;
+    // The owned block's slots end at `end`; next - start events were committed.
+    uint32_t count = (uint32_t)(cursor->next - (cursor->end - LP_BLOCK_EVENTS));
+    __atomic_store_n(&block->count, count, __ATOMIC_RELAXED);
+    __atomic_store_n(&block->state, LP_BLOCK_RELEASED, __ATOMIC_RELEASE);
+    cursor->block = NULL;
+    cursor->next = cursor->end = NULL;
+}
+
+/// Releases the cursor's block in a ring this thread no longer records into,
+/// if that ring still exists (it cannot be freed while the lock is held).
+static void release_abandoned_block(lp_cursor_t *cursor) {
+    if (cursor->block == NULL) return;
+    pthread_mutex_lock(&live_rings_lock);
+    for (lp_ring_t *ring = live_rings; ring != NULL; ring = ring->live_next) {
+        if (ring->generation == cursor->generation) {
+            release_block(cursor);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&live_rings_lock);
+    cursor->block = NULL;
+    cursor->next = cursor->end = NULL;
+}
+
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+static __thread int exit_watched;
+
+/// At thread exit, the thread's block goes back into rotation (a thread that
+/// records again from a later destructor is watched again: glibc calls the
+/// destructors of keys set anew, up to PTHREAD_DESTRUCTOR_ITERATIONS times).
+static void release_at_exit(void *cursor) {
+    exit_watched = 0;
+    release_abandoned_block(cursor);
+}
+
+static void create_exit_key(void) { pthread_key_create(&exit_key, release_at_exit); }
+
+/// Arranges for the calling thread's block to be released when it exits.
+static void watch_thread_exit(lp_cursor_t *cursor) {
+    if (exit_watched) return;
+    exit_watched = 1;
+    pthread_once(&exit_key_once, create_exit_key);
+    pthread_setspecific(exit_key, cursor);
+}
+
+/// Takes a block for the cursor, or returns 0 (the event is dropped).
+static int claim_block(lp_ring_t *ring, lp_cursor_t *cursor) {
+    uint64_t blocks = ring->block_count;
+    if (ring->policy == LP_POLICY_DROP_NEWEST) {
+        uint64_t number = __atomic_fetch_add(&ring->claimed, 1, __ATOMIC_RELAXED);
+        if (number >= blocks) {
+            cursor->full = 1;
+            return 0;
+        }
+        lp_block_t *block = &ring->blocks[number];
+        // Only this thread has `number`; a reader that sees OWNED sees the epoch.
+        __atomic_store_n(&block->epoch, number, __ATOMIC_RELAXED);
+        __atomic_store_n(&block->state, LP_BLOCK_OWNED, __ATOMIC_RELEASE);
+        cursor->block = block;
+        cursor->next = &ring->slots[number * LP_BLOCK_EVENTS];
+        cursor->end = cursor->next + LP_BLOCK_EVENTS;
+        cursor->seq = number * LP_BLOCK_EVENTS + 1;  // commit markers are claim numbers: never 0, never reused
+        return 1;
+    }
+    // Overwrite oldest: the next block in claim order, unless its owner still
+    // writes into it (lapped, preempted or idle): then it is skipped, and the
+    // one after is tried. More owners than blocks: after a lap, the event is
+    // dropped. With B blocks and T threads, at most min(B, T + 1) tries.
+    for (uint64_t attempt = 0; attempt < blocks; attempt++) {
+        uint64_t number = __atomic_fetch_add(&ring->claimed, 1, __ATOMIC_RELAXED);
+        uint64_t index = number % blocks;
+        lp_block_t *block = &ring->blocks[index];
+        uint32_t state = __atomic_load_n(&block->state, __ATOMIC_RELAXED);
+        if (state == LP_BLOCK_OWNED) continue;
+        // Acquire: the previous owner's stores happen before ours.
+        if (!__atomic_compare_exchange_n(&block->state, &state, LP_BLOCK_OWNED, 0, __ATOMIC_ACQUIRE,
+                                         __ATOMIC_RELAXED)) {
+            continue;  // another thread took it first
+        }
+        lp_slot_t *first = &ring->slots[index * LP_BLOCK_EVENTS];
+        if (state == LP_BLOCK_RELEASED) {
+            uint32_t replaced = __atomic_load_n(&block->count, __ATOMIC_RELAXED);
+            if (replaced) __atomic_fetch_add(&ring->overwritten, replaced, __ATOMIC_RELAXED);
+        }
+        // The new epoch before any new field (a seqlock's writer side): a
+        // reader that copies a new field then sees an epoch other than the
+        // one it started with, and the old markers no longer match the block.
+        // A release store orders what comes before it, not after: a fence.
+        __atomic_store_n(&block->epoch, number, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        cursor->block = block;
+        cursor->next = first;
+        cursor->end = first + LP_BLOCK_EVENTS;
+        cursor->seq = number * LP_BLOCK_EVENTS + 1;
+        return 1;
+    }
+    return 0;
+}
+
+lp_slot_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor) {
     if (ring == NULL) {
         ring = lp_global_ring_ensure();
         if (ring == NULL) return NULL;
@@ -318,47 +454,19 @@ lp_event_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor) {
                 remember_thread(cursor->tid);
             }
         }
+        release_abandoned_block(cursor);
         cursor->generation = ring->generation;
-        cursor->next = cursor->end = NULL;
         cursor->full = 0;
+    } else {
+        release_block(cursor);  // full
     }
-    if (cursor->full) {
+    watch_thread_exit(cursor);
+    if (cursor->full || !claim_block(ring, cursor)) {
         __atomic_fetch_add(&ring->dropped, 1, __ATOMIC_RELAXED);
         return NULL;
     }
-    uint64_t start = __atomic_fetch_add(&ring->claimed, LP_BLOCK_EVENTS, __ATOMIC_RELAXED);
-    uint64_t offset;
-    if (ring->policy == LP_POLICY_DROP_NEWEST) {
-        if (start >= ring->capacity) {
-            cursor->full = 1;
-            __atomic_fetch_add(&ring->dropped, 1, __ATOMIC_RELAXED);
-            return NULL;
-        }
-        offset = start;  // capacity is a multiple of the block: no partial block
-    } else {
-        // Overwrite oldest: the block wraps; count what it replaces.
-        offset = start % ring->capacity;
-        uint64_t replaced = 0;
-        for (uint64_t i = 0; i < LP_BLOCK_EVENTS; i++) {
-            lp_event_t *slot = &ring->slots[offset + i];
-            if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != 0) {
-                replaced++;
-                // Uncommit first, so a concurrent snapshot never pairs the old
-                // marker with new fields.
-                __atomic_store_n(&slot->seq, 0, __ATOMIC_RELEASE);
-            }
-        }
-        if (replaced) __atomic_fetch_add(&ring->overwritten, replaced, __ATOMIC_RELAXED);
-        // The uncommits above must be visible before any of this block's new
-        // fields are (a seqlock's writer side): a release store orders what
-        // came before it, not what comes after, so without this fence the
-        // compiler may move the field stores of lp_ring_record_at above them.
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-    }
-    lp_event_t *slot = &ring->slots[offset];
+    lp_slot_t *slot = cursor->next;
     cursor->next = slot + 1;
-    cursor->end = slot + LP_BLOCK_EVENTS;
-    cursor->seq = start + 1;  // commit markers are claim indices + 1: never 0
     return slot;
 }
 
@@ -373,24 +481,48 @@ lp_ring_stats_t lp_ring_stats(const lp_ring_t *ring) {
     return stats;
 }
 
+/// Copies slot `index` of a block whose epoch was `epoch` when the copy began,
+/// if it holds an event committed in that epoch that stays the same while it
+/// is copied (a seqlock's reader side); returns 0 otherwise.
+static int copy_event(const lp_block_t *block, uint64_t epoch, const lp_slot_t *slot, lp_event_t *out) {
+    uint64_t seq = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE);
+    // 0: never written. Another claim's marker: committed before the block
+    // was recycled (that event is counted as overwritten), or after the epoch
+    // was read.
+    if (seq == 0 || (seq - 1) / LP_BLOCK_EVENTS != epoch) return 0;
+    out->ts = __atomic_load_n(&slot->ts, __ATOMIC_RELAXED);
+    out->name = __atomic_load_n(&slot->name, __ATOMIC_RELAXED);
+    out->id = __atomic_load_n(&slot->id, __ATOMIC_RELAXED);
+    out->arg = __atomic_load_n(&slot->arg, __ATOMIC_RELAXED);
+    uint64_t meta = __atomic_load_n(&slot->meta, __ATOMIC_RELAXED);
+    // The copy's loads stay before the epoch's second load (an acquire load
+    // orders what comes after it, not what came before). Within one epoch a
+    // slot is written once, before its marker: only a new epoch, stored
+    // before any of its fields, can change what was copied, so the marker
+    // needs no second look.
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&block->epoch, __ATOMIC_RELAXED) != epoch) return 0;  // recycled meanwhile
+    out->tid = (uint32_t)meta;
+    out->kind = (uint8_t)(meta >> 32);
+    out->flags = (uint8_t)(meta >> 40);
+    out->category = (uint16_t)(meta >> 48);
+    out->seq = seq;
+    return 1;
+}
+
 size_t lp_ring_snapshot(const lp_ring_t *ring, lp_event_t *out, size_t max) {
     if (ring == NULL) return 0;
     uint64_t claimed = __atomic_load_n(&ring->claimed, __ATOMIC_ACQUIRE);
-    uint64_t limit = claimed < ring->capacity ? claimed : ring->capacity;
+    uint64_t blocks = claimed < ring->block_count ? claimed : ring->block_count;
     size_t written = 0;
-    for (uint64_t i = 0; i < limit && written < max; i++) {
-        const lp_event_t *slot = &ring->slots[i];
-        uint64_t seq = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE);
-        if (seq == 0) continue;  // claimed but not (yet) committed
-        out[written] = *slot;
-        // The slot may have been recycled while we copied (overwrite policy):
-        // keep the copy only if its marker did not change. The fence keeps
-        // the copy's loads before the second load of the marker (an acquire
-        // load orders what comes after it, not what came before).
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        if (__atomic_load_n(&slot->seq, __ATOMIC_RELAXED) != seq) continue;
-        out[written].seq = seq;
-        written++;
+    for (uint64_t b = 0; b < blocks && written < max; b++) {
+        const lp_block_t *block = &ring->blocks[b];
+        if (__atomic_load_n(&block->state, __ATOMIC_ACQUIRE) == LP_BLOCK_FREE) continue;
+        uint64_t epoch = __atomic_load_n(&block->epoch, __ATOMIC_ACQUIRE);
+        const lp_slot_t *slots = &ring->slots[b * LP_BLOCK_EVENTS];
+        for (uint64_t i = 0; i < LP_BLOCK_EVENTS && written < max; i++) {
+            written += (size_t)copy_event(block, epoch, &slots[i], &out[written]);
+        }
     }
     return written;
 }

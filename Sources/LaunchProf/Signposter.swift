@@ -40,16 +40,22 @@ public struct Signposter: Sendable {
     // MARK: - Intervals
 
     /// Starts an interval. Pass the returned state to ``endInterval(_:_:)``.
+    ///
+    /// With tracing disabled, this reads the enabled flag and nothing else:
+    /// no id is made (the state carries the id given), no clock is read.
     @inlinable
     public func beginInterval(_ name: StaticString, id: SignpostID = .exclusive) -> SignpostIntervalState {
+        guard lp_tracing_enabled() != 0 else { return SignpostIntervalState(id: id, category: categoryIndex) }
         let id = id == .exclusive ? SignpostID.make() : id
         lp_record(UInt8(LP_KIND_BEGIN), Names.encode(name), id.rawValue, 0, 0, categoryIndex)
         return SignpostIntervalState(id: id, category: categoryIndex)
     }
 
-    /// Starts an interval carrying a numeric argument.
+    /// Starts an interval carrying a numeric argument (with tracing disabled,
+    /// only the enabled flag is read, as in ``beginInterval(_:id:)``).
     @inlinable
     public func beginInterval(_ name: StaticString, id: SignpostID = .exclusive, value: Int64) -> SignpostIntervalState {
+        guard lp_tracing_enabled() != 0 else { return SignpostIntervalState(id: id, category: categoryIndex) }
         let id = id == .exclusive ? SignpostID.make() : id
         lp_record(UInt8(LP_KIND_BEGIN), Names.encode(name), id.rawValue, value, UInt8(LP_FLAG_HAS_ARG), categoryIndex)
         return SignpostIntervalState(id: id, category: categoryIndex)
@@ -83,9 +89,13 @@ public struct Signposter: Sendable {
 
     // MARK: - Dynamic names (slower path: interned once)
 
+    // Each of these checks that tracing is enabled before interning the name
+    // (a lock and a hash) or making an id.
+
     /// Starts an interval whose name is only known at run time. The name is
     /// interned on first use (a lock and a hash); prefer `StaticString`.
     public func beginInterval(dynamicName name: String, id: SignpostID = .exclusive) -> SignpostIntervalState {
+        guard lp_tracing_enabled() != 0 else { return SignpostIntervalState(id: id, category: categoryIndex) }
         let id = id == .exclusive ? SignpostID.make() : id
         lp_record(UInt8(LP_KIND_BEGIN), Names.intern(name), id.rawValue, 0, 0, categoryIndex)
         return SignpostIntervalState(id: id, category: categoryIndex)
@@ -93,11 +103,13 @@ public struct Signposter: Sendable {
 
     /// Ends an interval started with ``beginInterval(dynamicName:id:)``.
     public func endInterval(dynamicName name: String, _ state: SignpostIntervalState) {
+        guard lp_tracing_enabled() != 0 else { return }
         lp_record(UInt8(LP_KIND_END), Names.intern(name), state.id.rawValue, 0, 0, state.category)
     }
 
     /// Records a point in time whose name is only known at run time.
     public func emitEvent(dynamicName name: String, id: SignpostID = .exclusive) {
+        guard lp_tracing_enabled() != 0 else { return }
         lp_record(UInt8(LP_KIND_EVENT), Names.intern(name), id.rawValue, 0, 0, categoryIndex)
     }
 }

@@ -23,7 +23,9 @@ public enum OverflowPolicy: Sendable, Equatable {
 public struct TraceRingStatistics: Sendable, Equatable {
     /// Slots in the ring (the requested capacity rounded up to 64).
     public var capacity: Int
-    /// Events not in the ring: dropped when full, or overwritten.
+    /// Events not in the ring: dropped (the ring was full, or every block
+    /// was owned by another thread) or overwritten. Once no thread records,
+    /// exactly the events recorded minus the events a snapshot holds.
     public var lost: Int
     /// What the ring does when full.
     public var policy: OverflowPolicy
@@ -40,7 +42,8 @@ package struct RecordedEvent: Sendable, Equatable {
     package var category: UInt16
 }
 
-/// A fixed-capacity, lock-free event ring (the C `lp_ring_t`).
+/// A fixed-capacity, lock-free event ring (the C `lp_ring_t`): each thread
+/// writes only into the 64-slot block it owns (docs/tracer.md).
 ///
 /// The process-wide ring is created on first event; tests make their own to
 /// check overflow and concurrency without touching the process's trace.

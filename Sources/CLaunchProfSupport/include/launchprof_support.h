@@ -6,7 +6,8 @@
 // safe from any context (signal handlers, atexit).
 //
 // The event hot path (`lp_ring_record`) is `static inline`: one clock read,
-// one thread-local load, five plain stores and one release store. Everything
+// one thread-local load, five relaxed stores (plain moves) and one release
+// store. Everything
 // rare (claiming a block of slots, creating the ring, counting drops) is a
 // real function in launchprof_support.c.
 #ifndef LAUNCHPROF_SUPPORT_H
@@ -33,10 +34,25 @@ static const uint64_t LP_NAME_INTERNED = UINT64_C(1) << 63;
 #define LP_BLOCK_EVENTS 64
 
 // MARK: - Ring storage
+//
+// Ownership (docs/tracer.md): a thread writes only into the one block it owns.
+// It takes a block in the slow path (a compare-and-swap on the block's state)
+// and gives it back, with the number of events it committed there, when the
+// block is full, when it moves to another ring, or when it exits. Only a
+// released block is overwritten (overwrite-oldest); a block whose owner is
+// lapped, preempted or idle is skipped, never taken from it. Each claim has a
+// number; the block's epoch is its owner's, and each slot's commit marker
+// says which claim committed it. A reader copies an event between two loads
+// of its marker and of its block's epoch (a seqlock) and keeps it only when
+// neither changed and the marker belongs to the epoch.
+//
+// Every field an other thread may read at the same time is accessed with
+// __atomic builtins (relaxed ones are plain moves on x86-64 and arm64): the
+// protocol is data-race-free in the C11 sense, so ThreadSanitizer checks it.
 
-/// One recorded event: 48 bytes, written by exactly one thread.
+/// One recorded event, as a snapshot returns it.
 typedef struct lp_event {
-    uint64_t seq;       ///< Commit marker, stored last with release order: 0 = empty.
+    uint64_t seq;       ///< Its commit marker: claim number x LP_BLOCK_EVENTS + slot + 1.
     uint64_t ts;        ///< CLOCK_MONOTONIC nanoseconds.
     uint64_t name;      ///< StaticString address, or LP_NAME_INTERNED | index.
     uint64_t id;        ///< Signpost id; 0 for none.
@@ -47,25 +63,65 @@ typedef struct lp_event {
     uint16_t category;  ///< Index of the Signposter's (subsystem, category).
 } lp_event_t;
 
-/// A fixed-capacity event ring. Fields are accessed with __atomic builtins
-/// where threads race; the struct itself is plain so Swift can import it.
+/// One slot of the ring: an event as stored, 48 bytes, written only by the
+/// thread owning its block. The thread id, kind, flags and category share one
+/// word (`lp_slot_meta`), so the hot path stores six words.
+typedef struct lp_slot {
+    uint64_t seq;   ///< Commit marker, stored last with release order: 0 = empty.
+    uint64_t ts;
+    uint64_t name;
+    uint64_t id;
+    int64_t arg;
+    uint64_t meta;  ///< tid | kind << 32 | flags << 40 | category << 48.
+} lp_slot_t;
+
+static inline uint64_t lp_slot_meta(uint32_t tid, uint8_t kind, uint8_t flags, uint16_t category) {
+    return (uint64_t)tid | (uint64_t)kind << 32 | (uint64_t)flags << 40 | (uint64_t)category << 48;
+}
+
+/// Block states.
+enum {
+    LP_BLOCK_FREE = 0,      ///< never claimed
+    LP_BLOCK_OWNED = 1,     ///< one thread writes into it; no other thread may
+    LP_BLOCK_RELEASED = 2,  ///< its owner is done with it: readable, and recyclable
+};
+
+/// The header of one block of LP_BLOCK_EVENTS slots, a cache line of its own:
+/// threads that claim neighbouring blocks at the same moment do not bounce
+/// one line between them.
+typedef struct lp_block {
+    uint32_t state;  ///< LP_BLOCK_* (atomic).
+    uint32_t count;  ///< Events committed in it, stored by its owner before releasing it.
+    uint64_t epoch;  ///< The claim number of its current owner (atomic); its slots' markers carry it.
+    uint64_t padding[6];
+} lp_block_t;
+
+/// A fixed-capacity event ring. The first cache line is read on every event
+/// and never written after creation; the counters, written in the slow path,
+/// have a line of their own.
 typedef struct lp_ring {
-    lp_event_t *slots;
+    lp_slot_t *slots;
+    lp_block_t *blocks;
     uint64_t capacity;     ///< A multiple of LP_BLOCK_EVENTS.
+    uint64_t block_count;  ///< capacity / LP_BLOCK_EVENTS.
     uint64_t generation;   ///< Unique per ring; keys thread-local cursors.
     uint32_t policy;       ///< LP_POLICY_*.
     uint32_t reserved;
-    uint64_t claimed;      ///< Slots handed out so far (atomic).
-    uint64_t dropped;      ///< Events not recorded because the ring was full (atomic).
-    uint64_t overwritten;  ///< Committed events overwritten by newer ones (atomic).
+    struct lp_ring *live_next;  ///< The list of live rings (under its lock).
+    uint64_t padding0;
+    uint64_t claimed;      ///< Block claims so far, skipped ones included (atomic).
+    uint64_t dropped;      ///< Events not recorded: the ring was full, or every block owned (atomic).
+    uint64_t overwritten;  ///< Committed events in released blocks that were recycled (atomic).
+    uint64_t padding1[5];
 } lp_ring_t;
 
-/// A thread's current block of slots in one ring.
+/// A thread's current block in one ring.
 typedef struct lp_cursor {
-    lp_event_t *next;
-    lp_event_t *end;
+    lp_slot_t *next;
+    lp_slot_t *end;        ///< One past the owned block; next == end: no slot left.
     uint64_t seq;          ///< Commit marker for `next`.
-    uint64_t generation;   ///< Ring this block belongs to.
+    uint64_t generation;   ///< Ring the block belongs to.
+    lp_block_t *block;     ///< The owned block, NULL when none.
     uint64_t ids;          ///< Per-thread signpost-id counter.
     uint32_t tid;          ///< Cached gettid(), 0 until first use.
     uint32_t full;         ///< Drop-newest ring is full: skip claiming.
@@ -128,7 +184,8 @@ void lp_set_tracing_enabled(int enabled);
 /// Returns NULL when memory cannot be had.
 lp_ring_t *lp_ring_create(uint64_t capacity, uint32_t policy);
 
-/// Frees a ring. No thread may record into it any more.
+/// Frees a ring. No thread may record into it any more (threads that still
+/// own a block in it are told apart by its generation and never touch it).
 void lp_ring_destroy(lp_ring_t *ring);
 
 /// The process-wide ring, created on first use with LAUNCHPROF_BUFFER_EVENTS
@@ -139,16 +196,20 @@ lp_ring_t *lp_global_ring_ensure(void);
 /// Returns the ring in force afterwards (the given one or the existing one).
 lp_ring_t *lp_global_ring_install(lp_ring_t *ring);
 
-/// Slow path: gives the calling thread a new block in `ring`, or counts the
-/// event as dropped. Returns the slot to write, or NULL when dropped.
-lp_event_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor);
+/// Slow path: releases the calling thread's block (full, or in another ring)
+/// and gives it a new one in `ring`, or counts the event as dropped. Returns
+/// the slot to write, or NULL when dropped.
+lp_slot_t *lp_ring_claim_slow(lp_ring_t *ring, lp_cursor_t *cursor);
 
 /// Records one event stamped `now`. Lock-free, never blocks, never allocates.
+/// The fast path stores into the calling thread's own block only: relaxed
+/// stores (plain moves) for the fields, then the commit marker with release
+/// order, so a reader that sees the marker sees the whole event.
 static inline void lp_ring_record_at(lp_ring_t *ring, uint64_t now, uint8_t kind,
                                      uint64_t name, uint64_t id, int64_t arg,
                                      uint8_t flags, uint16_t category) {
     lp_cursor_t *cursor = &lp_tls_cursor;
-    lp_event_t *slot;
+    lp_slot_t *slot;
     if (__builtin_expect(ring != NULL && cursor->generation == ring->generation &&
                              cursor->next != cursor->end, 1)) {
         slot = cursor->next;
@@ -157,14 +218,11 @@ static inline void lp_ring_record_at(lp_ring_t *ring, uint64_t now, uint8_t kind
         slot = lp_ring_claim_slow(ring, cursor);
         if (slot == NULL) return;
     }
-    slot->ts = now;
-    slot->name = name;
-    slot->id = id;
-    slot->arg = arg;
-    slot->tid = cursor->tid;
-    slot->kind = kind;
-    slot->flags = flags;
-    slot->category = category;
+    __atomic_store_n(&slot->ts, now, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->name, name, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->id, id, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->arg, arg, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->meta, lp_slot_meta(cursor->tid, kind, flags, category), __ATOMIC_RELAXED);
     __atomic_store_n(&slot->seq, cursor->seq++, __ATOMIC_RELEASE);
 }
 
@@ -204,7 +262,7 @@ static inline uint64_t lp_make_signpost_id(void) {
 /// Counters of a ring, read atomically.
 typedef struct lp_ring_stats {
     uint64_t capacity;
-    uint64_t claimed;
+    uint64_t claimed;  ///< Block claims, skipped ones included.
     uint64_t dropped;
     uint64_t overwritten;
     uint32_t policy;
@@ -214,7 +272,9 @@ lp_ring_stats_t lp_ring_stats(const lp_ring_t *ring);
 
 /// Copies the committed events of `ring` into `out` (at most `max`), in slot
 /// order. Safe while other threads record: a slot whose commit marker is not
-/// yet visible is skipped, never read half-written.
+/// yet visible, or changes while it is copied, is skipped, never read
+/// half-written. Once no thread records, it holds exactly the events recorded
+/// minus those counted as dropped or overwritten.
 size_t lp_ring_snapshot(const lp_ring_t *ring, lp_event_t *out, size_t max);
 
 // MARK: - Launch milestones
