@@ -174,8 +174,8 @@ struct RunOptions: ParsableArguments {
         if let timeout { _ = try Self.seconds(timeout, flag: "--timeout") }
         _ = try Self.seconds(grace, flag: "--grace", allowZero: true)
         if showOutput, outputDir != nil { throw ValidationError("--show-output and --output-dir exclude each other") }
-        if try activation() != nil, let ready, ready != .response {
-            throw ValidationError("--activate decides readiness itself (the first request's whole response); drop --ready \(ready)")
+        if try activation() != nil, !SocketActivation.allows(ready: ready), let ready {
+            throw ValidationError("--activate \(SocketActivation.readinessRule); drop --ready \(ready)")
         }
         if !profile, profileRuns != nil || profileHz != nil || profileDir != nil || profileClock != nil {
             throw ValidationError("--profile-runs, --profile-hz, --profile-dir and --profile-clock apply with --profile")

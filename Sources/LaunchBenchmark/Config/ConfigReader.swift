@@ -141,8 +141,8 @@ public enum ConfigReader {
             name: name, arguments: command, environment: try keys["environment"]?.stringMap() ?? [:],
             workingDirectory: workingDirectory, ready: try keys["ready"].map(probe) ?? ready, evictPaths: evict)
         if let activation = try activation(keys, target: name) {
-            if let node = keys["ready"], target.ready != .response {
-                throw node.error("target '\(name)': 'activate' decides readiness itself (the first request's whole response); drop 'ready'")
+            if let node = keys["ready"], !SocketActivation.allows(ready: target.ready) {
+                throw node.error("target '\(name)': 'activate' \(SocketActivation.readinessRule); drop 'ready'")
             }
             target.activation = activation
             target.ready = .response

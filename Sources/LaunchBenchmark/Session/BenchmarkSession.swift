@@ -82,9 +82,9 @@ public struct BenchmarkSession: Sendable {
                     + "add --ready tracer, notify, port:N or output:REGEX")
         }
         for target in plan.targets {
-            if target.activation != nil, target.ready != .response {
+            if target.activation != nil, !SocketActivation.allows(ready: target.ready) {
                 throw .usage(
-                    "target '\(target.name)': --activate decides readiness itself (the first request's whole response); drop --ready \(target.ready)"
+                    "target '\(target.name)': --activate \(SocketActivation.readinessRule); drop --ready \(target.ready)"
                 )
             }
             if target.activation == nil, target.ready == .response {

@@ -46,7 +46,11 @@ public struct RunRequest: Sendable, Equatable {
     public var spawnOptions: SpawnOptions {
         var options = SpawnOptions.forProbe(target.ready, output: output)
         options.input = input
-        options.quiet = quiet && target.ready == .exit && measure.isEmpty
+        // The one place the quiet-spawn rule is decided: only a launch that
+        // needs nothing before its exit (the exit probe: no output to match,
+        // no notify socket, no window, no socket activation; nothing to
+        // time after ready) may be started without waking launchprof.
+        options.quiet = quiet && target.ready == .exit && measure.isEmpty && target.activation == nil
         options.activation = target.activation
         options.display = target.environment["DISPLAY"]
         return options

@@ -52,12 +52,11 @@ public struct Spawner: Sendable {
         let environment = SpawnEnvironment(base: target.environment, channels: channels)
         // A run that needs nothing until the exit does not wake launchprof
         // while the program starts (LP_SPAWN_FLAG_QUIET).
-        let quiet = options.quiet && !options.captureOutput && !options.notifySocket && options.activation == nil
         let request = SpawnRequest(
             program: program, workingDirectory: target.workingDirectory, arguments: arguments,
             environment: environment.entries, spawnTimeSlot: environment.spawnSlot,
             listenPIDSlot: environment.listenPIDSlot, descriptors: channels.childDescriptors())
-        if quiet {
+        if options.quiet {
             // Sent by the run loop just before its first poll, so nothing
             // launchprof does after the request competes with the start.
             let process = LaunchedProcess(
