@@ -12,7 +12,7 @@ let staticSwiftRuntime: [String] =
         "-lstdc++", "-lm",
     ].flatMap { $0.hasPrefix("-static-") ? [$0] : ["-Xlinker", $0] }
 
-/// Sanitizer builds (Scripts/tsan.sh sets LAUNCHPROF_SANITIZER_BUILD): the
+/// Sanitizer builds (Scripts/checks/tsan.sh sets LAUNCHPROF_SANITIZER_BUILD): the
 /// sanitizers' runtimes cannot be linked into static executables, so the
 /// products that are static otherwise are linked the default way there.
 let sanitizing = Context.environment["LAUNCHPROF_SANITIZER_BUILD"] != nil
@@ -266,7 +266,7 @@ let package = Package(
     ]
 )
 
-// Documentation (Scripts/build-docs.sh): swift-docc-plugin is a dependency
+// Documentation (Scripts/checks/build-docs.sh): swift-docc-plugin is a dependency
 // only when the docs are built, so that no user of the libraries resolves it.
 if Context.environment["LAUNCHPROF_DOCS"] != nil {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))

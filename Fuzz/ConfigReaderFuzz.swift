@@ -1,4 +1,4 @@
-/// libFuzzer entry for the launchprof.yml reader (Scripts/fuzz.sh builds it
+/// libFuzzer entry for the launchprof.yml reader (Scripts/checks/fuzz.sh builds it
 /// with the config, model, budget and statistics sources, and Yams with
 /// libyaml as a module of its own).
 ///

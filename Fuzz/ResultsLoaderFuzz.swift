@@ -1,6 +1,6 @@
 import Foundation
 
-/// libFuzzer entry for the results-file loader (Scripts/fuzz.sh builds it
+/// libFuzzer entry for the results-file loader (Scripts/checks/fuzz.sh builds it
 /// with the results model, budgets, statistics and LaunchSupport sources
 /// into one module).
 ///

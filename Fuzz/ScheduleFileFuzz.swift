@@ -2,7 +2,7 @@
 /// (BackgroundSchedule.parse), and the policy arithmetic every entry it
 /// accepts goes through: the due time of a refresh, a repeating and a
 /// one-off request at hostile clocks, the backoff, and the record of a
-/// run's end (Scripts/fuzz.sh builds it with the BackgroundTasks files the
+/// run's end (Scripts/checks/fuzz.sh builds it with the BackgroundTasks files the
 /// parser and the policy need).
 ///
 /// An accepted schedule is written as text and parsed again: it must come

@@ -1,5 +1,5 @@
 /// libFuzzer entry for the StateStore's state file reader (StateFile.decode;
-/// Scripts/fuzz.sh builds it with StateFile, StateKind and StateFileProblem).
+/// Scripts/checks/fuzz.sh builds it with StateFile, StateKind and StateFileProblem).
 ///
 /// Each input is decoded twice: as it is, and with its last 8 bytes
 /// replaced by the checksum of the bytes before them, so mutations get past

@@ -1,4 +1,4 @@
-/// libFuzzer entry for the trace reader (Scripts/fuzz.sh builds it with the
+/// libFuzzer entry for the trace reader (Scripts/checks/fuzz.sh builds it with the
 /// harness's Trace and Export sources into one module).
 ///
 /// Each input is parsed twice: as it is (so damaged checksums and framing

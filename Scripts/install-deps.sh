@@ -2,7 +2,7 @@
 # Installs the system packages launchprof needs on a fresh Debian/Ubuntu machine:
 #   libunwind-dev  the sampler's unwinder (pkg-config: libunwind)
 #   pkg-config     how SwiftPM finds libunwind
-#   hyperfine      Scripts/compare-hyperfine.sh measures against it
+#   hyperfine      Scripts/compare/compare-hyperfine.sh measures against it
 #   systemd        provides systemd-notify, a real sd_notify client for tests
 #   time           GNU time: tests compare max RSS with `/usr/bin/time -f %M`
 #   curl           launchprof run --push-gateway sends with it; scripts query Prometheus with it

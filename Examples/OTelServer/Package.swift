@@ -8,7 +8,7 @@
 // A package of its own: swift-otel brings SwiftNIO, async-http-client and
 // swift-protobuf, a first build of 7 to 10 minutes on 2 cores, which neither
 // LaunchProf's users nor the Integrations package should pay.
-// Scripts/check-otel.sh builds it and checks what a real OTLP/HTTP receiver gets.
+// Scripts/checks/check-otel.sh builds it and checks what a real OTLP/HTTP receiver gets.
 import PackageDescription
 
 // SwiftPM names a path dependency after its directory (the checkout's,

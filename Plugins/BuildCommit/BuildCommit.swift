@@ -9,7 +9,7 @@ import PackagePlugin
 ///
 /// The commit is `git rev-parse --short=12 HEAD` of the package, with
 /// `-dirty` when tracked files differ from it; `LAUNCHPROF_COMMIT`, when set,
-/// wins (Scripts/package.sh sets it, so a build from a copy without `.git`
+/// wins (Scripts/release/package.sh sets it, so a build from a copy without `.git`
 /// still says which commit it is); and a build with neither (a source
 /// archive, no git) says `dev`. No flag of any target changes: the embedded
 /// libraries' rule against unsafeFlags holds, and `swift build` from a clone

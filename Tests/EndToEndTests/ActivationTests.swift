@@ -49,9 +49,6 @@ struct ActivationTests {
         }
         """
 
-    private func launchprof(_ arguments: [String], timeout: TimeInterval = 120) throws -> CommandRun {
-        try CommandRun.run(try Products.path("launchprof"), arguments, workingDirectory: NSTemporaryDirectory(), timeout: timeout)
-    }
 
     private static func medians(_ json: String) throws -> [String: Double] {
         let document = try ResultsDocument.load(from: json)

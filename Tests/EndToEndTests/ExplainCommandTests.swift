@@ -6,9 +6,6 @@ import Testing
 /// `launchprof explain` on real results and a real trace of the sample app.
 @Suite("launchprof explain", .serialized)
 struct ExplainCommandTests {
-    private func launchprof(_ arguments: [String], in directory: String) throws -> CommandRun {
-        try CommandRun.run(try Products.path("launchprof"), arguments, workingDirectory: directory, timeout: 300)
-    }
 
     @Test("cold and warm results with a trace: pre-main, the critical path naming its largest step, cold reads, in JSON too")
     func explainsTheSampleApp() throws {

@@ -11,10 +11,6 @@ import Testing
 /// holds JSON that is not results.
 @Suite("launchprof report: the fleet view")
 struct FleetReportTests {
-    private func launchprof(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandRun {
-        try CommandRun.run(
-            try Products.path("launchprof"), arguments, environment: environment, workingDirectory: NSTemporaryDirectory(), timeout: 120)
-    }
 
     @Test("runs of two commits on two runners: one chart per target, a point per run, failed budgets said, other JSON skipped")
     func fleetOverADirectory() throws {

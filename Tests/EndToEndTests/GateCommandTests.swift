@@ -5,9 +5,6 @@ import LaunchProfTestSupport
 import Testing
 
 /// Runs `launchprof` in `directory` (baselines are saved relative to it).
-private func launchprof(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> CommandRun {
-    try CommandRun.run(try Products.path("launchprof"), arguments, environment: environment, workingDirectory: directory, timeout: 300)
-}
 
 private func scratchDirectory(_ name: String) throws -> String {
     let path = Products.temporaryPath(name)

@@ -59,9 +59,6 @@ struct HostileActivationTests {
         }
         """
 
-    private func launchprof(_ arguments: [String], timeout: TimeInterval = 120) throws -> CommandRun {
-        try CommandRun.run(try Products.path("launchprof"), arguments, workingDirectory: NSTemporaryDirectory(), timeout: timeout)
-    }
 
     /// Runs the server once, answering with `response`; what launchprof said.
     private func answering(_ response: String, timeout: String = "20") throws -> CommandRun {

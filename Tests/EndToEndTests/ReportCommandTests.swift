@@ -146,7 +146,4 @@ struct ReportCommandTests {
         #expect(unwritable.standardError.contains("cannot write '/no/such/dir/report.html'"))
     }
 
-    private func launchprof(_ arguments: [String]) throws -> CommandRun {
-        try CommandRun.run(try Products.path("launchprof"), arguments, workingDirectory: NSTemporaryDirectory(), timeout: 120)
-    }
 }

@@ -234,9 +234,6 @@ struct RunCommandTests {
 
     /// Runs in the temporary directory: the package root has a launchprof.yml
     /// that `run` without a command would read.
-    private func launchprof(_ arguments: [String]) throws -> CommandRun {
-        try CommandRun.run(try Products.path("launchprof"), arguments, workingDirectory: NSTemporaryDirectory(), timeout: 120)
-    }
 
     /// Live processes with `argument` in their command line.
     private func processes(withArgument argument: String) -> [pid_t] {

@@ -59,7 +59,4 @@ struct RunMeasureTests {
 }
 
 extension RunMeasureTests {
-    private func launchprof(_ arguments: [String]) throws -> CommandRun {
-        try CommandRun.run(try Products.path("launchprof"), arguments, timeout: 120)
-    }
 }

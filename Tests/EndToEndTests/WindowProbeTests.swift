@@ -38,9 +38,6 @@ struct WindowProbeTests {
         }
         """
 
-    private func launchprof(_ arguments: [String], timeout: TimeInterval = 300) throws -> CommandRun {
-        try CommandRun.run(try Products.path("launchprof"), arguments, workingDirectory: NSTemporaryDirectory(), timeout: timeout)
-    }
 
     /// Runs launchprof with `arguments` and a JSON export; the first result.
     private func measure(_ arguments: [String]) throws -> (run: CommandRun, result: BenchmarkResult?) {

@@ -16,9 +16,9 @@
  * Not checked: the C11 memory model. Spin's interleavings are sequentially
  * consistent; the release/acquire stores and the two fences that give the
  * same guarantees on real hardware are argued in docs/tracer.md and run
- * under ThreadSanitizer (Scripts/tsan.sh).
+ * under ThreadSanitizer (Scripts/checks/tsan.sh).
  *
- * Scripts/check-ring-model.sh runs it for both policies.
+ * Scripts/checks/check-ring-model.sh runs it for both policies.
  */
 
 #ifndef NW

@@ -14,7 +14,7 @@ import Synchronization
 /// - enabled event <= 1.1x one clock read, with 1, 2 and 4 threads recording
 ///   at once (per event per thread, beside the clock read by as many threads),
 /// - disabled event <= 1 ns.
-/// Scripts/compare-tracer-cost.sh measures the same C hot path before and
+/// Scripts/compare/compare-tracer-cost.sh measures the same C hot path before and
 /// after a change, alternately in one run, without this package's dependency.
 let benchmarks: @Sendable () -> Void = {
     // A large ring that overwrites its oldest events: the benchmark measures

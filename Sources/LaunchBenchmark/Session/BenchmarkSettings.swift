@@ -44,7 +44,7 @@ public struct BenchmarkSettings: Sendable {
     /// each run's intervals are kept in the results, summarised like the
     /// other metrics and attributed when compared with a baseline. The trace
     /// is written after ready, so time to ready does not include it
-    /// (`Scripts/compare-trace-runs-overhead.sh` measures it). nil: traced
+    /// (`Scripts/compare/compare-trace-runs-overhead.sh` measures it). nil: traced
     /// for targets ready by the tracer, not for the others.
     public var traceRuns: Bool?
     /// The X display desktop programs are launched on (`--display`): a

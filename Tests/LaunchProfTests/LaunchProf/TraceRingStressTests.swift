@@ -10,7 +10,7 @@ import Testing
 /// missing is exactly what the ring counts as lost.
 ///
 /// LAUNCHPROF_RING_STRESS=N multiplies the work (16 writers, N rounds):
-/// Scripts/tsan.sh runs it with 2 under ThreadSanitizer.
+/// Scripts/checks/tsan.sh runs it with 2 under ThreadSanitizer.
 @Suite("Trace ring under stress")
 struct TraceRingStressTests {
     struct Load: Sendable, CustomTestStringConvertible {

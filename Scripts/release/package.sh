@@ -18,9 +18,9 @@
 # plugin (one page per subcommand), completions from
 # `launchprof --generate-completion-script`.
 #
-# Usage: Scripts/package.sh     (then Scripts/check-package.sh tests what it made)
+# Usage: Scripts/release/package.sh     (then Scripts/checks/check-package.sh tests what it made)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 out=${LAUNCHPROF_DIST:-$root/.build-dist}
 

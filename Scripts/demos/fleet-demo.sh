@@ -9,7 +9,7 @@
 # and a headless Chromium screenshot (apt-get install chromium).
 # Output in .launchprof/fleet-demo/; pass --no-screenshot to skip it.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 swift build -c release >&2
 bin=.build/release
 out=.launchprof/fleet-demo

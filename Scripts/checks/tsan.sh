@@ -3,7 +3,7 @@
 # initializer and prewarm registry, the lifecycle and StateStore, built with
 # -sanitize=thread in a build folder of their own (.build-tsan).
 #
-#   Scripts/tsan.sh [extra swift test arguments]
+#   Scripts/checks/tsan.sh [extra swift test arguments]
 #
 # Fails when a test fails or ThreadSanitizer reports a race (it makes the
 # test process exit non-zero; halt_on_error stops at the first report).
@@ -11,10 +11,10 @@
 # The ring's stress test (TraceRingStressTests: 8 writers x 10^6 events on 64-
 # and 1024-slot rings, both policies, snapshots taken all the while) takes
 # about 4.5 minutes here on a busy 2-core machine, most of it in
-# ThreadSanitizer's own locks; LAUNCHPROF_RING_STRESS=N Scripts/tsan.sh runs
+# ThreadSanitizer's own locks; LAUNCHPROF_RING_STRESS=N Scripts/checks/tsan.sh runs
 # its bigger variant (16 writers, N rounds).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 Scripts/install-deps.sh
 # Static products are linked dynamically in a sanitizer build (Package.swift).
 export LAUNCHPROF_SANITIZER_BUILD=1

@@ -1,6 +1,6 @@
 // tracer_cost.c — what one event costs against one clock read, measured in
 // the same process, with 1, 2 and 4 threads recording at once, and with
-// tracing disabled. Built by Scripts/compare-tracer-cost.sh against two
+// tracing disabled. Built by Scripts/compare/compare-tracer-cost.sh against two
 // versions of CLaunchProfSupport (before and after a change) and run
 // alternately, so both are measured under the same load.
 //

@@ -12,7 +12,7 @@
 # Output: .build-docs/site/<Module>/ (static, for any web server; open
 # .../documentation/<module>/ through one, e.g. python3 -m http.server).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export LAUNCHPROF_DOCS=1
 site=.build-docs/site
 rm -rf "$site"
@@ -24,6 +24,6 @@ for module in LaunchProfFiles LaunchProf LaunchProfDeferred LaunchProfLifecycle 
         generate-documentation --target "$module" --output-path "$site/$module" \
         --warnings-as-errors --transform-for-static-hosting --hosting-base-path "$module" \
         --experimental-documentation-coverage --coverage-summary-level brief
-    python3 Scripts/docs-coverage.py "$site/$module/documentation-coverage.json" "$module" || status=1
+    python3 Scripts/checks/docs-coverage.py "$site/$module/documentation-coverage.json" "$module" || status=1
 done
 exit $status

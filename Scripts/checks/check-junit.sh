@@ -4,9 +4,9 @@
 # a run with one budget met and one exceeded gives one suite per target, a
 # test case per budget, and the exceeded one as a failure.
 #
-# Usage: Scripts/check-junit.sh   (builds launchprof and lp-hello-c if needed)
+# Usage: Scripts/checks/check-junit.sh   (builds launchprof and lp-hello-c if needed)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 if ! python3 -c 'import junitparser' 2>/dev/null; then
     echo "check-junit: installing junitparser (PyPI)" >&2
     python3 -m pip install --quiet --disable-pip-version-check junitparser >&2

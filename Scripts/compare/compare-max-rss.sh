@@ -5,9 +5,9 @@
 # app. launchprof's figure is the program's own because its spawner's peak
 # is tiny (docs/spawner.md).
 #
-#   Scripts/compare-max-rss.sh [RUNS]      (default 10 runs each)
+#   Scripts/compare/compare-max-rss.sh [RUNS]      (default 10 runs each)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 runs=${1:-10}
 Scripts/install-deps.sh
 swift build -c release >&2

@@ -4,10 +4,10 @@
 # top of the model), then checks that the model has teeth: five broken
 # protocols must each fail an assertion.
 #
-#   Scripts/check-ring-model.sh          2 writers x 3 events, both policies (~10 s)
-#   DEEP=1 Scripts/check-ring-model.sh   also 3 writers (~2 min, 1.5 GiB)
+#   Scripts/checks/check-ring-model.sh          2 writers x 3 events, both policies (~10 s)
+#   DEEP=1 Scripts/checks/check-ring-model.sh   also 3 writers (~2 min, 1.5 GiB)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 if ! command -v spin >/dev/null; then
     echo "check-ring-model: installing spin (Debian)" >&2
     apt-get install -y spin >&2

@@ -1,4 +1,4 @@
-// A tiny TCP server for Scripts/check-package.sh (`--ready port:N`): waits
+// A tiny TCP server for Scripts/checks/check-package.sh (`--ready port:N`): waits
 // 20 ms, listens on 127.0.0.1:PORT, and accepts and closes connections until
 // a signal ends it. Linked statically, so it runs in any root.
 #include <arpa/inet.h>

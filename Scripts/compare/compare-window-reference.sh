@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # launchprof run --ready window against an independent timer: a small xcb
-# program (Scripts/window-reference/first-map.c: exec to the first
+# program (Scripts/compare/window-reference/first-map.c: exec to the first
 # top-level MapNotify, no launchprof code) on the same private Xvfb,
 # interleaved in blocks with order swapped block by block.
 #
-# Usage: Scripts/compare-window-reference.sh [PROGRAM ARGS...]   (default: xclock)
+# Usage: Scripts/compare/compare-window-reference.sh [PROGRAM ARGS...]   (default: xclock)
 # Env: BLOCKS (default 6), RUNS per block (default 10).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 command -v Xvfb >/dev/null || { echo "compare-window-reference: Xvfb is missing (Scripts/install-deps.sh installs it)" >&2; exit 1; }
 program=("$@")
 [ ${#program[@]} -eq 0 ] && program=(xclock)
@@ -22,7 +22,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-cc -O2 -o "$work/first-map" Scripts/window-reference/first-map.c -lxcb
+cc -O2 -o "$work/first-map" Scripts/compare/window-reference/first-map.c -lxcb
 exec 3> "$work/displayfd"
 Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 xvfb=$!

@@ -12,9 +12,9 @@
 #      times: how many tries flag it (target: at least 9 of 10).
 # Every launchprof run measures RUNS runs of each target after 3 warm-ups,
 # interleaved. Set LOAD=N to run N busy loops beside it (a shared machine).
-#   Scripts/check-regression-gate.sh [TRIES] [RUNS]      (default 10 30)
+#   Scripts/checks/check-regression-gate.sh [TRIES] [RUNS]      (default 10 30)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tries=${1:-10}
 runs=${2:-30}
 swift build -c release --product launchprof >&2

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs inside the clean Debian root of Scripts/check-package.sh, as root, with
+# Runs inside the clean Debian root of Scripts/checks/check-package.sh, as root, with
 # no Swift toolchain: every check of an installed launchprof.
 #
 # Usage: inside.sh LAUNCHPROF SHARE VERSION COMMIT PORT

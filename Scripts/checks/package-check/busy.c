@@ -1,4 +1,4 @@
-// A C program for Scripts/check-package.sh to profile through the preload
+// A C program for Scripts/checks/check-package.sh to profile through the preload
 // library: about 150 ms of CPU in named functions, so that the profile must
 // name them. Built with -g and linked dynamically (the preload library
 // samples dynamically linked programs only).

@@ -12,9 +12,9 @@
 # Foundation save against the dynamic builds. `launchprof explain` quotes the
 # figures of this script as "measured on the samples".
 #
-# Usage: Scripts/measure-linking.sh   RUNS=30
+# Usage: Scripts/compare/measure-linking.sh   RUNS=30
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-30}
 swift build -c release --product launchprof >&2
 swift build -c release --product lp-spawn >&2

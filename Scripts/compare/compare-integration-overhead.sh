@@ -9,10 +9,10 @@
 # --no-export, the reference. Prints the median time to ready of each, the
 # ratio with its 95% interval as launchprof reports it, and the verdict.
 #
-# Usage: Scripts/compare-integration-overhead.sh
+# Usage: Scripts/compare/compare-integration-overhead.sh
 #   RUNS=200 WARMUP=10 LIMIT=1.03 STRICT=1 (exit 1 when the ratio's median is over LIMIT)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-200}
 WARMUP=${WARMUP:-10}
 LIMIT=${LIMIT:-1.03}

@@ -23,9 +23,9 @@
 #    sampler times each unwind (two clock reads around unw_backtrace, stored
 #    per sample) and `launchprof profile` prints the median of each run.
 #
-# Usage: Scripts/compare-sampling-overhead.sh     RUNS=200 WARMUP=20 HANDLER_RUNS=10 RATES="1000 4000"
+# Usage: Scripts/compare/compare-sampling-overhead.sh     RUNS=200 WARMUP=20 HANDLER_RUNS=10 RATES="1000 4000"
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 RATES=${RATES:-1000 4000}
 RUNS=${RUNS:-200}
 WARMUP=${WARMUP:-20}

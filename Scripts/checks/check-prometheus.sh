@@ -15,7 +15,7 @@
 #
 # Skips (exit 0, with a message) only where the packages cannot be installed.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 if ! command -v prometheus >/dev/null || ! command -v prometheus-pushgateway >/dev/null || ! command -v promtool >/dev/null; then
     if command -v apt-get >/dev/null; then

@@ -9,10 +9,10 @@
 # difference, and callgrind's instruction counts when valgrind is installed
 # (those repeat exactly, whatever else the machine is doing).
 #
-# Usage: Scripts/compare-launch-overhead.sh
+# Usage: Scripts/compare/compare-launch-overhead.sh
 #   RUNS=500 WARMUP=30 LIMIT_MS=0.2 STRICT=1 (exit 1 when over the limit)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-500}
 WARMUP=${WARMUP:-30}
 LIMIT_MS=${LIMIT_MS:-0.2}

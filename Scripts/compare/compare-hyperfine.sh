@@ -4,12 +4,12 @@
 # shared machine hits both alike, and prints each tool's median and spread
 # and their ratio per command.
 #
-#   Scripts/compare-hyperfine.sh [ROUNDS] [RUNS]      (default 3 rounds of 300 runs)
+#   Scripts/compare/compare-hyperfine.sh [ROUNDS] [RUNS]      (default 3 rounds of 300 runs)
 #
 # Target: launchprof's warm median within 5% of hyperfine's, and its
 # run-to-run spread (MAD) no larger.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rounds=${1:-3}
 runs=${2:-300}
 Scripts/install-deps.sh

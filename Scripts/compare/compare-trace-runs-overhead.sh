@@ -7,9 +7,9 @@
 # confidence interval; the trace is written after ready, so the ratio should
 # be 1 within noise.
 #
-# Usage: Scripts/compare-trace-runs-overhead.sh   RUNS=200 WARMUP=10
+# Usage: Scripts/compare/compare-trace-runs-overhead.sh   RUNS=200 WARMUP=10
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-200}
 WARMUP=${WARMUP:-10}
 swift build -c release --product launchprof >&2

@@ -8,7 +8,7 @@
 #   5. a headless Chromium screenshot of the page (apt-get install chromium).
 # Output in .launchprof/report-demo/; pass --no-screenshot to skip step 5.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 swift build -c release >&2
 bin=.build/release
 out=.launchprof/report-demo

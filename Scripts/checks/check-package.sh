@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what Scripts/package.sh made into a clean Debian root without any
+# Installs what Scripts/release/package.sh made into a clean Debian root without any
 # Swift toolchain, and checks that it works there:
 #
 #   1. the .deb, with `apt-get install ./launchprof_VERSION_amd64.deb` (apt
@@ -12,7 +12,7 @@
 # profile` of a C program built with -g (through the preload library), `man
 # launchprof-run`, and the bash completion sourced (`complete -p launchprof`);
 # the zsh and fish files checked for what they declare
-# (Scripts/package-check/inside.sh). No process of the root may outlive the
+# (Scripts/checks/package-check/inside.sh). No process of the root may outlive the
 # checks. Prints the time from a clean root to a first result.
 #
 # The root is made once by debootstrap (--variant=minbase, plus man-db) for
@@ -21,9 +21,9 @@
 # root stays clean and reruns take seconds. Needs root (debootstrap, mounts,
 # chroot); everything mounted is unmounted on exit, whatever the exit.
 #
-# Usage: Scripts/check-package.sh      (after Scripts/package.sh)
+# Usage: Scripts/checks/check-package.sh      (after Scripts/release/package.sh)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 project=$PWD
 dist=${LAUNCHPROF_DIST:-$project/.build-dist}
 cache=$project/.build-package
@@ -37,7 +37,7 @@ deb="$dist/launchprof_${version}_amd64.deb"
 name="launchprof-$version-x86_64-linux"
 tarball="$dist/$name.tar.gz"
 for file in "$deb" "$tarball"; do
-    [ -f "$file" ] || { echo "check-package: $file is missing; run Scripts/package.sh first" >&2; exit 1; }
+    [ -f "$file" ] || { echo "check-package: $file is missing; run Scripts/release/package.sh first" >&2; exit 1; }
 done
 commit=$(dpkg-deb -f "$deb" Description | sed -n 's/.*Built \([0-9a-f]*\(-dirty\)\{0,1\}\)\..*/\1/p')
 [ -n "$commit" ] || { echo "check-package: $deb's description names no commit" >&2; exit 1; }
@@ -126,9 +126,9 @@ trap 'exit 130' INT TERM
 
 echo "== test programs: busy (C, -g, dynamic) and server (static)"
 mkdir -p "$run/programs"
-cc -g -O1 -fno-omit-frame-pointer -o "$run/programs/busy" Scripts/package-check/busy.c
-cc -static -O2 -o "$run/programs/server" Scripts/package-check/server.c
-cp Scripts/package-check/inside.sh "$run/programs/inside.sh"
+cc -g -O1 -fno-omit-frame-pointer -o "$run/programs/busy" Scripts/checks/package-check/busy.c
+cc -static -O2 -o "$run/programs/server" Scripts/checks/package-check/server.c
+cp Scripts/checks/package-check/inside.sh "$run/programs/inside.sh"
 
 # A clean root: a fresh overlay over the cached one, with /proc, /sys and
 # /dev (cold runs read /proc and evict through the page cache) and the

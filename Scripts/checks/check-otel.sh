@@ -2,7 +2,7 @@
 # End to end with swift-otel: Examples/OTelServer bootstraps swift-otel
 # (OTLP/HTTP) and registers LaunchProfTracing and LaunchProfMetrics; this
 # script starts a real OTLP/HTTP receiver on a loopback port
-# (Scripts/otlp-receiver.py: every request parsed strictly by the official
+# (Scripts/checks/otlp-receiver.py: every request parsed strictly by the official
 # opentelemetry-proto definitions), starts the server pointed at it
 # (OTEL_EXPORTER_OTLP_ENDPOINT), sends it a request, stops it with SIGTERM,
 # and checks what arrived:
@@ -16,7 +16,7 @@
 # (swift-otel brings SwiftNIO, async-http-client and swift-protobuf: 7 to 10
 # minutes on 2 cores). Nothing is left running, whatever happens.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 Scripts/install-deps.sh
 
 started=$(date +%s)
@@ -47,7 +47,7 @@ wait_for() {
     done
 }
 
-python3 Scripts/otlp-receiver.py "$work/port" "$work/received.jsonl" 2>"$work/receiver.log" &
+python3 Scripts/checks/otlp-receiver.py "$work/port" "$work/received.jsonl" 2>"$work/receiver.log" &
 pids+=($!)
 wait_for 10 "receiver port" test -s "$work/port"
 endpoint="http://127.0.0.1:$(cat "$work/port")"

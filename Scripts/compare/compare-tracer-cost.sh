@@ -3,7 +3,7 @@
 # a clock_gettime measured in the same process: 1, 2 and 4 threads recording
 # at once (per event per thread), and tracing disabled.
 #
-# Builds Scripts/tracer-cost/tracer_cost.c twice with clang -O2: against
+# Builds Scripts/compare/tracer-cost/tracer_cost.c twice with clang -O2: against
 # CLaunchProfSupport as it is in the work tree ("after") and as it was at BASE
 # ("before", from git), then runs the two binaries alternately ROUNDS times,
 # so both see the same machine load. Prints the median of each figure, the
@@ -12,10 +12,10 @@
 # Targets (docs/tracer.md): event <= 1.1x clock_gettime at 1, 2 and 4 threads;
 # disabled <= 1 ns.
 #
-# Usage: Scripts/compare-tracer-cost.sh [BASE]     ROUNDS=7 COUNT=4194304 RING=1048576 (events)
+# Usage: Scripts/compare/compare-tracer-cost.sh [BASE]     ROUNDS=7 COUNT=4194304 RING=1048576 (events)
 # BASE defaults to c92f6b1, the tree before blocks were owned (issue 26).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BASE=${1:-c92f6b1}
 ROUNDS=${ROUNDS:-7}
 COUNT=${COUNT:-4194304}
@@ -25,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 
 build() {  # name, folder holding CLaunchProfSupport and LaunchProfFormat
     clang -std=gnu11 -O2 -pthread -I "$2/CLaunchProfSupport/include" -I "$2/LaunchProfFormat/include" \
-        Scripts/tracer-cost/tracer_cost.c "$2/CLaunchProfSupport/launchprof_support.c" \
+        Scripts/compare/tracer-cost/tracer_cost.c "$2/CLaunchProfSupport/launchprof_support.c" \
         "$2/CLaunchProfSupport/launchprof_env.c" -o "$work/$1"
 }
 mkdir -p "$work/source-before"

@@ -9,13 +9,13 @@ Synchronization) are allowed except where a rule says otherwise: the
 embedded libraries never import Foundation. C files may not include another
 target's .c files.
 
-Usage: Scripts/check-architecture.py   (from anywhere; exit 1 on a violation)
+Usage: Scripts/checks/check-architecture.py   (from anywhere; exit 1 on a violation)
 """
 import os
 import re
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 SYSTEM = {"Foundation", "FoundationEssentials", "Glibc", "Dispatch", "Synchronization", "Musl", "Darwin"}
 
@@ -71,7 +71,7 @@ def main():
                 continue
             allowed = SAMPLES if target.startswith("Samples/") else ALLOWED.get(target)
             if allowed is None:
-                problems.append(f"{relative}: target '{target}' has no rule in Scripts/check-architecture.py")
+                problems.append(f"{relative}: target '{target}' has no rule in Scripts/checks/check-architecture.py")
                 continue
             for match in IMPORT.finditer(text):
                 module = match.group(1)
