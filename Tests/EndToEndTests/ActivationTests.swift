@@ -49,7 +49,6 @@ struct ActivationTests {
         }
         """
 
-
     private static func medians(_ json: String) throws -> [String: Double] {
         let document = try ResultsDocument.load(from: json)
         let summaries = try #require(document.results.first?.summaries)

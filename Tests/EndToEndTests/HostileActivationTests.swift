@@ -59,7 +59,6 @@ struct HostileActivationTests {
         }
         """
 
-
     /// Runs the server once, answering with `response`; what launchprof said.
     private func answering(_ response: String, timeout: String = "20") throws -> CommandRun {
         let binary = try SamplerPrograms.compile(Self.server, name: "hostile-activated", optimization: "-O1")

@@ -128,7 +128,8 @@ struct HostileInputTests {
         let candidates: [String] = ["/usr/bin/promtool", "/usr/local/bin/promtool"]
         let promtool = candidates.first { access($0, X_OK) == 0 }
         guard let promtool else {
-            print("SKIPPED: promtool is not installed (apt-get install prometheus); Scripts/checks/check-prometheus.sh runs this check in CI")
+            print(
+                "SKIPPED: promtool is not installed (apt-get install prometheus); Scripts/checks/check-prometheus.sh runs this check in CI")
             return
         }
         let scratch = try ScratchDirectory()

@@ -38,7 +38,6 @@ struct WindowProbeTests {
         }
         """
 
-
     /// Runs launchprof with `arguments` and a JSON export; the first result.
     private func measure(_ arguments: [String]) throws -> (run: CommandRun, result: BenchmarkResult?) {
         let json = Products.temporaryPath("window-\(UInt32.random(in: 0...UInt32.max)).json")
