@@ -72,6 +72,16 @@ public struct BenchmarkSession: Sendable {
     /// profile directories.
     @discardableResult
     public func validate() throws(BenchmarkSessionError) -> (document: ResultsDocument, name: String)? {
+        try validate(resolvingWith: Spawner())
+    }
+
+    /// ``validate()`` with the spawner the runs will use, which keeps the
+    /// programs it resolved: each target is resolved once per benchmark.
+    func validate(
+        resolvingWith spawner: Spawner
+    ) throws(BenchmarkSessionError) -> (
+        document: ResultsDocument, name: String
+    )? {
         guard !plan.targets.isEmpty else { throw .usage("no target to benchmark") }
         if let reference = settings.reference, !plan.targets.contains(where: { $0.name == reference }) {
             throw .usage("--reference '\(reference)' names no target; use a command as written, its --command-name or a target name")
@@ -116,7 +126,7 @@ public struct BenchmarkSession: Sendable {
         }
         for target in plan.targets {
             do {
-                _ = try Spawner().resolveProgram(of: target)
+                _ = try spawner.resolveProgram(of: target)
             } catch {
                 throw .launchFailed("target '\(target.name)': \(error)")
             }
@@ -187,8 +197,9 @@ public struct BenchmarkSession: Sendable {
     }
 
     func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> BenchmarkOutcome {
-        let baseline = try validate()
-        let measured = try measure(interrupt: interrupt, events: events)
+        let spawner = Spawner()
+        let baseline = try validate(resolvingWith: spawner)
+        let measured = try measure(spawner: spawner, interrupt: interrupt, events: events)
         var document = ResultsDocument.measuredNow(
             commandLine: settings.commandLine, reference: settings.reference, results: measured.results)
         document.labels = (settings.labels ?? MetricLabels.standard(machine: document.machine.hostname)).documentLabels
@@ -260,10 +271,13 @@ public struct BenchmarkSession: Sendable {
         return differences.isEmpty ? nil : differences
     }
 
-    private func measure(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> MeasuredRuns {
+    private func measure(
+        spawner: Spawner, interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void
+    ) throws(BenchmarkSessionError) -> MeasuredRuns {
         var executor = ProcessExecutor(
             timeout: settings.timeout, grace: settings.grace, output: settings.output, interrupt: interrupt,
             measure: settings.measure)
+        executor.spawner = spawner
         var virtualDisplay: VirtualDisplay?
         switch settings.display {
         case .virtual?:

@@ -30,6 +30,7 @@ public struct Spawner: Sendable {
     static let legacyRecordFDVariable = "LAUNCHPROF_READY_FD"
 
     private let connection = SpawnConnection()
+    private let programs = ResolvedPrograms()
 
     /// A spawner.
     public init() {}
@@ -39,7 +40,7 @@ public struct Spawner: Sendable {
     /// is ready.
     public func spawn(_ target: LaunchTarget, options: SpawnOptions = SpawnOptions()) throws(LaunchError) -> LaunchedProcess {
         let arguments = try commandLine(of: target)
-        let program = try resolveProgram(of: target)
+        let program = try resolve(arguments[0], for: target)
         try Self.checkEnvironment(of: target)
         if case .port(let number) = target.ready {
             var probe = PortProbe(port: number)
@@ -81,12 +82,18 @@ public struct Spawner: Sendable {
     /// The file `target` would execute; throws the error a spawn would, so a
     /// missing or non-executable program is reported before any run.
     public func resolveProgram(of target: LaunchTarget) throws(LaunchError) -> String {
-        let arguments = try commandLine(of: target)
-        guard arguments[0].isUTF8 else {
-            throw .notExecutable(arguments[0].string, reason: "its path is not UTF-8; give a path launchprof can resolve")
+        try resolve(try commandLine(of: target)[0], for: target)
+    }
+
+    /// `name` (argv[0]) as the file to execute, resolved once per spawner:
+    /// the session's validation resolves every target with the spawner its
+    /// runs use, and each spawn takes the path it found.
+    private func resolve(_ name: ByteString, for target: LaunchTarget) throws(LaunchError) -> String {
+        guard name.isUTF8 else {
+            throw .notExecutable(name.string, reason: "its path is not UTF-8; give a path launchprof can resolve")
         }
         let searchPath = target.environment["PATH"] ?? getenv("PATH").map { String(cString: $0) }
-        return try ProgramResolver.resolve(arguments[0].string, searchPath: searchPath)
+        return try programs.resolve(name.string, searchPath: searchPath)
     }
 
     /// argv as executed: the target's own, or `/bin/sh -c SCRIPT` for
