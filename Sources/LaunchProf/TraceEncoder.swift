@@ -5,62 +5,6 @@ import LaunchProfFormat
 import Glibc
 #endif
 
-/// Trace file format, version 1: the constants of launchprof_format.h
-/// (LaunchProfFormat), which the C sampler and the harness's reader share
-/// (docs/trace-format.md is the full description).
-///
-/// All integers little-endian. A fixed header, then sections
-/// (tag u32, reserved u32, length u64, payload), the last of which is the
-/// checksum section holding the FNV-1a 64 of every byte before it.
-package enum TraceFormat {
-    package static let magic: [UInt8] = Array(LP_TRACE_MAGIC.utf8) + [0]
-    package static let version: UInt32 = LP_TRACE_VERSION
-    package static let headerSize: UInt32 = LP_TRACE_HEADER_SIZE
-    package static let eventSize = Int(LP_TRACE_EVENT_SIZE)
-
-    /// A section tag.
-    package struct Section: Sendable {
-        package let tag: UInt32
-        package static let strings = Section(tag: LP_TRACE_SECTION_STRINGS)
-        package static let categories = Section(tag: LP_TRACE_SECTION_CATEGORIES)
-        package static let threads = Section(tag: LP_TRACE_SECTION_THREADS)
-        package static let events = Section(tag: LP_TRACE_SECTION_EVENTS)
-        package static let checksum = Section(tag: LP_TRACE_SECTION_CHECKSUM)
-    }
-
-    /// FNV-1a, 64-bit (`lp_trace_checksum`, the one the C sampler uses).
-    package static func checksum(_ bytes: some Collection<UInt8>) -> UInt64 {
-        bytes.withContiguousStorageIfAvailable { lp_trace_checksum($0.baseAddress, $0.count) }
-            ?? Array(bytes).withUnsafeBufferPointer { lp_trace_checksum($0.baseAddress, $0.count) }
-    }
-}
-
-/// Little-endian byte building for trace files.
-package struct ByteWriter {
-    package var bytes: [UInt8] = []
-
-    package init() {}
-
-    mutating func u8(_ value: UInt8) { bytes.append(value) }
-    mutating func u16(_ value: UInt16) { append(value) }
-    package mutating func u32(_ value: UInt32) { append(value) }
-    package mutating func u64(_ value: UInt64) { append(value) }
-    mutating func i64(_ value: Int64) { append(UInt64(bitPattern: value)) }
-
-    private mutating func append<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func section(_ tag: TraceFormat.Section, _ build: (inout ByteWriter) -> Void) {
-        var payload = ByteWriter()
-        build(&payload)
-        u32(tag.tag)
-        u32(0)
-        u64(UInt64(payload.bytes.count))
-        bytes.append(contentsOf: payload.bytes)
-    }
-}
-
 /// Turns a ring and the launch state into trace-file bytes.
 enum TraceEncoder {
     static func encode(ring: TraceRing) -> [UInt8] {

@@ -1,47 +1,5 @@
 import CLaunchProfSupport
 
-/// What happens when the ring is full.
-public enum OverflowPolicy: Sendable, Equatable {
-    /// Keep the earliest events (the launch) and count later ones as dropped.
-    case dropNewest
-    /// Keep the latest events and count the overwritten ones as lost.
-    case overwriteOldest
-
-    var cValue: UInt32 {
-        switch self {
-        case .dropNewest: UInt32(LP_POLICY_DROP_NEWEST)
-        case .overwriteOldest: UInt32(LP_POLICY_OVERWRITE_OLDEST)
-        }
-    }
-
-    init(cValue: UInt32) {
-        self = cValue == UInt32(LP_POLICY_OVERWRITE_OLDEST) ? .overwriteOldest : .dropNewest
-    }
-}
-
-/// Counters of a ring.
-public struct TraceRingStatistics: Sendable, Equatable {
-    /// Slots in the ring (the requested capacity rounded up to 64).
-    public var capacity: Int
-    /// Events not in the ring: dropped (the ring was full, or every block
-    /// was owned by another thread) or overwritten. Once no thread records,
-    /// exactly the events recorded minus the events a snapshot holds.
-    public var lost: Int
-    /// What the ring does when full.
-    public var policy: OverflowPolicy
-}
-
-/// One event as stored in the ring.
-package struct RecordedEvent: Sendable, Equatable {
-    package var timestamp: UInt64
-    package var kind: UInt8
-    package var name: UInt64
-    package var id: UInt64
-    package var argument: Int64?
-    package var threadID: UInt32
-    package var category: UInt16
-}
-
 /// A fixed-capacity, lock-free event ring (the C `lp_ring_t`): each thread
 /// writes only into the 64-slot block it owns (docs/tracer.md).
 ///

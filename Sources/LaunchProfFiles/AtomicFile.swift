@@ -6,26 +6,6 @@ import Musl
 import Darwin
 #endif
 
-/// Why a file could not be written whole. Every case names the file asked
-/// for, not the temporary one beside it.
-public enum AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The temporary file beside `path` could not be created.
-    case create(path: String, errno: Int32)
-    /// Writing or syncing the temporary file failed.
-    case write(path: String, errno: Int32)
-    /// The temporary file could not be renamed to `path`.
-    case rename(path: String, errno: Int32)
-
-    public var description: String {
-        switch self {
-        case let .create(path, code):
-            "cannot write '\(path)': \(errnoText(code)) (creating a temporary file beside it failed)"
-        case let .write(path, code): "cannot write '\(path)': \(errnoText(code))"
-        case let .rename(path, code): "cannot write '\(path)': \(errnoText(code)) (renaming the temporary file failed)"
-        }
-    }
-}
-
 /// The text of an errno value (strerror).
 package func errnoText(_ code: Int32) -> String {
     String(cString: strerror(code))
@@ -84,14 +64,5 @@ public enum AtomicFile {
             unlink(temporary)
             throw .rename(path: path, errno: code)
         }
-    }
-}
-
-/// Writes to standard error with one write(2), without Foundation.
-package enum StandardError {
-    /// Writes `text` as UTF-8.
-    package static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
 }

@@ -94,14 +94,3 @@ public struct SymbolizedProfile: Sendable {
         return runCount > 1 ? "run \(run + 1): \(thread)" : thread
     }
 }
-
-/// A line of a source file.
-public struct SourceLocation: Hashable, Sendable {
-    /// The source file.
-    public var file: String
-    /// The line in it.
-    public var line: Int
-
-    /// Line `line` of `file`.
-    public init(file: String, line: Int) { (self.file, self.line) = (file, line) }
-}

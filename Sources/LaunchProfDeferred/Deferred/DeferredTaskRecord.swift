@@ -1,23 +1,5 @@
 import LaunchProf
 
-/// How a deferred task ended.
-public enum DeferredOutcome: Sendable, Equatable, CustomStringConvertible {
-    /// The task returned without throwing.
-    case succeeded
-    /// The task threw; the error's description.
-    case failed(String)
-    /// Cancelled before it started.
-    case cancelled
-
-    public var description: String {
-        switch self {
-        case .succeeded: "succeeded"
-        case .failed(let message): "failed: \(message)"
-        case .cancelled: "cancelled"
-        }
-    }
-}
-
 /// A deferred task's name: a `StaticString` is recorded on the tracer's fast
 /// path, a `String` is interned.
 enum DeferredTaskName: Sendable {

@@ -1,31 +1,5 @@
 import LaunchProf
 
-/// How an item's value was first asked for.
-public enum PrewarmFirstUse: Sendable, Equatable, CustomStringConvertible {
-    /// The value was ready: prewarming paid off in full.
-    case hit
-    /// Prewarming was under way; the caller waited this long.
-    case wait(nanoseconds: UInt64)
-    /// Prewarming had not started: the caller made the value itself.
-    case miss
-
-    public var description: String {
-        switch self {
-        case .hit: "hit"
-        case .wait(let nanoseconds): "wait \(formatMilliseconds(nanoseconds))"
-        case .miss: "miss"
-        }
-    }
-}
-
-/// Where an item's value was made.
-public enum PrewarmRunner: Sendable, Equatable {
-    /// On a prewarm thread, started by ``PrewarmRegistry/prewarm()``.
-    case background
-    /// On the thread that asked for it (or for an item depending on it).
-    case onDemand
-}
-
 /// What is known about one prewarm item: a snapshot.
 public struct PrewarmItemReport: Sendable, CustomStringConvertible {
     /// The item's name, as traces show it.

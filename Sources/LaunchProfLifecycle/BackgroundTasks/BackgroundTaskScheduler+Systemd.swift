@@ -2,14 +2,6 @@ import Glibc
 import LaunchProf
 import LaunchProfFiles
 
-/// A systemd unit file: its name and text.
-public struct SystemdUnit: Sendable, Equatable {
-    /// The file name, e.g. `myapp-com.example.refresh.timer`.
-    public var name: String
-    /// The unit file's text.
-    public var contents: String
-}
-
 extension BackgroundTaskScheduler {
     /// The systemd units that launch this program in the background for each
     /// scheduled task, as iOS launches an app to run one: a oneshot service

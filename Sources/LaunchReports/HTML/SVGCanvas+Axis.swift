@@ -49,11 +49,3 @@ extension SVGCanvas {
         [(x, y - size), (x + size, y), (x, y + size), (x - size, y)]
     }
 }
-
-/// What a legend entry shows.
-package enum LegendSwatch: Sendable {
-    case box(ShapeStyle)
-    case line(ShapeStyle)
-    case dot(String)
-    case diamond(String)
-}

@@ -1,0 +1,36 @@
+import LaunchProfFormat
+
+/// One event record, with its name and category resolved.
+public struct TraceEvent: Sendable, Equatable {
+    /// When the event was recorded (`CLOCK_MONOTONIC`, nanoseconds).
+    public var timestamp: UInt64
+    /// What the event is.
+    public var kind: TraceEventKind
+    /// Its name.
+    public var name: String
+    /// Signpost id; 0 means none.
+    public var id: UInt64
+    /// Its value argument (`value:` of a signpost call), 0 when none.
+    public var argument: Int64?
+    /// Linux tid of the recording thread.
+    public var threadID: UInt32
+    /// Index into ``Trace/categories``.
+    public var categoryIndex: Int
+    /// The signposter's category.
+    public var category: TraceCategory
+
+    /// An event with these values.
+    public init(
+        timestamp: UInt64, kind: TraceEventKind, name: String, id: UInt64, argument: Int64?,
+        threadID: UInt32, categoryIndex: Int, category: TraceCategory
+    ) {
+        self.timestamp = timestamp
+        self.kind = kind
+        self.name = name
+        self.id = id
+        self.argument = argument
+        self.threadID = threadID
+        self.categoryIndex = categoryIndex
+        self.category = category
+    }
+}

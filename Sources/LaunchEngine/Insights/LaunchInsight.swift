@@ -1,0 +1,41 @@
+import Foundation
+import LaunchAnalysis
+import LaunchSupport
+
+/// One finding about a launch: a measured number, its cause, and what to
+/// do about it (`launchprof explain`).
+public struct LaunchInsight: Sendable, Equatable, Codable {
+    /// What part of the launch it is about.
+    public enum Area: String, Sendable, Equatable, Codable {
+        /// Before `main`: exec, dynamic loading, the runtime, static initialisers.
+        case preMain = "pre-main"
+        /// The chain of work on the main thread that led to launch complete.
+        case criticalPath = "critical path"
+        /// The launch was waiting rather than running.
+        case waiting
+        /// Work on other threads the main thread waited for.
+        case otherThreads = "other threads"
+        /// A cold launch's reads from disk.
+        case coldFiles = "cold files"
+    }
+
+    /// What part of the launch it is about.
+    public var area: Area
+    /// The measured number, as a sentence.
+    public var finding: String
+    /// Why it costs what it costs.
+    public var cause: String
+    /// What to do about it.
+    public var action: String
+    /// Its size, for ordering (nanoseconds of the launch it concerns).
+    public var nanoseconds: Double
+
+    /// A finding.
+    public init(area: Area, finding: String, cause: String, action: String, nanoseconds: Double) {
+        self.area = area
+        self.finding = finding
+        self.cause = cause
+        self.action = action
+        self.nanoseconds = nanoseconds
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Glibc
+import LaunchAnalysis
+import LaunchSupport
+
+/// Why `launchprof record` produced no trace.
+public enum RecordError: Error, Sendable, CustomStringConvertible {
+    /// The program could not be started.
+    case launch(LaunchError)
+    /// A system call failed while watching it.
+    case system(SystemCallError)
+    /// The program crashed or exited with a failure status.
+    case failed(program: String, exit: ExitStatus)
+    /// The program exited without writing its trace.
+    case noTrace(program: String, path: String, exit: ExitStatus)
+    /// Stopped with SIGTERM after its ready probe fired, and wrote no trace.
+    case noTraceAfterReady(program: String, path: String, probe: ReadyProbe, exit: ExitStatus)
+    /// The program never became ready.
+    case notReady(program: String, probe: ReadyProbe, failure: String)
+    /// Ctrl-C (or SIGTERM, SIGHUP) reached launchprof; the program was stopped.
+    case interrupted
+    /// The trace it wrote cannot be read.
+    case unreadable(TraceReadError)
+    /// The trace at the path was written by another process (a program the
+    /// target ran, or a stale file put there meanwhile).
+    case foreignTrace(program: String, path: String, writer: UInt32, launched: Int32)
+
+    public var description: String {
+        switch self {
+        case .launch(let error): error.description
+        case .system(let error): "cannot observe the program: \(error)"
+        case .failed(let program, let exit):
+            "'\(program)' \(exit) and wrote no trace"
+        case .noTrace(let program, let path, let exit):
+            "'\(program)' \(exit) but wrote no trace to '\(path)': does it link LaunchProf? "
+                + "(The trace is written at exit; a program killed by a signal writes none.)"
+        case .noTraceAfterReady(let program, let path, let probe, let exit):
+            "'\(program)' was ready (\(probe)), then stopped with SIGTERM, \(exit), and wrote no trace to '\(path)': "
+                + "a program that links LaunchProf writes it at launch complete; any other writes it at exit, "
+                + "which SIGTERM's default action skips (make it exit(0) on SIGTERM, or profile a run that exits by itself)"
+        case .notReady(let program, let probe, let failure):
+            "'\(program)' never became ready (\(probe)): \(failure)"
+        case .interrupted:
+            "interrupted; the program and its process group were stopped"
+        case .unreadable(let error): error.description
+        case .foreignTrace(let program, let path, let writer, let launched):
+            "\(path) was written by pid \(writer), not by \(program) (pid \(launched)): a program it ran inherited "
+                + "LAUNCHPROF_TRACE; a wrapper script must exec the traced program"
+        }
+    }
+}

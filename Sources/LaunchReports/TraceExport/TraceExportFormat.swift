@@ -1,0 +1,22 @@
+import LaunchAnalysis
+
+/// The formats `launchprof export` writes.
+public enum TraceExportFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Chrome Trace Event JSON, for Perfetto (ui.perfetto.dev) and chrome://tracing.
+    case chrome
+    /// A readable timeline, one line per event or interval.
+    case text
+    /// OTLP/JSON (an ExportTraceServiceRequest) for OpenTelemetry collectors.
+    case otlp
+
+    /// The exporter for this format.
+    public var exporter: any TraceExporter {
+        switch self {
+        case .chrome: ChromeTraceExporter()
+        case .text: TextTimelineExporter()
+        case .otlp: OTLPTraceExporter()
+        }
+    }
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,9 @@
+import Glibc
+
+/// CLOCK_MONOTONIC in nanoseconds: the clock the tracer uses too, so child
+/// and harness timestamps compare directly.
+package func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
