@@ -24,7 +24,7 @@ int lp_enabled;
 static uint64_t entry_ns;
 static pthread_t main_thread;  // the thread the process-entry constructor ran on
 static uint64_t spawn_ns;
-static int ready_fd = -1;
+static int record_fd = -1;
 static const char *trace_path;
 static int trace_at_ready;  // LAUNCHPROF_TRACE_AT: 1 = ready (before telling the harness), 2 = after-ready
 static uint64_t next_generation = 1;
@@ -86,13 +86,13 @@ __attribute__((constructor(101))) static void launchprof_process_entry(void) {
     // The record descriptor; LAUNCHPROF_READY_FD is its name in harnesses
     // from before records other than "ready" existed, still read.
     uint64_t fd = 0;
-    const char *record_fd = lp_env(LP_RECORD_FD_VARIABLE);
-    if (record_fd == NULL) record_fd = lp_env("LAUNCHPROF_READY_FD");
-    if (parse_u64(record_fd, &fd) && fd <= 0x7fffffff &&
+    const char *record_fd_text = lp_env(LP_RECORD_FD_VARIABLE);
+    if (record_fd_text == NULL) record_fd_text = lp_env("LAUNCHPROF_READY_FD");
+    if (parse_u64(record_fd_text, &fd) && fd <= 0x7fffffff &&
         fcntl((int)fd, F_GETFD) != -1) {
-        ready_fd = (int)fd;
-        // Our own children must not hold the harness's pipe open.
-        fcntl(ready_fd, F_SETFD, FD_CLOEXEC);
+        record_fd = (int)fd;
+        // Our own children must not hold the harness's record socket.
+        fcntl(record_fd, F_SETFD, FD_CLOEXEC);
     }
 
     const char *path = lp_env("LAUNCHPROF_TRACE");
@@ -104,11 +104,11 @@ __attribute__((constructor(101))) static void launchprof_process_entry(void) {
     }
 
     const char *enable = lp_env("LAUNCHPROF_ENABLE");
-    int enabled = trace_path != NULL || ready_fd >= 0;
+    int enabled = trace_path != NULL || record_fd >= 0;
     if (enable != NULL && *enable != '\0') enabled = strcmp(enable, "0") != 0;
     lp_enabled = enabled;
 
-    if (ready_fd >= 0) {
+    if (record_fd >= 0) {
         // "LP1 entry <ns> <pid>": the harness learns pre-main time even if
         // the program never calls into the library.
         char pid[24];
@@ -120,7 +120,7 @@ uint64_t lp_process_entry_ns(void) { return entry_ns; }
 uint64_t lp_spawn_ns(void) { return spawn_ns; }
 const char *lp_trace_path(void) { return trace_path; }
 int lp_trace_at_ready(void) { return trace_at_ready; }
-int lp_harness_connected(void) { return ready_fd >= 0; }
+int lp_harness_connected(void) { return record_fd >= 0; }
 
 uint64_t lp_main_thread_cpu_ns(void) {
     clockid_t clock;
@@ -130,7 +130,7 @@ uint64_t lp_main_thread_cpu_ns(void) {
 }
 
 void lp_harness_main_cpu(uint64_t ns) {
-    if (ready_fd < 0) return;
+    if (record_fd < 0) return;
     uint64_t cpu = lp_main_thread_cpu_ns();
     if (cpu == 0) return;
     // "LP1 maincpu <ns> <cpu-ns>": a kind older harnesses skip.
@@ -530,9 +530,9 @@ size_t lp_ring_snapshot(const lp_ring_t *ring, lp_event_t *out, size_t max) {
 // MARK: - Harness protocol
 
 int lp_harness_write(const char *buf, size_t len) {
-    if (ready_fd < 0) return -1;
+    if (record_fd < 0) return -1;
     for (;;) {
-        ssize_t n = write(ready_fd, buf, len);
+        ssize_t n = write(record_fd, buf, len);
         if (n == (ssize_t)len) return 0;
         if (n < 0 && errno == EINTR) continue;
         return -1;  // pipe closed or short write: the harness is gone
@@ -540,7 +540,7 @@ int lp_harness_write(const char *buf, size_t len) {
 }
 
 void lp_harness_record(const char *kind, uint64_t ns, const char *name, size_t name_len) {
-    if (ready_fd < 0) return;
+    if (record_fd < 0) return;
     char line[1100];
     size_t n = 0;
     memcpy(line, LP_RECORD_VERSION " ", sizeof LP_RECORD_VERSION);

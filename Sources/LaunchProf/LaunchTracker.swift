@@ -8,7 +8,7 @@ import LaunchProfFormat
 /// Process entry is recorded by a C constructor before `main` (so pre-main
 /// time is visible); everything else is marked by the program. Each milestone
 /// is an event in the trace and, when the process was started by `launchprof`,
-/// one line on the harness pipe. ``recordLaunchComplete()`` also tells systemd
+/// one record on the record socket (LAUNCHPROF_RECORD_FD). ``recordLaunchComplete()`` also tells systemd
 /// (`READY=1` on `NOTIFY_SOCKET`).
 public enum LaunchTracker {
     /// A named moment of the launch, in CLOCK_MONOTONIC nanoseconds.

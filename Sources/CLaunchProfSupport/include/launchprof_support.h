@@ -314,7 +314,7 @@ void lp_set_thread_name(const char *name);
 // MARK: - Harness protocol (async-signal-safe)
 
 /// Writes `len` bytes to LAUNCHPROF_RECORD_FD with one write(2) (retrying
-/// EINTR). Returns 0 when written, -1 when there is no harness pipe or the
+/// EINTR). Returns 0 when written, -1 when there is no record socket or the
 /// write failed.
 int lp_harness_write(const char *buf, size_t len);
 

@@ -1,6 +1,6 @@
 import LaunchProfFormat
 
-/// One record of the harness pipe protocol (version 1), as the embedded
+/// One record of the record socket protocol (version 1), as the embedded
 /// library writes it on LAUNCHPROF_RECORD_FD (see docs/trace-format.md). The
 /// version and record kinds are launchprof_format.h's.
 public enum TracerRecord: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import LaunchProfFormat
 
-/// A line on the harness pipe that this launchprof cannot read.
+/// A record on the record socket that this launchprof cannot read.
 public enum TracerRecordError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A record of a protocol version launchprof does not know.
     case unsupportedVersion(String, line: String)

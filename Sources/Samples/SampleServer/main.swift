@@ -2,7 +2,7 @@
 //
 // It does a few milliseconds of start-up work (marked with milestones and
 // intervals), binds a TCP listener on 127.0.0.1, reports launch complete
-// (the harness pipe's `ready` record and sd_notify READY=1), prints
+// (the record socket's `ready` record and sd_notify READY=1), prints
 // "listening on 127.0.0.1:PORT", then answers every connection with "ok\n"
 // (an HTTP request with an HTTP response) until SIGTERM or SIGINT, and
 // exits 0. Started by socket activation (systemd, `launchprof run

@@ -42,7 +42,7 @@ struct LifecycleProtocolTests {
         #expect(sample.linesContaining("active -> terminating").count == 1, "SIGHUP without a terminal must not terminate")
     }
 
-    @Test("the harness pipe gets ready, resumed after SIGCONT, and stopping on SIGTERM")
+    @Test("the record socket gets ready, resumed after SIGCONT, and stopping on SIGTERM")
     func harnessRecords() throws {
         let directory = try ScratchDirectory()
         let records = directory.path + "/records"
