@@ -192,9 +192,9 @@ struct ActivationTests {
     func closedWithoutAResponse() throws {
         let run = try launchprof(["run", "--activate", "tcp:0", "-r", "1", "-w", "0", "--timeout", "10", "--", "/bin/true"])
         #expect(run.status == 3)
-        #expect(
-            run.standardError.contains("exited before it was ready") || run.standardError.contains("no whole response"),
-            "\(run.standardError)")
+        // The first request waits in the backlog of launchprof's own copy of the
+        // listening socket, so the program's exit always comes first: one outcome.
+        #expect(run.standardError.contains("exited before it was ready"), "\(run.standardError)")
     }
 
     @Test("activate: in launchprof.yml, with a bad one named by file and line")
