@@ -28,7 +28,7 @@ extension ResultsDocument {
     /// Reads a results file written by `writeJSON(to:)`, checking its schema
     /// version before anything else so an old or newer file gets that error
     /// rather than a confusing one about a missing key, and every figure in
-    /// it (``validateFigures(path:)``).
+    /// it (`validateFigures(path:)`).
     public static func load(from path: String) throws(ResultsFileError) -> ResultsDocument {
         // A regular file only (a FIFO or a device is refused, not read
         // forever), its size checked before a byte is read.

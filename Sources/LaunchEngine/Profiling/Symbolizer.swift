@@ -48,8 +48,11 @@ public struct Symbolizer: Sendable {
     /// The outermost frame of a wall-clock sample that found its thread
     /// waiting, and of one that found it running.
     public static let offCPUFrame = "[off CPU]"
+    /// See ``offCPUFrame``.
     public static let onCPUFrame = "[on CPU]"
 
+    /// One launch's profile: `trace`'s samples symbolized through its
+    /// module map; `name` titles it.
     public func symbolize(_ trace: Trace, name: String) throws(Failure) -> SymbolizedProfile {
         try symbolize([trace], name: name)
     }

@@ -22,8 +22,10 @@ public struct ByteString: Sendable, Hashable, CustomStringConvertible, Expressib
         bytes = Array(UnsafeBufferPointer(start: cString, count: strlen(cString))).map { UInt8(bitPattern: $0) }
     }
 
+    /// The UTF-8 bytes of a literal.
     public init(stringLiteral value: String) { self.init(value) }
 
+    /// The UTF-8 bytes of an interpolated literal.
     public init(stringInterpolation: DefaultStringInterpolation) { self.init(String(stringInterpolation: stringInterpolation)) }
 
     /// The text, with U+FFFD in place of bytes that are not UTF-8: for
@@ -39,6 +41,7 @@ public struct ByteString: Sendable, Hashable, CustomStringConvertible, Expressib
     /// (the kernel would end the string there), or nil.
     public var firstNUL: Int? { bytes.firstIndex(of: 0) }
 
+    /// Whether there are no bytes.
     public var isEmpty: Bool { bytes.isEmpty }
 }
 

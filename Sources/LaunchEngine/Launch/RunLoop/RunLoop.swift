@@ -4,9 +4,9 @@ import LaunchSupport
 
 /// The loop that watches one launch from spawn to reap.
 ///
-/// Its state is a value, ``RunStateMachine``: an explicit phase (launching,
+/// Its state is a value, `RunStateMachine`: an explicit phase (launching,
 /// the steps after ready, stopping, ended) with its deadline. Everything
-/// the run waits on is a ``RunEventSource`` polled together in one
+/// the run waits on is a `RunEventSource` polled together in one
 /// `poll(2)`: the spawner's replies, the record socket, captured output,
 /// the notify socket, the activation requests (first and warm), the trace
 /// file, the port probe, the X display's windows and the interrupt. Each round the loop asks every

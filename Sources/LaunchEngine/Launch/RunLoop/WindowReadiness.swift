@@ -1,5 +1,6 @@
 import CLaunchWindow
 import Glibc
+import LaunchSupport
 
 /// `--ready window` and `--ready frame`: the launched tree's first top-level
 /// window, as a person sees it appear.
@@ -70,13 +71,15 @@ final class WindowReadiness: RunEventSource {
         switch Int(event.kind) {
         case Int(LP_WINDOW_CREATED.rawValue):
             guard event.override_redirect == 0, isOurs(window) else { return nil }
-            // Mapped already (a race with a fast client): now is its map.
-            if watch.isMapped(window) == true { return mapped(window, at: event.nanoseconds) }
+            // Mapped already before it could be followed (a fast client, a
+            // busy launchprof): its map is no later than now, and not as
+            // early as its creation.
+            if watch.isMapped(window) == true { return mapped(window, at: monotonicNanoseconds()) }
         case Int(LP_WINDOW_MAPPED.rawValue):
             guard event.override_redirect == 0, mapped[window] == nil, isOurs(window) else { return nil }
             return mapped(window, at: event.nanoseconds)
         case Int(LP_WINDOW_RENAMED.rawValue):
-            // A title set after the map: the window counts from now.
+            // A title set after the map: the window counts from then.
             guard ours.contains(window), mapped[window] == nil, watch.isMapped(window) == true else { return nil }
             return mapped(window, at: event.nanoseconds)
         case Int(LP_WINDOW_DAMAGED.rawValue):
