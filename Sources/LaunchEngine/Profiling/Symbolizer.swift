@@ -41,7 +41,6 @@ public struct Symbolizer: Sendable {
         }
     }
 
-    /// One launch's profile: `trace`'s samples symbolized through its module map; `name` titles it.
     /// The outermost frame of a sample taken while a thread held one of the
     /// dynamic loader's locks, when unwinding was not safe.
     public static let loaderBusyFrame = "[dynamic loader busy]"
