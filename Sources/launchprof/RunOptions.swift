@@ -126,6 +126,12 @@ struct RunOptions: ParsableArguments {
     )
     var traceRuns: Bool?
 
+    @Option(
+        help: ArgumentHelp(
+            "Count each measured launch's events to ready: perf (perf_event_open on the launched tree: instructions, cycles, cache and branch misses where the machine has hardware counters; task clock, page faults, context switches everywhere) or callgrind (instructions under Valgrind, to each process's exit: slow, but the same on any machine). The results say which counters were measured and why others were not.",
+            valueName: "perf|callgrind"))
+    var counts: CountSource?
+
     @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
     var report: String?
 
@@ -214,6 +220,7 @@ struct RunOptions: ParsableArguments {
         settings.output = outputPlan
         settings.measure = measure
         settings.traceRuns = traceRuns
+        settings.counts = counts
         settings.dropCaches = dropCaches
         settings.reference = reference
         settings.baseline = baseline.map { .saved($0) }
@@ -268,3 +275,7 @@ struct RunOptions: ParsableArguments {
 
 extension LaunchMode: ExpressibleByArgument {}
 extension LifecycleMeasure: ExpressibleByArgument {}
+extension CountSource: ExpressibleByArgument {
+    public init?(argument: String) { self.init(flag: argument) }
+    public static var allValueStrings: [String] { ["perf", "callgrind"] }
+}

@@ -264,6 +264,7 @@ public struct BenchmarkSession: Sendable {
         var executor = ProcessExecutor(
             timeout: settings.timeout, grace: settings.grace, output: settings.output, interrupt: interrupt,
             measure: settings.measure)
+        executor.counts = settings.counts
         var traceDirectory: String?
         if settings.traceRuns ?? plan.targets.contains(where: { $0.ready == .tracer }) {
             do {

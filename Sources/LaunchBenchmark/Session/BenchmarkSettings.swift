@@ -47,6 +47,10 @@ public struct BenchmarkSettings: Sendable {
     /// (`Scripts/compare-trace-runs-overhead.sh` measures it). nil: traced
     /// for targets ready by the tracer, not for the others.
     public var traceRuns: Bool?
+    /// Count each measured launch's events (`--counts`, docs/counts.md): the
+    /// counts become metrics like any other (summaries, budgets, baselines,
+    /// the gate); nil: not counted.
+    public var counts: CountSource?
     /// Recorded in the results document.
     public var commandLine: [String] = CommandLine.arguments
     /// Recorded in the results document (`ResultsDocument.labels`): CI's
@@ -154,6 +158,7 @@ extension BenchmarkSettings {
         settings.budgets = config.budgets + budgets
         settings.threshold = threshold ?? config.threshold
         settings.significance = significance ?? config.significance
+        settings.counts = counts ?? config.counts
         return settings
     }
 }

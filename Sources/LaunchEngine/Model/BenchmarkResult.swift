@@ -60,6 +60,9 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     /// Things a person should know: outliers, a slow first run, residency that
     /// stayed high, failed runs.
     public var warnings: [ResultWarning]
+    /// With `--counts`: which counters were measured, by what, and which
+    /// were not and why; nil when nothing was counted.
+    public var counters: CounterReport?
 
     /// The result of `runs` of `target` in `mode`; without `summaries`, each metric is summarised from the runs.
     public init(

@@ -31,6 +31,11 @@ public struct BaselineComparer: Sendable {
     /// Compare times relative to the current run's reference target, when
     /// both sides measured it; false: always as measured.
     public var relativeToReference: Bool
+    /// The threshold of instruction counts (`--counts`), which every counted
+    /// result is checked on besides its times. Counts barely move with the
+    /// machine (docs/counts.md measures their spread), so a far smaller
+    /// change than a time's is a real one: 0.5%.
+    public var countThreshold = 0.005
 
     /// A comparer with these settings; the defaults are launchprof's (5%, 0.01, relative to the reference).
     public init(
@@ -170,7 +175,11 @@ public struct BaselineComparer: Sendable {
         let same = { (a: Metric, b: Metric) in
             a == b || (result.target.ready == .exit && Set([a, b]) == [.wallToReady, .wallToExit])
         }
-        for check in defaultChecks + fromBudgets {
+        // Counted runs are gated on their instructions too, at the counts' own threshold.
+        let counted =
+            result.runs.contains { $0.counts?.instructions != nil }
+            ? [RegressionCheck(metric: .instructions, threshold: countThreshold)] : []
+        for check in defaultChecks + counted + fromBudgets {
             if let index = checks.firstIndex(where: { same($0.metric, check.metric) && $0.statistic == check.statistic }) {
                 if check.threshold != nil { checks[index].threshold = check.threshold }
             } else {
@@ -307,7 +316,7 @@ extension Metric {
                 case .launch: metric == headline || metric == .processEntry || metric == .main
                 case .named: if case .milestone = metric { true } else { false }
                 case .phase: true
-                case .resource: false
+                case .resource, .counter: false
                 }
             }
             for metric in [headline] + measured where !metrics.contains(metric) { metrics.append(metric) }
