@@ -132,6 +132,13 @@ struct RunOptions: ParsableArguments {
             valueName: "perf|callgrind"))
     var counts: CountSource?
 
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Measure launchprof's calibration workload (true: exec, dynamic loading, page faults) interleaved with the targets and compare times with a baseline relative to it, so the machine's drift is reported as drift, not as a change. Default: on when a baseline is compared or saved and no --reference is named."
+    )
+    var calibrate: Bool?
+
     @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
     var report: String?
 
@@ -221,6 +228,7 @@ struct RunOptions: ParsableArguments {
         settings.measure = measure
         settings.traceRuns = traceRuns
         settings.counts = counts
+        settings.calibrate = calibrate
         settings.dropCaches = dropCaches
         settings.reference = reference
         settings.baseline = baseline.map { .saved($0) }

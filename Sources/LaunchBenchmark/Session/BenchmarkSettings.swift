@@ -51,6 +51,11 @@ public struct BenchmarkSettings: Sendable {
     /// counts become metrics like any other (summaries, budgets, baselines,
     /// the gate); nil: not counted.
     public var counts: CountSource?
+    /// Measure launchprof's calibration workload beside the targets
+    /// (``Calibration``, docs/calibration.md) so a comparison across time
+    /// is judged relative to it. nil: when a baseline is compared or saved
+    /// and no reference is named; false: never (`--no-calibrate`).
+    public var calibrate: Bool?
     /// Recorded in the results document.
     public var commandLine: [String] = CommandLine.arguments
     /// Recorded in the results document (`ResultsDocument.labels`): CI's

@@ -132,6 +132,10 @@ public struct ResultsDocument: Sendable, Equatable, Codable {
     /// commit, branch and runner, and `--label`s (``MetricLabels``). What a
     /// fleet report orders and groups results by; nil when there was none.
     public var labels: [String: String]?
+    /// The calibration target's name when launchprof measured its own
+    /// calibration workload beside the targets (``Calibration``): times are
+    /// compared relative to it when no reference is named; nil: none.
+    public var calibration: String?
 
     /// A document with these contents; ``ResultsDocument/measuredNow(commandLine:reference:results:date:)`` fills in the date, machine and version.
     public init(

@@ -59,12 +59,19 @@ public struct BaselineComparer: Sendable {
         public var baseline: BenchmarkResult
         /// The reference's runs now.
         public var current: BenchmarkResult
+        /// Runs on each side of a round whose median is the divisor: 0
+        /// divides by the reference's time in the same round (a named
+        /// reference); launchprof's calibration (a short workload whose
+        /// single runs spike on a busy machine) uses the median of the
+        /// rounds around it, which follows the drift and not the spikes.
+        public var window: Int
 
         /// A pair of the reference `name`'s results.
-        public init(name: String, baseline: BenchmarkResult, current: BenchmarkResult) {
+        public init(name: String, baseline: BenchmarkResult, current: BenchmarkResult, window: Int = 0) {
             self.name = name
             self.baseline = baseline
             self.current = current
+            self.window = window
         }
     }
 
@@ -78,7 +85,17 @@ public struct BaselineComparer: Sendable {
         var changes: [MetricChange] = []
         var drift: [MetricChange] = []
         var attributions: [LaunchAttribution] = []
-        let referenceName = relativeToReference ? current.reference : nil
+        // A named reference wins; else launchprof's own calibration, when
+        // both sides measured it.
+        let calibration = current.calibration.flatMap { baseline.calibration == $0 ? $0 : nil }
+        let referenceName = relativeToReference ? current.reference ?? calibration : nil
+        if relativeToReference, current.reference == nil, current.calibration != nil, calibration == nil {
+            warnings.append(
+                ResultWarning(
+                    .notCompared,
+                    "the baseline has no calibration runs (saved by an older launchprof, or with --no-calibrate), so times "
+                        + "are compared as measured and include the machine's drift; save the baseline again"))
+        }
         let references = referenceName.map { Self.referencePairs($0, baseline: baseline, current: current, warnings: &warnings) } ?? [:]
         for result in current.results {
             guard let old = baseline.results.first(where: { $0.target.name == result.target.name && $0.mode == result.mode })
@@ -160,7 +177,8 @@ public struct BaselineComparer: Sendable {
                             + "side, so times are compared as measured"))
                 continue
             }
-            pairs[result.mode] = ReferencePair(name: name, baseline: old, current: result)
+            pairs[result.mode] = ReferencePair(
+                name: name, baseline: old, current: result, window: name == current.calibration && name != current.reference ? 2 : 0)
         }
         return pairs
     }
@@ -205,8 +223,8 @@ public struct BaselineComparer: Sendable {
         var relativeTo: String?
         if let reference, check.metric.unit == .nanoseconds {
             let relative = (
-                before: Self.relativeValues(check.metric, old, to: reference.baseline),
-                after: Self.relativeValues(check.metric, new, to: reference.current)
+                before: Self.relativeValues(check.metric, old, to: reference.baseline, window: reference.window),
+                after: Self.relativeValues(check.metric, new, to: reference.current, window: reference.window)
             )
             if !relative.before.isEmpty && !relative.after.isEmpty {
                 compared = relative
@@ -241,10 +259,17 @@ public struct BaselineComparer: Sendable {
     /// between runs. Dividing by the reference's median instead would treat
     /// that median as exact: on a machine whose launches were bimodal it
     /// flagged the same binary with p = 0.0004.
-    static func relativeValues(_ metric: Metric, _ result: BenchmarkResult, to reference: BenchmarkResult) -> [Double] {
-        var scale: [Int: Double] = [:]
+    static func relativeValues(_ metric: Metric, _ result: BenchmarkResult, to reference: BenchmarkResult, window: Int = 0) -> [Double] {
+        var times: [Int: Double] = [:]
         for run in reference.runs where run.exit.isSuccess {
-            if let time = Metric.wallToReady.value(in: run), time > 0 { scale[run.index] = time }
+            if let time = Metric.wallToReady.value(in: run), time > 0 { times[run.index] = time }
+        }
+        var scale = times
+        if window > 0 {
+            for index in times.keys {
+                let around = (index - window...index + window).compactMap { times[$0] }
+                scale[index] = Statistics.median(around) ?? times[index]
+            }
         }
         return result.runs.filter(\.exit.isSuccess).compactMap { run in
             guard let value = metric.value(in: run), let divisor = scale[run.index] else { return nil }
