@@ -1,6 +1,6 @@
-@testable import LaunchBenchmark
 import Testing
 
+@testable import LaunchBenchmark
 @testable import LaunchEngine
 
 /// Baselines compared relative to launchprof's own calibration workload when
@@ -13,7 +13,9 @@ struct BaselineCalibrationTests {
     /// `app` and the calibration, both scaled by `speed`; `spikes` calibration
     /// runs (every fifth) took four times as long, as single short launches
     /// do on a busy machine.
-    static func document(app: Double, speed: Double = 1, seed: Int = 0, spikes: Bool = false, calibrated: Bool = true)
+    static func document(
+        app: Double, speed: Double = 1, seed: Int = 0, spikes: Bool = false, calibrated: Bool = true
+    )
         -> ResultsDocument
     {
         var calibrationTimes = Fixture.times(6 * speed, seed: seed + 1)
