@@ -132,6 +132,12 @@ struct RunOptions: ParsableArguments {
             valueName: "perf|callgrind"))
     var counts: CountSource?
 
+    @Option(
+        help: ArgumentHelp(
+            "A budget every target must meet: METRIC<=LIMIT, e.g. instructions<=4.5M, wall_to_ready<=20ms, max_rss<=40MiB (the median; repeatable). A config file states budgets per target.",
+            valueName: "metric<=limit"))
+    var budget: [String] = []
+
     @Flag(
         inversion: .prefixedNo,
         help:
@@ -209,6 +215,29 @@ struct RunOptions: ParsableArguments {
         } catch {
             throw ValidationError(error.description)
         }
+    }
+
+    /// `--budget METRIC<=LIMIT`, for each of `targets`.
+    func budgets(for targets: [LaunchTarget]) throws -> [Budget] {
+        var budgets: [Budget] = []
+        for text in budget {
+            guard let separator = text.range(of: "<=") else {
+                throw ValidationError("--budget '\(text)': expected METRIC<=LIMIT, e.g. instructions<=4.5M")
+            }
+            let name = text[..<separator.lowerBound].trimmingCharacters(in: .whitespaces)
+            let limit = text[separator.upperBound...].trimmingCharacters(in: .whitespaces)
+            guard let metric = Metric(key: Metric.aliases[name] ?? name) else {
+                throw ValidationError("--budget '\(text)': '\(name)' is not a metric (metrics: \(Metric.configNames))")
+            }
+            for target in targets {
+                do {
+                    budgets.append(try Budget(target.name, metric, limit))
+                } catch {
+                    throw ValidationError("--budget '\(text)': \(error)")
+                }
+            }
+        }
+        return budgets
     }
 
     /// What the flags set, to replace a config file's settings.
