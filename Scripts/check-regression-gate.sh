@@ -15,7 +15,8 @@
 # Every launchprof run measures RUNS runs of each target after 3 warm-ups,
 # interleaved. Set LOAD=N to run N busy loops beside it (a shared machine).
 #   Scripts/check-regression-gate.sh [TRIES] [RUNS]      (default 10 30)
-# CONFIG=debug to measure debug builds (default: release).
+# CONFIG=debug to measure debug builds (default: release); KEEP=DIR keeps
+# every try's two results documents there, to judge them again later.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tries=${1:-10}
@@ -91,7 +92,7 @@ configure 0
 measure calibrate.json
 median_ms=$(python3 -c 'import json; d=json.load(open("calibrate.json")); print(d["results"][1]["summaries"]["wall_to_ready"]["median"]/1e6)')
 extra=$(python3 -c "print(max(1, round($median_ms * 0.10)))")
-echo "lp-sample-app (release): median launch ${median_ms} ms; the slowdown adds ${extra} ms of work (10%); ${LOAD:-0} busy loops beside"
+echo "lp-sample-app ($config): median launch ${median_ms} ms; the slowdown adds ${extra} ms of work (10%); ${LOAD:-0} busy loops beside"
 
 trial() {  # trial NAME EXTRA_MS: baseline, then candidate with EXTRA_MS; counts app's regressions both ways
     local name=$1 extra_ms=$2 relative=0 calibrated=0 absolute=0
@@ -107,6 +108,11 @@ trial() {  # trial NAME EXTRA_MS: baseline, then candidate with EXTRA_MS; counts
         a=$(verdict --absolute)
         [ "${r%% *}" = regressed ] && relative=$((relative + 1))
         [ "${c%% *}" = regressed ] && calibrated=$((calibrated + 1))
+        if [ -n "${KEEP:-}" ]; then
+            mkdir -p "$KEEP"
+            cp base.json "$KEEP/${extra_ms}ms-$try-base.json"
+            cp candidate.json "$KEEP/${extra_ms}ms-$try-candidate.json"
+        fi
         [ "${a%% *}" = regressed ] && absolute=$((absolute + 1))
         printf '  try %-2s relative %-9s %s\n' "$try:" "${r%% *}" "${r#* }"
         printf '         calibrated %-7s %s\n' "${c%% *}" "${c#* }"

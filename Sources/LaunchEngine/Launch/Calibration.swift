@@ -10,26 +10,32 @@ import Glibc
 /// the calibration's own change is reported as drift and never gates.
 ///
 /// The workload is `/bin/sh` starting coreutils' `true` ten times, one
-/// after another: a dynamically linked program that does nothing but what
-/// every launch does first — fork and exec, the dynamic loader mapping and
-/// relocating libc, page faults on the way to main, exit and reaping. Both
-/// exist on every Linux launchprof runs on and do not change when launchprof
-/// or the project does. Ten launches, not one: a single ~0.5 ms launch is
-/// dominated by one wake-up's latency and spikes 3–4× on a busy machine;
-/// ten (~6 ms) average those out and still add only a little to a benchmark
-/// of real programs. The comparison also divides by the median of the
-/// calibration's five rounds around each run (``BaselineComparer``), which
-/// follows the machine's drift and not a single run's spike.
+/// after another, then counting to 1,000 in shell arithmetic. `true` is a
+/// dynamically linked program that does nothing but what every launch does
+/// first — fork and exec, the dynamic loader mapping and relocating libc,
+/// page faults on the way to main, exit and reaping; the count is user-space
+/// CPU work, which a launch also does and which a busy machine slows
+/// differently from exec. Both exist on every Linux launchprof runs on and do
+/// not change when launchprof or the project does. Ten launches, not one: a
+/// single ~0.5 ms launch is dominated by one wake-up's latency and spikes
+/// 3–4× on a busy machine; ten average those out. The comparison divides by
+/// the median of the calibration's five rounds around each run
+/// (``BaselineComparer``), which follows the drift and not a single run's
+/// spike, and gives a verdict only when the change holds as measured too.
 public enum Calibration {
     /// The calibration target's name in plans, results and reports.
     public static let targetName = "launchprof-calibration"
 
     /// Launches of `true` per calibration run.
     static let launches = 10
+    /// Iterations of the shell's counting loop per calibration run.
+    static let iterations = 1000
 
     /// The calibration target: `/bin/sh -c 'TRUE; TRUE; …'`, ready at its exit.
     public static var target: LaunchTarget {
-        let script = Array(repeating: program, count: launches).joined(separator: "; ")
+        let script =
+            Array(repeating: program, count: launches).joined(separator: "; ")
+            + "; i=0; while [ $i -lt \(iterations) ]; do i=$((i+1)); done"
         return LaunchTarget(name: targetName, arguments: ["/bin/sh", "-c", script], ready: .exit)
     }
 

@@ -237,8 +237,18 @@ public struct BaselineComparer: Sendable {
         let threshold = check.threshold ?? self.threshold
         let change = ratio.ratio - 1
         let significant = test.pValue < significance
-        let verdict: MetricChange.Verdict =
+        var verdict: MetricChange.Verdict =
             significant && change > threshold ? .regressed : significant && change < -threshold ? .improved : .unchanged
+        if verdict != .unchanged, relativeTo != nil, let reference, reference.window > 0 {
+            // launchprof's calibration is not the program: its drift need not
+            // be the program's. A change is a verdict only when it holds both
+            // relative to the calibration and as measured; where the two
+            // disagree, the calibration's own drift explains it (docs/calibration.md).
+            let measured = MannWhitneyU(before, after).map { $0.pValue < significance } ?? false
+            let measuredChange = baselineValue > 0 ? currentValue / baselineValue - 1 : 0
+            let agrees = verdict == .regressed ? measuredChange > threshold : measuredChange < -threshold
+            if !(measured && agrees) { verdict = .unchanged }
+        }
         return MetricChange(
             target: new.target.name, mode: new.mode, metric: check.metric.key, statistic: check.statistic,
             baseline: baselineValue, current: currentValue, change: change,

@@ -51,6 +51,17 @@ struct BaselineCalibrationTests {
         #expect(change.change > 0.15 && change.change < 0.25, "the median of the rounds around each run, not the spike")
     }
 
+    @Test("the calibration alone twice as fast, the app unchanged as measured: drift, not a regression")
+    func calibrationDriftIsNoVerdict() throws {
+        var now = Self.document(app: 100, seed: 3)
+        now.results[1] = BudgetTests.result(Self.calibration, times: Fixture.times(3, seed: 4))
+        let comparison = BaselineComparer().compare(baseline: Self.document(app: 100), current: now, baselineName: "main")
+        let change = try #require(comparison.changes.first { $0.target == "app" })
+        #expect(change.change > 0.5, "relative to the calibration it looks +100%")
+        #expect(change.verdict == .unchanged, "but as measured nothing changed: \(change.summary)")
+        #expect(comparison.drift?.first?.verdict == .improved)
+    }
+
     @Test("a named reference wins over the calibration; a baseline without calibration runs is compared as measured, with a warning")
     func precedence() throws {
         var named = Self.document(app: 100)
