@@ -27,10 +27,10 @@ trap 'rm -rf "$work"' EXIT
 
 commands=(/bin/true "$bin/lp-hello-c" "$bin/lp-sample-app --words 2000")
 launchprof_block() {  # launchprof_block OUT COMMAND
-    "$bin/launchprof" run --mode warm --warmup 2 --runs "$block" --no-calibrate --export-json "$1" "$2" >/dev/null
+    "$bin/launchprof" run --mode warm --warmup 5 --runs "$block" --no-calibrate --export-json "$1" "$2" >/dev/null
 }
 hyperfine_block() {  # hyperfine_block OUT COMMAND
-    hyperfine -N --warmup 2 --runs "$block" --style none --export-json "$1" "$2" >/dev/null 2>&1
+    hyperfine -N --warmup 5 --runs "$block" --style none --export-json "$1" "$2" >/dev/null 2>&1
 }
 for round in $(seq "$rounds"); do
     for i in "${!commands[@]}"; do
