@@ -219,7 +219,7 @@ let package = Package(
             dependencies: ["LaunchProf", "LaunchProfDeferred"],
             path: "Sources/Samples/SampleDeferred"
         ),
-        // Hello-worlds with and without LaunchProf: Scripts/compare-launch-overhead.sh.
+        // Hello-worlds with and without LaunchProf: Scripts/compare/compare-launch-overhead.sh.
         .executableTarget(
             name: "HelloTraced",
             dependencies: ["LaunchProf"],

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A minimal OTLP/HTTP receiver, for Scripts/check-otel.sh.
+"""A minimal OTLP/HTTP receiver, for Scripts/checks/check-otel.sh.
 
 Listens on 127.0.0.1 (an ephemeral port, written to PORT_FILE once bound),
 accepts POST /v1/traces and /v1/metrics in binary protobuf, parses each body

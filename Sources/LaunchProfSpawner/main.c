@@ -7,6 +7,7 @@
 // under a MiB, and it maps no file a cold run evicts.
 #define _GNU_SOURCE
 #include "launchprof_spawn.h"
+#include "counters.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -200,6 +201,8 @@ static void reap_children(uint64_t seen) {
             memcpy(run.process_name, name, sizeof name);
             struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_EXITED, .pid = pid, .nanoseconds = seen, .status = status};
             send_reply(&reply);
+            // The exit probe's counts (no-op once read at MARK_READY).
+            lp_counters_read(2);
         }
     }
 }
@@ -323,6 +326,7 @@ static void finish_run(void) {
     reply.largest_pid = run.largest_pid;
     memcpy(reply.largest_name, run.largest_name, sizeof reply.largest_name);
     memcpy(reply.process_name, run.process_name, sizeof reply.process_name);
+    lp_counters_finish(&reply.counters);
     memset(&run, 0, sizeof run);
     release_deferred();
     send_reply(&reply);
@@ -601,6 +605,7 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
     posix_spawnattr_setpgroup(&attributes, 0);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
 
+    if (request->flags & LP_SPAWN_FLAG_COUNT) lp_counters_open();
     // t0: the last thing before posix_spawn. Only formatting 20 digits into
     // the preallocated slot separates the two.
     uint64_t t0 = now_ns();
@@ -644,6 +649,7 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
     free(pointers);
     free(payload);
     if (result != 0) {
+        lp_counters_finish(NULL);
         fail(result, what);
         return;
     }
@@ -703,6 +709,9 @@ static int handle_request(void) {
             break;
         case LP_SPAWN_REQUEST_SIGNAL: signal_run(request.signal, request.scope); break;
         case LP_SPAWN_REQUEST_FINISH: finish_run(); break;
+        case LP_SPAWN_REQUEST_MARK_READY:
+            if (run.active) lp_counters_read(1);
+            break;
         default: protocol_error("unknown request kind"); break;
         }
     }

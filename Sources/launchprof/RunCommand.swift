@@ -106,12 +106,16 @@ struct RunCommand: ParsableCommand {
         settings.labels = labels
         gate.apply(to: &settings)
         do {
-            guard let config else {
-                return BenchmarkSession(
+            var session: BenchmarkSession
+            if let config {
+                session = try BenchmarkSession(
+                    config: config, selecting: options.target, overrides: try options.overrides(), settings: settings)
+            } else {
+                session = BenchmarkSession(
                     plan: BenchmarkPlan(targets: try commandTargets(), overrides: try options.overrides()), settings: settings)
             }
-            return try BenchmarkSession(
-                config: config, selecting: options.target, overrides: try options.overrides(), settings: settings)
+            session.settings.budgets += try options.budgets(for: session.plan.targets)
+            return session
         } catch let error as BenchmarkSessionError {
             throw Output.fail(error.message, status: error.status)
         }

@@ -134,6 +134,25 @@ struct RunOptions: ParsableArguments {
         transform: { try DisplayChoice(parsing: $0) })
     var display: DisplayChoice?
 
+    @Option(
+        help: ArgumentHelp(
+            "Count each measured launch's events to ready: perf (perf_event_open on the launched tree: instructions, cycles, cache and branch misses where the machine has hardware counters; task clock, page faults, context switches everywhere) or callgrind (instructions under Valgrind, to each process's exit: slow, but the same on any machine). The results say which counters were measured and why others were not.",
+            valueName: "perf|callgrind"))
+    var counts: CountSource?
+
+    @Option(
+        help: ArgumentHelp(
+            "A budget every target must meet: METRIC<=LIMIT, e.g. instructions<=4.5M, wall_to_ready<=20ms, max_rss<=40MiB (the median; repeatable). A config file states budgets per target.",
+            valueName: "metric<=limit"))
+    var budget: [String] = []
+
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Measure launchprof's calibration workload (true: exec, dynamic loading, page faults) interleaved with the targets and compare times with a baseline relative to it, so the machine's drift is reported as drift, not as a change. Default: on when a baseline is compared or saved and no --reference is named."
+    )
+    var calibrate: Bool?
+
     @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
     var report: String?
 
@@ -212,6 +231,29 @@ struct RunOptions: ParsableArguments {
         }
     }
 
+    /// `--budget METRIC<=LIMIT`, for each of `targets`.
+    func budgets(for targets: [LaunchTarget]) throws -> [Budget] {
+        var budgets: [Budget] = []
+        for text in budget {
+            guard let separator = text.range(of: "<=") else {
+                throw ValidationError("--budget '\(text)': expected METRIC<=LIMIT, e.g. instructions<=4.5M")
+            }
+            let name = text[..<separator.lowerBound].trimmingCharacters(in: .whitespaces)
+            let limit = text[separator.upperBound...].trimmingCharacters(in: .whitespaces)
+            guard let metric = Metric(key: Metric.aliases[name] ?? name) else {
+                throw ValidationError("--budget '\(text)': '\(name)' is not a metric (metrics: \(Metric.configNames))")
+            }
+            for target in targets {
+                do {
+                    budgets.append(try Budget(target.name, metric, limit))
+                } catch {
+                    throw ValidationError("--budget '\(text)': \(error)")
+                }
+            }
+        }
+        return budgets
+    }
+
     /// What the flags set, to replace a config file's settings.
     func overrides() throws -> RunOverrides {
         RunOverrides(
@@ -229,6 +271,8 @@ struct RunOptions: ParsableArguments {
         settings.measure = measure
         settings.traceRuns = traceRuns
         settings.display = display
+        settings.counts = counts
+        settings.calibrate = calibrate
         settings.dropCaches = dropCaches
         settings.reference = reference
         settings.baseline = baseline.map { .saved($0) }
@@ -284,3 +328,7 @@ struct RunOptions: ParsableArguments {
 
 extension LaunchMode: ExpressibleByArgument {}
 extension LifecycleMeasure: ExpressibleByArgument {}
+extension CountSource: ExpressibleByArgument {
+    public init?(argument: String) { self.init(flag: argument) }
+    public static var allValueStrings: [String] { ["perf", "callgrind"] }
+}

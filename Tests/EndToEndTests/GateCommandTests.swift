@@ -22,7 +22,7 @@ private func scratchDirectory(_ name: String) throws -> String {
 /// seconds apart in clean CI clones. So, as a CI job on such a machine
 /// should, the test names a reference target measured in both runs — the
 /// same sample app without the extra work — and times are compared relative
-/// to it. The gate's error rates are measured by Scripts/check-regression-gate.sh.
+/// to it. The gate's error rates are measured by Scripts/checks/check-regression-gate.sh.
 @Suite("Regression gate", .serialized)
 struct RegressionGateTests {
     /// `ref` and `app` both run the sample app; `app` does `extra` ms more work.

@@ -46,6 +46,10 @@ enum lp_spawn_request_kind {
     /// End the run: SIGKILL to every process left in its tree, reap them
     /// all, answer FINISHED with the resources.
     LP_SPAWN_REQUEST_FINISH = 3,
+    /// The run is ready (launchprof's probe fired): the spawner reads the
+    /// counters of an LP_SPAWN_FLAG_COUNT spawn now. Not answered; FINISHED
+    /// carries the reading.
+    LP_SPAWN_REQUEST_MARK_READY = 4,
 };
 
 enum lp_spawn_scope {
@@ -92,6 +96,47 @@ struct lp_spawn_request {
 /// For runs that need nothing from launchprof until the exit (the `exit`
 /// probe). A failed spawn is still answered at once.
 #define LP_SPAWN_FLAG_QUIET 1u
+
+/// SPAWN: count the launched tree with perf_event_open (docs/counts.md):
+/// the spawner opens each counter on itself, disabled, with inherit and
+/// enable_on_exec, just before the spawn, so the child and every process it
+/// starts carry it and it counts from the child's exec. Read at MARK_READY,
+/// or at the launched process's exit when no MARK_READY came first.
+#define LP_SPAWN_FLAG_COUNT 2u
+
+/// The counters of an LP_SPAWN_FLAG_COUNT spawn, as poop and perf stat
+/// count a launch: hardware ones where the kernel has them, software ones
+/// everywhere.
+enum lp_spawn_counter {
+    LP_COUNTER_INSTRUCTIONS = 0,
+    LP_COUNTER_CYCLES = 1,
+    LP_COUNTER_CACHE_REFERENCES = 2,
+    LP_COUNTER_CACHE_MISSES = 3,
+    LP_COUNTER_BRANCH_MISSES = 4,
+    LP_COUNTER_TASK_CLOCK = 5,
+    LP_COUNTER_PAGE_FAULTS = 6,
+    LP_COUNTER_CONTEXT_SWITCHES = 7,
+    LP_COUNTER_CPU_MIGRATIONS = 8,
+    LP_COUNTER_COUNT = 9,
+};
+
+/// What the counters of one run read.
+struct lp_spawn_counters {
+    /// 0: not counted; 1: read at MARK_READY; 2: read when the launched
+    /// process was reaped (the exit probe, or a run that ended before ready).
+    uint32_t read_at;
+    /// 1 when the kernel allowed only user-space counting
+    /// (perf_event_paranoid >= 2 without CAP_PERFMON): kernel work is left out.
+    uint32_t user_only;
+    /// errno of perf_event_open per counter (ENOENT: the machine has no
+    /// such event, e.g. no hardware counters in a VM); 0 when it counted.
+    int32_t error[LP_COUNTER_COUNT];
+    /// The reading, scaled by enabled/running when the kernel multiplexed it.
+    uint64_t value[LP_COUNTER_COUNT];
+    /// Nanoseconds the counter was enabled and actually counting.
+    uint64_t enabled_ns[LP_COUNTER_COUNT];
+    uint64_t running_ns[LP_COUNTER_COUNT];
+};
 
 enum lp_spawn_reply_kind {
     /// SPAWN succeeded: `pid`, `nanoseconds` = t0.
@@ -145,6 +190,8 @@ struct lp_spawn_reply {
     char largest_name[16];
     char process_name[16];
     char message[160];
+    /// FINISHED of an LP_SPAWN_FLAG_COUNT spawn: the counters.
+    struct lp_spawn_counters counters;
 };
 
 /// Starts the spawner `path` with a socketpair; returns its pid and stores

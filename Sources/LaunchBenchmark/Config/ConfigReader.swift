@@ -11,7 +11,7 @@ import Yams
 /// '/', `evict`) are relative to the config file's directory, so the file
 /// works from any current directory.
 public enum ConfigReader {
-    static let topKeys = ["version", "reference", "threshold", "significance", "defaults", "targets", "budgets", "push"]
+    static let topKeys = ["version", "reference", "threshold", "significance", "counts", "defaults", "targets", "budgets", "push"]
     static let pushKeys = ["gateway", "job", "labels"]
     static let scheduleKeys = ["runs", "min_runs", "max_runs", "warmup", "modes", "timeout"]
     static let targetKeys =
@@ -53,6 +53,13 @@ public enum ConfigReader {
         var config = LaunchConfig(path: file, targets: [], reference: reference)
         config.threshold = try top["threshold"]?.fraction(name: "the regression threshold")
         config.significance = try top["significance"]?.fraction(name: "the significance level")
+        if let counts = top["counts"] {
+            let text = try counts.string()
+            guard let source = CountSource(flag: text) else {
+                throw counts.error("'\(text)' is not a way to count (expected perf or callgrind)")
+            }
+            config.counts = source
+        }
         var defaultReady = ReadyProbe.exit
         if let defaults = top["defaults"] {
             let keys = try defaults.mapping(allowed: scheduleKeys + ["ready"])

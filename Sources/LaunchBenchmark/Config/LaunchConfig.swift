@@ -19,6 +19,8 @@ public struct LaunchConfig: Sendable, Equatable {
     public var threshold: Double?
     /// The significance level of the U test, when set.
     public var significance: Double?
+    /// `counts: perf|callgrind`: count each measured launch's events (`--counts`).
+    public var counts: CountSource?
     /// The `push:` section: where results go besides the files.
     public var push: PushConfig?
 

@@ -180,6 +180,14 @@ public struct BenchmarkSession: Sendable {
         return try result.get()
     }
 
+    /// Whether this benchmark measures the calibration workload: asked
+    /// for, or (by default) when the results will be compared across time
+    /// (a baseline compared or saved) and no reference is named.
+    var calibrates: Bool {
+        if plan.targets.contains(where: { $0.name == Calibration.targetName }) { return false }
+        return settings.calibrate ?? (settings.reference == nil && (settings.baseline != nil || settings.saveBaseline != nil))
+    }
+
     /// What stops the run in progress: Ctrl-C when the settings catch signals, task cancellation.
     private func interruptMonitor() throws(BenchmarkSessionError) -> InterruptMonitor {
         do {
@@ -199,9 +207,12 @@ public struct BenchmarkSession: Sendable {
     func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> BenchmarkOutcome {
         let spawner = Spawner()
         let baseline = try validate(resolvingWith: spawner)
-        let measured = try measure(spawner: spawner, interrupt: interrupt, events: events)
+        var session = self
+        if calibrates { session.plan = plan.calibrated() }
+        let measured = try session.measure(spawner: spawner, interrupt: interrupt, events: events)
         var document = ResultsDocument.measuredNow(
             commandLine: settings.commandLine, reference: settings.reference, results: measured.results)
+        if calibrates { document.calibration = Calibration.targetName }
         document.labels = (settings.labels ?? MetricLabels.standard(machine: document.machine.hostname)).documentLabels
         if !settings.budgets.isEmpty {
             document.budgets = BudgetEvaluator(budgets: settings.budgets).evaluate(measured.results)
@@ -294,6 +305,7 @@ public struct BenchmarkSession: Sendable {
             break
         }
         defer { virtualDisplay?.stop() }
+        executor.counts = settings.counts
         var traceDirectory: String?
         if settings.traceRuns ?? plan.targets.contains(where: { $0.ready == .tracer }) {
             do {

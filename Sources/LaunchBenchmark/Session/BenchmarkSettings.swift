@@ -51,6 +51,15 @@ public struct BenchmarkSettings: Sendable {
     /// private Xvfb launchprof starts (`.virtual`), a named one, or nil for
     /// launchprof's own DISPLAY.
     public var display: DisplayChoice?
+    /// Count each measured launch's events (`--counts`, docs/counts.md): the
+    /// counts become metrics like any other (summaries, budgets, baselines,
+    /// the gate); nil: not counted.
+    public var counts: CountSource?
+    /// Measure launchprof's calibration workload beside the targets
+    /// (``Calibration``, docs/calibration.md) so a comparison across time
+    /// is judged relative to it. nil: when a baseline is compared or saved
+    /// and no reference is named; false: never (`--no-calibrate`).
+    public var calibrate: Bool?
     /// Recorded in the results document.
     public var commandLine: [String] = CommandLine.arguments
     /// Recorded in the results document (`ResultsDocument.labels`): CI's
@@ -160,6 +169,7 @@ extension BenchmarkSettings {
         settings.budgets = config.budgets + budgets
         settings.threshold = threshold ?? config.threshold
         settings.significance = significance ?? config.significance
+        settings.counts = counts ?? config.counts
         return settings
     }
 }

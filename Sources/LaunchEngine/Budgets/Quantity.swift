@@ -49,6 +49,8 @@ public struct Quantity: Sendable, Equatable, CustomStringConvertible {
         "ms": (.nanoseconds, 1e6), "s": (.nanoseconds, 1e9),
         "B": (.bytes, 1), "kB": (.bytes, 1e3), "KB": (.bytes, 1e3), "MB": (.bytes, 1e6), "GB": (.bytes, 1e9),
         "KiB": (.bytes, 1024), "MiB": (.bytes, 1_048_576), "GiB": (.bytes, 1_073_741_824),
+        // Counts (instructions: 4.5M): decimal.
+        "k": (.count, 1e3), "K": (.count, 1e3), "M": (.count, 1e6), "G": (.count, 1e9),
     ]
 
     public var description: String { HumanUnits.format(value, unit: unit) }

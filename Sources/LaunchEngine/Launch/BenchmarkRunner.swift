@@ -44,6 +44,8 @@ public struct BenchmarkRunner {
         /// What the run loop noticed (records from another process, …),
         /// each said once however many runs it happened in.
         var notes: [String] = []
+        /// `--counts`: what the first counted run measured and could not.
+        var counters: CounterReport?
         var warmups = 0
         var done = false
 
@@ -105,6 +107,7 @@ public struct BenchmarkRunner {
                 let (measurement, observed) = try launch(context, measuredSoFar: result.runs, stopping: slots[index].stopping)
                 slots[index].result.runs.append(measurement)
                 slots[index].keep(observed.notes)
+                if slots[index].counters == nil { slots[index].counters = observed.counterReport }
                 let elapsed = Duration.nanoseconds(Int64(monotonicNanoseconds() - start))
                 if slots[index].stopping.shouldStop(runsSoFar: slots[index].result.runs, elapsed: elapsed) {
                     slots[index].done = true
@@ -162,6 +165,7 @@ public struct BenchmarkRunner {
     private func finish(_ slot: Slot, outcome: MeasuredRuns) -> BenchmarkResult {
         let result = slot.result
         var summarized = Summarizer().summarize(result)
+        summarized.counters = slot.counters
         summarized.warnings.append(contentsOf: slot.notes.map { ResultWarning(.runNote, $0) })
         if let failure = outcome.failure, failure.target == result.target.name, failure.mode == result.mode {
             summarized.warnings.append(ResultWarning(.stopped, "benchmark stopped: \(failure)"))

@@ -12,6 +12,8 @@ package struct ProcessEnd: Sendable, Equatable {
     package var usage: ResourceUsage
     /// Every process of the run's tree.
     package var tree: TreeUsage
+    /// A counted spawn's counters (`--counts perf`); nil otherwise.
+    package var counters: CounterReading? = nil
 }
 
 /// A running child started by ``Spawner``: its pid (also its process group),
@@ -75,6 +77,11 @@ public final class LaunchedProcess {
         defer { for fd in pending.childEnds { fd.close() } }
         startNanoseconds = monotonicNanoseconds()
         _ = try service.spawn(pending.request, quiet: true)
+    }
+
+    /// The probe fired: a counted spawn's counters are read now.
+    func markReady() {
+        service.markReady()
     }
 
     /// Readable when the spawner has something to say about the process.
@@ -186,7 +193,9 @@ public final class LaunchedProcess {
                 : nil,
             unreaped: Int(finished.unreaped))
         let status = finished.error == 0 ? finished.status : exitStatus
-        let ended = ProcessEnd(status: Self.decode(status), usage: ResourceUsage(finished.process), tree: tree)
+        let ended = ProcessEnd(
+            status: Self.decode(status), usage: ResourceUsage(finished.process), tree: tree,
+            counters: CounterReading(finished.counters))
         end = ended
         return ended
     }

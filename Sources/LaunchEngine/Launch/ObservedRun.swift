@@ -16,6 +16,9 @@ public struct RunSettings: Sendable, Equatable {
     /// `--trace-runs`: the trace the program writes after ready; the run
     /// waits for it (at most the grace period) before stopping the program.
     public var traceFile: String?
+    /// `--counts perf`: tell the spawner when the run is ready, so its
+    /// counters are read then.
+    public var counts = false
 
     /// Settings for one observed run.
     public init(
@@ -63,6 +66,9 @@ public struct ObservedRun: Sendable, Equatable {
     /// A readiness message that arrived but did not count (a `READY=1` from
     /// a process outside the run), said again if the run then fails.
     public var ignoredReadiness: String?
+    /// With `--counts`: which counters were measured, by what, and why the
+    /// others were not.
+    public var counterReport: CounterReport?
 
     /// A run of `pid` so far: it ended with `exit`, having used `usage`.
     public init(

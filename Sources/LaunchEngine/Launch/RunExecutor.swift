@@ -59,6 +59,9 @@ public struct ProcessExecutor: RunExecutor {
     /// The X display the programs get when their target names none
     /// (`--display`), e.g. a ``VirtualDisplay``'s.
     public var display: String?
+    /// What counts each measured launch's events (`--counts`); nil: nothing.
+    /// Warm-ups are not counted.
+    public var counts: CountSource?
 
     /// An executor with these settings.
     public init(
@@ -85,9 +88,10 @@ public struct ProcessExecutor: RunExecutor {
         }
         // Nothing is needed from a program ready at exit before it exits:
         // launchprof is not woken while it starts (quiet).
-        let request = RunRequest(
+        var request = RunRequest(
             target: target, timeout: context.timeout ?? timeout, grace: grace, output: output.disposition(for: context),
             measure: measure, traceFile: trace, quiet: true)
+        request.counts = context.isWarmup ? nil : counts
         var observed = try spawner.run(request, interrupt: interrupt)
         if let trace {
             defer { unlink(trace) }

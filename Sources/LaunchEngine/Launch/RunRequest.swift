@@ -23,6 +23,9 @@ public struct RunRequest: Sendable, Equatable {
     /// Learn the pid only when the process exits, so launchprof is not woken
     /// while the program starts; taken only where nothing is needed earlier.
     public var quiet: Bool
+    /// What counts the launch's events (`--counts`); nil: nothing. Under
+    /// callgrind the target runs wrapped in Valgrind (``CallgrindCounter``).
+    public var counts: CountSource?
 
     /// A launch of `target` with launchprof's defaults.
     public init(
@@ -53,6 +56,7 @@ public struct RunRequest: Sendable, Equatable {
         options.quiet = quiet && target.ready == .exit && measure.isEmpty && target.activation == nil
         options.activation = target.activation
         options.display = target.environment["DISPLAY"]
+        options.counters = counts == .perf
         return options
     }
 
@@ -61,6 +65,7 @@ public struct RunRequest: Sendable, Equatable {
         var settings = RunSettings(probe: target.ready, timeout: timeout, grace: grace, measure: measure)
         settings.activation = target.activation
         settings.traceFile = traceFile
+        settings.counts = counts == .perf
         return settings
     }
 }
@@ -69,6 +74,14 @@ extension Spawner {
     /// Starts `request` and watches it until it exits, or is ready and
     /// stopped, or times out: everything the run loop saw.
     public func run(_ request: RunRequest, interrupt: InterruptMonitor? = nil) throws(LaunchError) -> ObservedRun {
+        if request.counts == .callgrind {
+            let counter = try CallgrindCounter(wrapping: request.target, commandLine: try commandLine(of: request.target))
+            defer { counter.remove() }
+            let process = try spawn(counter.target, options: request.spawnOptions)
+            var observed = try RunLoop(process: process, settings: request.settings, interrupt: interrupt).run()
+            counter.read(into: &observed, probe: request.target.ready)
+            return observed
+        }
         let process = try spawn(request.target, options: request.spawnOptions)
         return try RunLoop(process: process, settings: request.settings, interrupt: interrupt).run()
     }

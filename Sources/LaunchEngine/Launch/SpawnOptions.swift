@@ -36,6 +36,9 @@ public struct SpawnOptions: Sendable, Equatable {
     /// A launch on demand: a listening socket passed as descriptor 3 with
     /// systemd's LISTEN_* variables (the record socket moves to 4).
     public var activation: SocketActivation?
+    /// Count the launched tree with perf_event_open (`--counts perf`,
+    /// `LP_SPAWN_FLAG_COUNT`): the counts come with the run's resources.
+    public var counters = false
 
     /// Options for one spawn.
     public init(output: OutputDisposition = .discard, captureOutput: Bool = false, notifySocket: Bool = false) {

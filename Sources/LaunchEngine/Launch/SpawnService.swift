@@ -91,7 +91,7 @@ package final class SpawnService {
         request.spawn_time_slot = Int32(spawn.spawnTimeSlot ?? -1)
         request.listen_pid_entry = spawn.listenPIDSlot.map { UInt32($0 + 1) } ?? 0
         request.fd_count = UInt32(descriptors.count)
-        request.flags = quiet ? UInt32(LP_SPAWN_FLAG_QUIET) : 0
+        request.flags = (quiet ? UInt32(LP_SPAWN_FLAG_QUIET) : 0) | (spawn.counters ? UInt32(LP_SPAWN_FLAG_COUNT) : 0)
         withUnsafeMutableBytes(of: &request.fd_targets) { raw in
             let targets = raw.bindMemory(to: Int32.self)
             for (index, descriptor) in descriptors.enumerated() where index < targets.count {
@@ -137,6 +137,15 @@ package final class SpawnService {
         request.kind = UInt32(LP_SPAWN_REQUEST_SIGNAL.rawValue)
         request.signal = number
         request.scope = scope.rawValue
+        _ = lp_spawn_send(control, &request, nil, 0, nil, 0)
+    }
+
+    /// The run is ready: a counted spawn's counters are read now
+    /// (`LP_SPAWN_REQUEST_MARK_READY`, not answered).
+    func markReady() {
+        var request = lp_spawn_request()
+        request.magic = UInt32(LP_SPAWN_MAGIC)
+        request.kind = UInt32(LP_SPAWN_REQUEST_MARK_READY.rawValue)
         _ = lp_spawn_send(control, &request, nil, 0, nil, 0)
     }
 

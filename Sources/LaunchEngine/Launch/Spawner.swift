@@ -56,7 +56,7 @@ public struct Spawner: Sendable {
         let request = SpawnRequest(
             program: program, workingDirectory: target.workingDirectory, arguments: arguments,
             environment: environment.entries, spawnTimeSlot: environment.spawnSlot,
-            listenPIDSlot: environment.listenPIDSlot, descriptors: channels.childDescriptors())
+            listenPIDSlot: environment.listenPIDSlot, descriptors: channels.childDescriptors(), counters: options.counters)
         if options.quiet {
             // Sent by the run loop just before its first poll, so nothing
             // launchprof does after the request competes with the start.
@@ -156,6 +156,8 @@ struct SpawnRequest {
     /// Descriptors here and their numbers in the child. Closed by whoever
     /// holds the request once it was sent (the spawner has its own copies).
     var descriptors: [(fd: Int32, target: Int32)]
+    /// Count the tree with perf_event_open (`LP_SPAWN_FLAG_COUNT`).
+    var counters = false
 }
 
 /// The spawner process of one ``Spawner``, started on first use.

@@ -60,6 +60,9 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     /// Things a person should know: outliers, a slow first run, residency that
     /// stayed high, failed runs.
     public var warnings: [ResultWarning]
+    /// With `--counts`: which counters were measured, by what, and which
+    /// were not and why; nil when nothing was counted.
+    public var counters: CounterReport?
 
     /// The result of `runs` of `target` in `mode`; without `summaries`, each metric is summarised from the runs.
     public init(
@@ -129,6 +132,10 @@ public struct ResultsDocument: Sendable, Equatable, Codable {
     /// commit, branch and runner, and `--label`s (``MetricLabels``). What a
     /// fleet report orders and groups results by; nil when there was none.
     public var labels: [String: String]?
+    /// The calibration target's name when launchprof measured its own
+    /// calibration workload beside the targets (``Calibration``): times are
+    /// compared relative to it when no reference is named; nil: none.
+    public var calibration: String?
 
     /// A document with these contents; ``ResultsDocument/measuredNow(commandLine:reference:results:date:)`` fills in the date, machine and version.
     public init(

@@ -27,6 +27,15 @@ extension Metric {
         case .timeToShutdown: "time to shutdown (SIGTERM to exit)"
         case .firstResponseByte: "first response byte"
         case .warmRequest: "warm request (once up)"
+        case .instructions: "instructions"
+        case .cycles: "cycles"
+        case .cacheReferences: "cache references"
+        case .cacheMisses: "cache misses"
+        case .branchMisses: "branch misses"
+        case .taskClock: "task clock"
+        case .pageFaults: "page faults"
+        case .contextSwitches: "context switches"
+        case .cpuMigrations: "CPU migrations"
         }
     }
 

@@ -42,6 +42,24 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `--activate`: the same request once the program is up, from connect
     /// to the whole response: what the launch adds to the first is the rest.
     case warmRequest
+    /// `--counts`: instructions retired from spawn to ready, over the tree.
+    case instructions
+    /// `--counts perf`: CPU cycles (hardware counter).
+    case cycles
+    /// `--counts perf`: last-level cache references (hardware counter).
+    case cacheReferences
+    /// `--counts perf`: last-level cache misses (hardware counter).
+    case cacheMisses
+    /// `--counts perf`: mispredicted branches (hardware counter).
+    case branchMisses
+    /// `--counts perf`: CPU time of the tree to ready (software counter).
+    case taskClock
+    /// `--counts perf`: page faults to ready (software counter).
+    case pageFaults
+    /// `--counts perf`: context switches to ready (software counter).
+    case contextSwitches
+    /// `--counts perf`: CPU migrations to ready (software counter).
+    case cpuMigrations
 
     /// The unit a metric is measured in.
     public enum Unit: String, Sendable, Codable {
@@ -60,6 +78,9 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         case .timeToSuspend, .timeToResume, .timeToShutdown, .firstResponseByte, .warmRequest: .nanoseconds
         case .maxRSS: .bytes
         case .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches: .count
+        case .taskClock: .nanoseconds
+        case .instructions, .cycles, .cacheReferences, .cacheMisses, .branchMisses, .pageFaults, .contextSwitches, .cpuMigrations:
+            .count
         }
     }
 
@@ -85,6 +106,15 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         case .timeToShutdown: "time_to_shutdown"
         case .firstResponseByte: "first_response_byte"
         case .warmRequest: "warm_request"
+        case .instructions: "instructions"
+        case .cycles: "cycles"
+        case .cacheReferences: "cache_references"
+        case .cacheMisses: "cache_misses"
+        case .branchMisses: "branch_misses"
+        case .taskClock: "task_clock"
+        case .pageFaults: "page_faults"
+        case .contextSwitches: "context_switches"
+        case .cpuMigrations: "cpu_migrations"
         }
     }
 
@@ -102,6 +132,8 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         .wallToReady, .wallToExit, .processEntry, .main,
         .firstResponseByte, .warmRequest, .timeToSuspend, .timeToResume, .timeToShutdown,
         .userCPU, .systemCPU, .cpu, .maxRSS, .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches,
+        .instructions, .cycles, .cacheReferences, .cacheMisses, .branchMisses, .taskClock, .pageFaults, .contextSwitches,
+        .cpuMigrations,
     ]
 
     /// Which part of a report a metric belongs to.
@@ -114,6 +146,9 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         case phase
         /// CPU, memory, faults and context switches of the process tree.
         case resource
+        /// Event counts to ready (`--counts`): instructions, cycles, caches,
+        /// branches, software counters.
+        case counter
     }
 
     /// Its part of a report. The switch is exhaustive: a new metric gets a
@@ -125,6 +160,9 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         case .firstResponseByte, .warmRequest, .timeToSuspend, .timeToResume, .timeToShutdown: .phase
         case .userCPU, .systemCPU, .cpu, .maxRSS, .majorFaults, .minorFaults, .voluntaryContextSwitches, .involuntaryContextSwitches:
             .resource
+        case .instructions, .cycles, .cacheReferences, .cacheMisses, .branchMisses, .taskClock, .pageFaults, .contextSwitches,
+            .cpuMigrations:
+            .counter
         }
     }
 
@@ -169,6 +207,9 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         case .timeToShutdown: run.timeToShutdown.map { Double($0) }
         case .firstResponseByte: run.firstResponseByte.map { Double($0) }
         case .warmRequest: run.warmRequest.map { Double($0) }
+        case .instructions, .cycles, .cacheReferences, .cacheMisses, .branchMisses, .taskClock, .pageFaults, .contextSwitches,
+            .cpuMigrations:
+            run.counts?[self].map { Double($0) }
         }
     }
 }

@@ -265,6 +265,8 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     /// launch complete (`LP1 maincpu`), in nanoseconds: time to ready minus
     /// it is the time the main thread waited.
     public var mainThreadCPU: UInt64?
+    /// With `--counts`: the launch's event counts to ready; nil when not counted.
+    public var counts: LaunchCounts?
 
     /// A run's measurements, as the executor makes them.
     public init(

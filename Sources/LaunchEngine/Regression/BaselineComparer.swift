@@ -31,6 +31,11 @@ public struct BaselineComparer: Sendable {
     /// Compare times relative to the current run's reference target, when
     /// both sides measured it; false: always as measured.
     public var relativeToReference: Bool
+    /// The threshold of instruction counts (`--counts`), which every counted
+    /// result is checked on besides its times. Counts barely move with the
+    /// machine (docs/counts.md measures their spread), so a far smaller
+    /// change than a time's is a real one: 0.5%.
+    public var countThreshold = 0.005
 
     /// A comparer with these settings; the defaults are launchprof's (5%, 0.01, relative to the reference).
     public init(
@@ -54,12 +59,19 @@ public struct BaselineComparer: Sendable {
         public var baseline: BenchmarkResult
         /// The reference's runs now.
         public var current: BenchmarkResult
+        /// Runs on each side of a round whose median is the divisor: 0
+        /// divides by the reference's time in the same round (a named
+        /// reference); launchprof's calibration (a short workload whose
+        /// single runs spike on a busy machine) uses the median of the
+        /// rounds around it, which follows the drift and not the spikes.
+        public var window: Int
 
         /// A pair of the reference `name`'s results.
-        public init(name: String, baseline: BenchmarkResult, current: BenchmarkResult) {
+        public init(name: String, baseline: BenchmarkResult, current: BenchmarkResult, window: Int = 0) {
             self.name = name
             self.baseline = baseline
             self.current = current
+            self.window = window
         }
     }
 
@@ -73,7 +85,17 @@ public struct BaselineComparer: Sendable {
         var changes: [MetricChange] = []
         var drift: [MetricChange] = []
         var attributions: [LaunchAttribution] = []
-        let referenceName = relativeToReference ? current.reference : nil
+        // A named reference wins; else launchprof's own calibration, when
+        // both sides measured it.
+        let calibration = current.calibration.flatMap { baseline.calibration == $0 ? $0 : nil }
+        let referenceName = relativeToReference ? current.reference ?? calibration : nil
+        if relativeToReference, current.reference == nil, current.calibration != nil, calibration == nil {
+            warnings.append(
+                ResultWarning(
+                    .notCompared,
+                    "the baseline has no calibration runs (saved by an older launchprof, or with --no-calibrate), so times "
+                        + "are compared as measured and include the machine's drift; save the baseline again"))
+        }
         let references = referenceName.map { Self.referencePairs($0, baseline: baseline, current: current, warnings: &warnings) } ?? [:]
         for result in current.results {
             guard let old = baseline.results.first(where: { $0.target.name == result.target.name && $0.mode == result.mode })
@@ -156,7 +178,8 @@ public struct BaselineComparer: Sendable {
                             + "side, so times are compared as measured"))
                 continue
             }
-            pairs[result.mode] = ReferencePair(name: name, baseline: old, current: result)
+            pairs[result.mode] = ReferencePair(
+                name: name, baseline: old, current: result, window: name == current.calibration && name != current.reference ? 2 : 0)
         }
         return pairs
     }
@@ -171,7 +194,11 @@ public struct BaselineComparer: Sendable {
         let same = { (a: Metric, b: Metric) in
             a == b || (result.target.ready == .exit && Set([a, b]) == [.wallToReady, .wallToExit])
         }
-        for check in defaultChecks + fromBudgets {
+        // Counted runs are gated on their instructions too, at the counts' own threshold.
+        let counted =
+            result.runs.contains { $0.counts?.instructions != nil }
+            ? [RegressionCheck(metric: .instructions, threshold: countThreshold)] : []
+        for check in defaultChecks + counted + fromBudgets {
             if let index = checks.firstIndex(where: { same($0.metric, check.metric) && $0.statistic == check.statistic }) {
                 if check.threshold != nil { checks[index].threshold = check.threshold }
             } else {
@@ -197,8 +224,8 @@ public struct BaselineComparer: Sendable {
         var relativeTo: String?
         if let reference, check.metric.unit == .nanoseconds {
             let relative = (
-                before: Self.relativeValues(check.metric, old, to: reference.baseline),
-                after: Self.relativeValues(check.metric, new, to: reference.current)
+                before: Self.relativeValues(check.metric, old, to: reference.baseline, window: reference.window),
+                after: Self.relativeValues(check.metric, new, to: reference.current, window: reference.window)
             )
             if !relative.before.isEmpty && !relative.after.isEmpty {
                 compared = relative
@@ -211,8 +238,18 @@ public struct BaselineComparer: Sendable {
         let threshold = check.threshold ?? self.threshold
         let change = ratio.ratio - 1
         let significant = test.pValue < significance
-        let verdict: MetricChange.Verdict =
+        var verdict: MetricChange.Verdict =
             significant && change > threshold ? .regressed : significant && change < -threshold ? .improved : .unchanged
+        if verdict != .unchanged, relativeTo != nil, let reference, reference.window > 0 {
+            // launchprof's calibration is not the program: its drift need not
+            // be the program's. A change is a verdict only when it holds both
+            // relative to the calibration and as measured; where the two
+            // disagree, the calibration's own drift explains it (docs/calibration.md).
+            let measured = MannWhitneyU(before, after).map { $0.pValue < significance } ?? false
+            let measuredChange = baselineValue > 0 ? currentValue / baselineValue - 1 : 0
+            let agrees = verdict == .regressed ? measuredChange > threshold : measuredChange < -threshold
+            if !(measured && agrees) { verdict = .unchanged }
+        }
         return MetricChange(
             target: new.target.name, mode: new.mode, metric: check.metric.key, statistic: check.statistic,
             baseline: baselineValue, current: currentValue, change: change,
@@ -233,10 +270,17 @@ public struct BaselineComparer: Sendable {
     /// between runs. Dividing by the reference's median instead would treat
     /// that median as exact: on a machine whose launches were bimodal it
     /// flagged the same binary with p = 0.0004.
-    static func relativeValues(_ metric: Metric, _ result: BenchmarkResult, to reference: BenchmarkResult) -> [Double] {
-        var scale: [Int: Double] = [:]
+    static func relativeValues(_ metric: Metric, _ result: BenchmarkResult, to reference: BenchmarkResult, window: Int = 0) -> [Double] {
+        var times: [Int: Double] = [:]
         for run in reference.runs where run.exit.isSuccess {
-            if let time = Metric.wallToReady.value(in: run), time > 0 { scale[run.index] = time }
+            if let time = Metric.wallToReady.value(in: run), time > 0 { times[run.index] = time }
+        }
+        var scale = times
+        if window > 0 {
+            for index in times.keys {
+                let around = (index - window...index + window).compactMap { times[$0] }
+                scale[index] = Statistics.median(around) ?? times[index]
+            }
         }
         return result.runs.filter(\.exit.isSuccess).compactMap { run in
             guard let value = metric.value(in: run), let divisor = scale[run.index] else { return nil }
@@ -308,7 +352,7 @@ extension Metric {
                 case .launch: metric == headline || metric == .processEntry || metric == .main
                 case .named: if case .milestone = metric { true } else { false }
                 case .phase: true
-                case .resource: false
+                case .resource, .counter: false
                 }
             }
             for metric in [headline] + measured where !metrics.contains(metric) { metrics.append(metric) }

@@ -81,7 +81,8 @@ public struct Summarizer: Sendable {
         let timed = measured.filter { $0.group == .launch }
         let lifecycle = measured.filter { $0.group == .phase }
         let resources = measured.filter { $0.group == .resource }
-        return timed + milestoneNames.map(Metric.milestone) + intervalKeys.map(Metric.interval) + lifecycle + resources
+        let counters = measured.filter { $0.group == .counter }
+        return timed + milestoneNames.map(Metric.milestone) + intervalKeys.map(Metric.interval) + lifecycle + resources + counters
     }
 
     /// Everything wrong or doubtful about `result`, most serious first.

@@ -34,6 +34,15 @@ package struct ResourceChart: Sendable {
         Panel(title: "minor page faults", metrics: [.minorFaults], unit: .count, total: .minorFaults),
     ]
 
+    /// The panels, and instructions to ready when a result counted them (`--counts`).
+    private var panels: [Panel] {
+        guard results.contains(where: { $0.summaries[Metric.instructions.key] != nil }) else { return Self.panels }
+        let sources = Set(results.compactMap { $0.counters?.source.rawValue }).sorted().joined(separator: ", ")
+        return Self.panels + [
+            Panel(title: "instructions to ready (\(sources))", metrics: [.instructions], unit: .count, total: .instructions)
+        ]
+    }
+
     private func budgets(_ panel: Panel, _ result: BenchmarkResult) -> [BudgetEvaluation] {
         budgets.filter {
             $0.target == result.target.name && $0.mode == result.mode && $0.metric == panel.total.key && $0.limitValue != nil
@@ -45,7 +54,8 @@ package struct ResourceChart: Sendable {
         var canvas = SVGCanvas(width: width, height: 0, idPrefix: id)
         canvas.text(title, x: 12, y: 17, size: 13, bold: true)
         let labelWidth = min(260, max(120, results.map { TextMeasure.width($0.label) }.max() ?? 0) + 16)
-        let panelWidth = (width - 12 - labelWidth - 8) / Double(Self.panels.count)
+        let panels = self.panels
+        let panelWidth = (width - 12 - labelWidth - 8) / Double(panels.count)
         let top = 44.0
         for (row, result) in results.enumerated() {
             let y = top + Double(row) * Self.rowHeight
@@ -54,7 +64,7 @@ package struct ResourceChart: Sendable {
             }
             canvas.text(TextMeasure.fitted(result.label, width: labelWidth - 12), x: 12, y: y + 14, title: result.label)
         }
-        for (index, panel) in Self.panels.enumerated() {
+        for (index, panel) in panels.enumerated() {
             let left = 12 + labelWidth + Double(index) * panelWidth
             draw(panel, left: left, width: panelWidth - 16, top: top, canvas: &canvas)
         }

@@ -259,6 +259,21 @@ extension Metric {
                 "launchprof_warm_request_seconds", "The same request once the program is up, connect to whole response (--activate).", [],
                 seconds
             )
+        case .instructions:
+            return (
+                "launchprof_instructions", "Instructions to ready of the launched tree (--counts: perf_event_open or callgrind).", [], 1
+            )
+        case .cycles: return ("launchprof_cycles", "CPU cycles to ready of the launched tree (--counts perf).", [], 1)
+        case .cacheReferences:
+            return ("launchprof_cache_references", "Cache references to ready of the launched tree (--counts perf).", [], 1)
+        case .cacheMisses: return ("launchprof_cache_misses", "Cache misses to ready of the launched tree (--counts perf).", [], 1)
+        case .branchMisses: return ("launchprof_branch_misses", "Branch misses to ready of the launched tree (--counts perf).", [], 1)
+        case .taskClock:
+            return ("launchprof_task_clock_seconds", "CPU time to ready of the launched tree (--counts perf, task-clock).", [], seconds)
+        case .pageFaults: return ("launchprof_page_faults", "Page faults to ready of the launched tree (--counts perf).", [], 1)
+        case .contextSwitches:
+            return ("launchprof_context_switches", "Context switches to ready of the launched tree (--counts perf).", [], 1)
+        case .cpuMigrations: return ("launchprof_cpu_migrations", "CPU migrations to ready of the launched tree (--counts perf).", [], 1)
         }
     }
 }

@@ -15,6 +15,8 @@ public struct TerminalReport: ResultsExporter {
 
     public func export(_ document: ResultsDocument) throws -> String {
         var blocks = ReportRow.rowsByMode(document).map { mode, rows in table(mode: mode, rows: rows, document: document) }
+        let counts = CountsReportLines(style: style).lines(document)
+        if !counts.isEmpty { blocks.append(counts.joined(separator: "\n")) }
         let warnings = warningLines(document)
         if !warnings.isEmpty { blocks.append(warnings.joined(separator: "\n")) }
         blocks += GateReportLines(style: style).lines(document)

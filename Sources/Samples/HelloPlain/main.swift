@@ -1,3 +1,3 @@
 // lp-hello-plain: the same hello-world as lp-hello-traced, without LaunchProf:
-// the baseline of Scripts/compare-launch-overhead.sh.
+// the baseline of Scripts/compare/compare-launch-overhead.sh.
 print("hello, world")

@@ -9,6 +9,10 @@ extension RunLoop {
         var run = ObservedRun(pid: process.pid, exit: end.status, usage: end.usage)
         run.startNanoseconds = t0
         run.tree = end.tree
+        if let reading = end.counters {
+            run.counts = reading.counts
+            run.counterReport = reading.report
+        }
         run.notes = process.notes
         run.processEntry = records.processEntry
         run.main = records.main

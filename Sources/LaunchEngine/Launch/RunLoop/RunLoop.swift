@@ -119,7 +119,10 @@ public struct RunLoop {
             // The exit is known: what the program wrote before it is read first.
             events.insert(contentsOf: try channelEvents(), at: 0)
         }
+        let wasReady = machine.readyAt != nil
         perform(machine.handle(events, now: after))
+        // `--counts perf`: the counters stop at ready, not at the stop signal.
+        if settings.counts, !wasReady, machine.readyAt != nil, settings.probe != .exit { process.markReady() }
     }
 
     /// What the record, output and notify channels hold now, read without waiting.

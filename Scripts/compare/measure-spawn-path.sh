@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# What each part of lp-spawn's spawn path costs, against a bare posix_spawn
+# + wait4 (hyperfine -N's path): a C program starts and reaps PROGRAM ROUNDS
+# times per variant, the variants interleaved run by run, and prints each
+# variant's median and its difference from the bare path. The variants are
+# what lp-spawn adds: launchprof's variables in the environment, the record
+# socket as descriptor 3, the child's own process group and signal mask,
+# and the wake-up by SIGCHLD through signalfd + poll before wait4.
+#   Scripts/compare/measure-spawn-path.sh [ROUNDS] [PROGRAM]     (default 2000 /bin/true)
+set -euo pipefail
+rounds=${1:-2000}
+program=${2:-/bin/true}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat >"$work/spawnpath.c" <<'C'
+// What each part of lp-spawn's spawn path costs: /bin/true started and
+// reaped ROUNDS times per variant, the variants interleaved run by run.
+#define _GNU_SOURCE
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+enum { BARE, ENVIRONMENT, DESCRIPTOR, GROUP_MASK, SIGNALFD_WAKE, ALL, VARIANTS };
+static const char *names[] = {
+    "posix_spawn + wait4 (hyperfine -N's path)", "+ launchprof's 3 variables in the environment",
+    "+ the record socket as descriptor 3", "+ own process group and signal mask (spawn attributes)",
+    "+ woken by SIGCHLD through signalfd + poll, then wait4", "all of them (lp-spawn's path)"};
+
+static unsigned long long now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
+}
+static int compare(const void *a, const void *b) {
+    unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+    int rounds = argc > 1 ? atoi(argv[1]) : 1000;
+    const char *program = argc > 2 ? argv[2] : "/bin/true";
+    size_t count = 0;
+    while (environ[count]) count++;
+    char **extended = calloc(count + 4, sizeof(char *));
+    memcpy(extended, environ, count * sizeof(char *));
+    extended[count] = "LAUNCHPROF_RECORD_FD=3";
+    extended[count + 1] = "LAUNCHPROF_READY_FD=3";
+    extended[count + 2] = "LAUNCHPROF_SPAWN_NS=00000000000000000000";
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, NULL);
+    int wake = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+    int pair[2];
+    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair);
+    unsigned long long *times = calloc((size_t)rounds * VARIANTS, sizeof *times);
+    char *child_argv[] = {(char *)program, NULL};
+    for (int round = 0; round < rounds; round++) {
+        for (int v = 0; v < VARIANTS; v++) {
+            posix_spawn_file_actions_t actions;
+            posix_spawnattr_t attributes;
+            posix_spawn_file_actions_init(&actions);
+            posix_spawnattr_init(&attributes);
+            int fd = v == DESCRIPTOR || v == ALL;
+            int attrs = v == GROUP_MASK || v == ALL;
+            if (fd) posix_spawn_file_actions_adddup2(&actions, pair[1], 3);
+            sigset_t empty;
+            sigemptyset(&empty);
+            // The parent blocks SIGCHLD (for signalfd); hyperfine's child starts with it unblocked too.
+            posix_spawnattr_setsigmask(&attributes, &empty);
+            short flags = POSIX_SPAWN_SETSIGMASK;
+            if (attrs) {
+                posix_spawnattr_setpgroup(&attributes, 0);
+                flags |= POSIX_SPAWN_SETPGROUP;
+            }
+            posix_spawnattr_setflags(&attributes, flags);
+            char **envp = v == ENVIRONMENT || v == ALL ? extended : environ;
+            pid_t pid;
+            unsigned long long start = now();
+            if (posix_spawn(&pid, program, &actions, &attributes, child_argv, envp) != 0) return 1;
+            if (v == SIGNALFD_WAKE || v == ALL) {
+                struct pollfd p = {.fd = wake, .events = POLLIN};
+                poll(&p, 1, -1);
+                struct signalfd_siginfo drained[4];
+                while (read(wake, drained, sizeof drained) > 0) {
+                }
+            }
+            int status;
+            wait4(pid, &status, 0, NULL);
+            times[(size_t)v * rounds + round] = now() - start;
+            posix_spawn_file_actions_destroy(&actions);
+            posix_spawnattr_destroy(&attributes);
+        }
+    }
+    unsigned long long base = 0;
+    for (int v = 0; v < VARIANTS; v++) {
+        qsort(times + (size_t)v * rounds, (size_t)rounds, sizeof *times, compare);
+        unsigned long long median = times[(size_t)v * rounds + rounds / 2];
+        if (v == BARE) base = median;
+        printf("%-58s median %7.1f µs  (%+6.1f µs)\n", names[v], median / 1e3, ((double)median - (double)base) / 1e3);
+    }
+    return 0;
+}
+C
+cc -O2 -o "$work/spawnpath" "$work/spawnpath.c"
+"$work/spawnpath" "$rounds" "$program"
