@@ -86,47 +86,6 @@ public struct BenchmarkSettings: Sendable {
     }
 }
 
-/// The baseline a benchmark is compared with.
-public enum BaselineSource: Sendable, Equatable {
-    /// A baseline saved with `--save-baseline NAME` (or a results file's path),
-    /// read from ``BenchmarkSettings/baselineStore`` before anything is measured.
-    case saved(String)
-    /// Results already in memory, with the name reports give them.
-    case document(ResultsDocument, name: String)
-
-    /// The name reports give the baseline.
-    public var name: String {
-        switch self {
-        case .saved(let name): name
-        case .document(_, let name): name
-        }
-    }
-}
-
-/// `run --profile`: how each target's launches are sampled after measuring.
-public struct ProfilingSettings: Sendable, Equatable {
-    /// Launches sampled per target, merged into one profile.
-    public var runs = RunDefaults.profileRuns
-    /// Samples per second of each thread's CPU time (or of wall-clock time).
-    public var rate = RunDefaults.profileRate
-    /// What a period counts: each thread's CPU time, or the wall clock.
-    public var clock = SamplingClock.cpu
-    /// The directory for each target's files (created before measuring).
-    public var directory = RunDefaults.profileDirectory
-    /// liblaunchprof-preload.so, which samples programs that do not link
-    /// LaunchProf; nil: only those that do are sampled.
-    public var preloadLibrary: String? = ProfileRecorder.defaultPreloadLibrary()
-
-    /// Settings for `runs` launches per target at `rate` samples per second, written to `directory`.
-    public init(
-        runs: Int = RunDefaults.profileRuns, rate: UInt32 = RunDefaults.profileRate, directory: String = RunDefaults.profileDirectory
-    ) {
-        self.runs = runs
-        self.rate = rate
-        self.directory = directory
-    }
-}
-
 extension BenchmarkPlan {
     /// Commands given on the command line (no config file): every target in
     /// the overrides' modes, warm-up and stopping rule, or launchprof's defaults.

@@ -2,20 +2,6 @@ import CLaunchProfSpawn
 import Glibc
 import LaunchSupport
 
-/// How a run ended, with the resources it used: the launched process's own
-/// and its whole tree's.
-package struct ProcessEnd: Sendable, Equatable {
-    /// `.exited` or `.signaled`, as the kernel reported it.
-    package var status: ExitStatus
-    /// The launched process's own wait4 figures (they include the children
-    /// it waited for itself).
-    package var usage: ResourceUsage
-    /// Every process of the run's tree.
-    package var tree: TreeUsage
-    /// A counted spawn's counters (`--counts perf`); nil otherwise.
-    package var counters: CounterReading? = nil
-}
-
 /// A running child started by ``Spawner``: its pid (also its process group),
 /// t0, the harness's ends of its channels, and the spawner that watches it.
 ///

@@ -1,37 +1,3 @@
-/// Settings of the run loop for one launch.
-public struct RunSettings: Sendable, Equatable {
-    /// When the launch counts as done.
-    public var probe: ReadyProbe
-    /// The run is killed (with its process group) if it is neither ready nor
-    /// exited by then.
-    public var timeout: Duration
-    /// How long a process stopped with SIGTERM after ready may take to exit
-    /// before it gets SIGKILL.
-    public var grace: Duration
-    /// Lifecycle phases to measure after ready (`--measure`).
-    public var measure: [LifecycleMeasure]
-    /// A launch on demand: the request to send through the activated
-    /// socket (ready is its whole response), then once more, warm.
-    public var activation: SocketActivation?
-    /// `--trace-runs`: the trace the program writes after ready; the run
-    /// waits for it (at most the grace period) before stopping the program.
-    public var traceFile: String?
-    /// `--counts perf`: tell the spawner when the run is ready, so its
-    /// counters are read then.
-    public var counts = false
-
-    /// Settings for one observed run.
-    public init(
-        probe: ReadyProbe = .exit, timeout: Duration = RunDefaults.timeout, grace: Duration = RunDefaults.grace,
-        measure: [LifecycleMeasure] = []
-    ) {
-        self.probe = probe
-        self.timeout = timeout
-        self.grace = grace
-        self.measure = measure
-    }
-}
-
 /// Everything the run loop saw of one launch. Times are nanoseconds since t0.
 ///
 /// The figures a results document keeps (times to ready and exit, process

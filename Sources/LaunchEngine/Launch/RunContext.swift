@@ -1,0 +1,28 @@
+import Glibc
+import LaunchAnalysis
+
+/// Which run of the benchmark is about to happen.
+public struct RunContext: Sendable, Equatable {
+    /// The target launched.
+    public var target: LaunchTarget
+    /// Its page-cache mode.
+    public var mode: LaunchMode
+    /// 0-based among the warm-ups or among the measured runs.
+    public var index: Int
+    /// Whether the run is a warm-up (not measured).
+    public var isWarmup: Bool
+    /// This target's own timeout; nil: the executor's.
+    public var timeout: Duration?
+
+    /// The context of run `index` of `target` in `mode`.
+    public init(target: LaunchTarget, mode: LaunchMode, index: Int, isWarmup: Bool, timeout: Duration? = nil) {
+        self.target = target
+        self.mode = mode
+        self.index = index
+        self.isWarmup = isWarmup
+        self.timeout = timeout
+    }
+
+    /// "warm-up 2" or "run 5" (1-based, as people count).
+    public var runDescription: String { isWarmup ? "warm-up \(index + 1)" : "run \(index + 1)" }
+}
