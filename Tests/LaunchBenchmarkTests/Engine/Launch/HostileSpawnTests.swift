@@ -102,7 +102,7 @@ struct HostileSpawnTests {
         let app = try Products.path("lp-sample-app")
         let run = try launchOnce(
             LaunchTarget(name: "exec", arguments: ["/bin/sh", "-c", "exec \(app) >/dev/null"], ready: .tracer))
-        #expect(run.exit == .exited(0) || run.exit == .stoppedByHarness(signal: SIGTERM))
+        #expect(run.failure == nil, "\(run.exit)")
         #expect(run.wallToReady != nil)
         #expect(run.processEntry != nil)
         #expect(run.milestones.map(\.name).contains("config loaded"))
