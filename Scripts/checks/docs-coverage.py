@@ -23,7 +23,7 @@ INHERITED = {
     "description", "debugDescription", "hash(into:)", "hashValue", "init(from:)", "encode(to:)",
     "rawValue", "init(rawValue:)", "allCases", "errorDescription", "id", "makeIterator()", "next()",
     "makeAsyncIterator()", "next(upperBound:)", "init(stringLiteral:)", "init(integerLiteral:)", "localizedDescription",
-    "init(extendedGraphemeClusterLiteral:)", "init(unicodeScalarLiteral:)",
+    "init(extendedGraphemeClusterLiteral:)", "init(unicodeScalarLiteral:)", "init(stringInterpolation:)",
 }
 SKIPPED_KINDS = {"Operator", "Article", "CollectionGroup"}
 

@@ -34,7 +34,7 @@ struct CallgrindCounter {
             throw .system(
                 SystemCallError(call: "mkdtemp", subject: NSTemporaryDirectory(), errno: errno), program: valgrind)
         }
-        directory = String(cString: template)
+        directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var wrapped = original
         wrapped.useShell = false
         wrapped.arguments =

@@ -24,7 +24,7 @@ public struct RunRequest: Sendable, Equatable {
     /// while the program starts; taken only where nothing is needed earlier.
     public var quiet: Bool
     /// What counts the launch's events (`--counts`); nil: nothing. Under
-    /// callgrind the target runs wrapped in Valgrind (``CallgrindCounter``).
+    /// callgrind the target runs wrapped in Valgrind (`CallgrindCounter`).
     public var counts: CountSource?
 
     /// A launch of `target` with launchprof's defaults.
