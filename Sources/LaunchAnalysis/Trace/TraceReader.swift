@@ -50,13 +50,10 @@ public enum TraceReader {
             throw .cannotRead(path: path, reason: "it is \(size) bytes long, larger than any trace (at most \(maximumFileSize))")
         }
         // A file growing while it is read is cut at its size at open.
-        guard let bytes = RegularFile.pread(fd, at: 0, count: Int(size)) else {
-            throw .cannotRead(path: path, reason: systemError())
+        do {
+            return try RegularFile.pread(fd, at: 0, count: Int(size))
+        } catch {
+            throw .cannotRead(path: path, reason: String(cString: strerror(error.errno)))
         }
-        return bytes
-    }
-
-    private static func systemError() -> String {
-        String(cString: strerror(errno))
     }
 }

@@ -38,8 +38,11 @@ extension ResultsDocument {
         case .failure(let failure): throw .unreadable(path: path, reason: failure.description)
         }
         guard file.size <= UInt64(largestFile) else { throw .tooLarge(path: path, bytes: Int(clamping: file.size)) }
-        guard let bytes = RegularFile.pread(file.fd, at: 0, count: Int(file.size) + 1) else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.pread(file.fd, at: 0, count: Int(file.size) + 1)
+        } catch {
+            throw .unreadable(path: path, reason: String(cString: strerror(error.errno)))
         }
         // One byte more than the size: a file that grew while it was read is
         // still held to the limit.

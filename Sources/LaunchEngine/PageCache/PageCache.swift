@@ -60,8 +60,10 @@ public enum PageCache {
     /// (root and a writable /proc/sys/vm/drop_caches).
     public static var dropAllCachesUnavailableReason: String? {
         if geteuid() != 0 { return "it needs root (running as uid \(geteuid()))" }
-        if access(dropCachesPath, W_OK) != 0 {
-            return "\(dropCachesPath) is not writable here (\(String(cString: strerror(errno))); a container?)"
+        do {
+            try Syscall.check("access", dropCachesPath) { access(dropCachesPath, W_OK) }
+        } catch {
+            return "\(dropCachesPath) is not writable here (\(String(cString: strerror(error.errno))); a container?)"
         }
         return nil
     }

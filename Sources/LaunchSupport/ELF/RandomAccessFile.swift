@@ -48,10 +48,12 @@ package struct RandomAccessFile {
         guard offset < size else { return [] }
         // size - offset < size: fits in Int when the file's size does.
         let present = Int(clamping: size - offset)
-        guard let fd, let bytes = RegularFile.pread(fd, at: offset, count: min(count, present)) else {
-            throw .unsupported(path: path, reason: "read failed: \(String(cString: strerror(errno)))")
+        guard let fd else { throw .unsupported(path: path, reason: "read failed: the file is not open") }
+        do {
+            return try RegularFile.pread(fd, at: offset, count: min(count, present))
+        } catch {
+            throw .unsupported(path: path, reason: "read failed: \(String(cString: strerror(error.errno)))")
         }
-        return bytes
     }
 
     /// The NUL-terminated string at `offset` (at most 4 KiB).

@@ -31,7 +31,11 @@ package enum RegularFile {
     /// The descriptor closes itself when its last owner lets it go.
     package static func open(_ path: String) -> Result<(fd: FileDescriptor, size: UInt64), OpenFailure> {
         var status = stat()
-        guard stat(path, &status) == 0 else { return .failure(failure(errno)) }
+        do {
+            try Syscall.check("stat", path) { stat(path, &status) }
+        } catch {
+            return .failure(failure(error.errno))
+        }
         if let kind = kind(status.st_mode) { return .failure(.notRegular(kind: kind)) }
         let fd: FileDescriptor
         do {
@@ -39,7 +43,11 @@ package enum RegularFile {
         } catch {
             return .failure(failure(error.errno))
         }
-        guard fstat(fd.rawValue, &status) == 0 else { return .failure(failure(errno)) }
+        do {
+            try Syscall.check("fstat", path) { fstat(fd.rawValue, &status) }
+        } catch {
+            return .failure(failure(error.errno))
+        }
         if let kind = kind(status.st_mode) { return .failure(.notRegular(kind: kind)) }
         // st_size of a regular file is never negative.
         return .success((fd, UInt64(max(0, status.st_size))))
@@ -64,9 +72,9 @@ package enum RegularFile {
     }
 
     /// Reads up to `count` bytes at `offset` from `fd` (fewer at the end of
-    /// the file); nil with errno set when a read fails. An offset past
-    /// what `off_t` holds reads nothing, as past the end of any file.
-    package static func pread(_ descriptor: FileDescriptor, at offset: UInt64, count: Int) -> [UInt8]? {
+    /// the file), or throws why a read failed. An offset past what `off_t`
+    /// holds reads nothing, as past the end of any file.
+    package static func pread(_ descriptor: FileDescriptor, at offset: UInt64, count: Int) throws(SystemCallError) -> [UInt8] {
         let fd = descriptor.rawValue
         guard count > 0, offset <= UInt64(Int64.max) else { return [] }
         // Reads stop before `off_t` would overflow.
@@ -75,14 +83,12 @@ package enum RegularFile {
         var result = [UInt8](repeating: 0, count: wanted)
         var filled = 0
         while filled < wanted {
-            let got = result.withUnsafeMutableBytes { buffer in
-                Glibc.pread(fd, buffer.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
+            let got = try Syscall.check("pread") {
+                result.withUnsafeMutableBytes { buffer in
+                    Glibc.pread(fd, buffer.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
+                }
             }
             if got == 0 { break }
-            if got < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
             filled += got
         }
         result.removeSubrange(filled...)
