@@ -56,7 +56,7 @@ public struct BenchmarkSettings: Sendable {
     /// the gate); nil: not counted.
     public var counts: CountSource?
     /// Measure launchprof's calibration workload beside the targets
-    /// (``Calibration``, docs/calibration.md) so a comparison across time
+    /// (`Calibration`, docs/calibration.md) so a comparison across time
     /// is judged relative to it. nil: when a baseline is compared or saved
     /// and no reference is named; false: never (`--no-calibrate`).
     public var calibrate: Bool?
