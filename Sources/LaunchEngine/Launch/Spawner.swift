@@ -181,19 +181,6 @@ final class SpawnConnection: Sendable {
     }
 }
 
-/// A NULL-terminated array of strdup'ed C strings, as argv and envp need.
-struct CStringArray {
-    var pointers: [UnsafeMutablePointer<CChar>?]
-
-    init(_ strings: [String]) {
-        pointers = strings.map { strdup($0) } + [nil]
-    }
-
-    func free() {
-        for pointer in pointers { Glibc.free(pointer) }
-    }
-}
-
 /// The child's environment: the harness's own (minus what points at our
 /// parent and every LAUNCHPROF_* variable), the target's additions, then the
 /// launchprof variables, with a slot the spawner fills with t0.

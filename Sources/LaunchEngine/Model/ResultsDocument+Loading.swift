@@ -6,17 +6,11 @@ import LaunchSupport
 extension ResultsDocument {
     /// The document as JSON: pretty printed with sorted keys, so files diff
     /// well (what `--export-json` writes and baselines store).
-    public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
-    }
+    public func jsonData() throws -> Data { try JSONDocument.data(self) }
 
     /// Writes the document's JSON (and a final newline) to `path`
     /// atomically: a temporary file renamed into place.
-    public func writeJSON(to path: String) throws {
-        try AtomicFile.write(Array(try jsonData()) + Array("\n".utf8), to: path, sync: true)
-    }
+    public func writeJSON(to path: String) throws { try JSONDocument.write(self, to: path) }
 
     /// The largest results file launchprof reads: 256 MiB (one of 100,000
     /// runs is about 85 MiB as launchprof writes it). Reading one takes
