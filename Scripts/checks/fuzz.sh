@@ -50,18 +50,20 @@ support=Sources/LaunchSupport
 analysis=Sources/LaunchAnalysis
 tasks=Sources/LaunchProfLifecycle/BackgroundTasks
 state=Sources/LaunchProfLifecycle/StateStore
+# What reading a regular file needs: the descriptor and the system-call wrapper.
+system="$support/System/FileDescriptor.swift $support/System/Syscall.swift $support/System/SystemCallError.swift"
 sources_for() {
     case "$1" in
         trace-reader)
             ls $analysis/Trace/*.swift Sources/LaunchReports/TraceExport/*.swift | grep -v 'ChromeEventList+Samples'
-            echo $support/Files/RegularFile.swift $support/Terminal/TerminalText.swift
+            echo $support/Files/RegularFile.swift $system $support/Terminal/TerminalText.swift
             echo Fuzz/FuzzShims.swift Fuzz/TraceReaderFuzz.swift ;;
         elf-image)
-            echo $support/ELF/ELFImage.swift $support/ELF/ELFError.swift $support/ELF/ELFFormat.swift $support/Files/RegularFile.swift
-            echo $support/Terminal/TerminalText.swift Fuzz/ELFImageFuzz.swift ;;
+            echo $support/ELF/ELFImage.swift $support/ELF/RandomAccessFile.swift $support/ELF/ELFError.swift $support/ELF/ELFFormat.swift
+            echo $support/Files/RegularFile.swift $system $support/Terminal/TerminalText.swift Fuzz/ELFImageFuzz.swift ;;
         elf-symbol-table)
             echo $support/ELF/ELFSymbolTable.swift $support/ELF/ELFError.swift $support/ELF/ELFFormat.swift $support/Files/RegularFile.swift
-            echo $support/Terminal/TerminalText.swift Fuzz/ELFSymbolTableFuzz.swift ;;
+            echo $system $support/Terminal/TerminalText.swift Fuzz/ELFSymbolTableFuzz.swift ;;
         schedule-file)
             echo $tasks/BackgroundSchedule.swift $tasks/BackgroundTaskPolicy.swift $tasks/BackgroundTaskRequest.swift
             echo $tasks/BackgroundTaskOutcome.swift $tasks/BackgroundTaskError.swift
