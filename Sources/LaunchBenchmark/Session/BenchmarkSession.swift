@@ -209,7 +209,17 @@ public struct BenchmarkSession: Sendable {
         let baseline = try validate(resolvingWith: spawner)
         var session = self
         if calibrates { session.plan = plan.calibrated() }
-        let measured = try session.measure(spawner: spawner, interrupt: interrupt, events: events)
+        // The X display of desktop programs, for the measured runs and the
+        // profiled ones alike: a private Xvfb lives as long as the benchmark.
+        let virtualDisplay = try startVirtualDisplay(events: events)
+        defer { virtualDisplay?.stop() }
+        let display: String? =
+            switch settings.display {
+            case .virtual?: virtualDisplay?.name
+            case .named(let name)?: name
+            case nil: nil
+            }
+        let measured = try session.measure(spawner: spawner, display: display, interrupt: interrupt, events: events)
         var document = ResultsDocument.measuredNow(
             commandLine: settings.commandLine, reference: settings.reference, results: measured.results)
         if calibrates { document.calibration = Calibration.targetName }
@@ -229,7 +239,7 @@ public struct BenchmarkSession: Sendable {
         // draws their flame graphs.
         if let profiling = settings.profiling, measured.failure == nil, !measured.interrupted {
             let step = ProfilingStep(
-                settings: profiling, plan: plan, timeout: settings.timeout, grace: settings.grace)
+                settings: profiling, plan: plan, timeout: settings.timeout, grace: settings.grace, display: display)
             do {
                 let profiled = try step.run(interrupt: interrupt, events: events)
                 outcome.profiling = profiled
@@ -282,29 +292,26 @@ public struct BenchmarkSession: Sendable {
         return differences.isEmpty ? nil : differences
     }
 
+    /// `--display virtual`: a private Xvfb for the benchmark, else nil.
+    private func startVirtualDisplay(events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> VirtualDisplay? {
+        guard settings.display == .virtual else { return nil }
+        do {
+            let display = try VirtualDisplay()
+            events(.note("desktop programs run on a private X display, Xvfb \(display.name)"))
+            return display
+        } catch {
+            throw .usage("--display virtual: \(error)")
+        }
+    }
+
     private func measure(
-        spawner: Spawner, interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void
+        spawner: Spawner, display: String?, interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void
     ) throws(BenchmarkSessionError) -> MeasuredRuns {
         var executor = ProcessExecutor(
             timeout: settings.timeout, grace: settings.grace, output: settings.output, interrupt: interrupt,
             measure: settings.measure)
         executor.spawner = spawner
-        var virtualDisplay: VirtualDisplay?
-        switch settings.display {
-        case .virtual?:
-            do {
-                virtualDisplay = try VirtualDisplay()
-            } catch {
-                throw .usage("--display virtual: \(error)")
-            }
-            executor.display = virtualDisplay?.name
-            events(.note("desktop programs run on a private X display, Xvfb \(virtualDisplay?.name ?? "")"))
-        case .named(let name)?:
-            executor.display = name
-        case nil:
-            break
-        }
-        defer { virtualDisplay?.stop() }
+        executor.display = display
         executor.counts = settings.counts
         var traceDirectory: String?
         if settings.traceRuns ?? plan.targets.contains(where: { $0.ready == .tracer }) {

@@ -12,6 +12,8 @@ struct ProfilingStep {
     var plan: BenchmarkPlan
     var timeout: Duration
     var grace: Duration
+    /// The X display programs get when their target names none (`--display`).
+    var display: String? = nil
 
     /// Creates the profile directory: before measuring (a bad path should
     /// not cost a whole benchmark) and again before profiling (it may have gone).
@@ -33,7 +35,9 @@ struct ProfilingStep {
         }
         var outcome = ProfilingOutcome()
         let names = ProfileFileName.unique(plan.targets.map(\.name))
-        for (target, base) in zip(plan.targets, names) {
+        for (planned, base) in zip(plan.targets, names) {
+            var target = planned
+            if let display, target.environment["DISPLAY"] == nil { target.environment["DISPLAY"] = display }
             let recorder = ProfileRecorder(
                 rate: settings.rate, timeout: plan.timeout(of: target) ?? timeout, output: .discard,
                 preloadLibrary: settings.preloadLibrary, runs: settings.runs, probe: target.ready, grace: grace,
