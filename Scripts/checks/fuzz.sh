@@ -129,7 +129,6 @@ for target in "${targets[@]}"; do
     for file in $(sources_for "$target"); do
         sed -E '/^import (LaunchSupport|LaunchAnalysis|LaunchEngine|LaunchReports|LaunchProf|LaunchProfDeferred|LaunchProfFiles)$/d' \
             "$file" >"$out/src/$target/$(basename "$file")"
-        sed -E '/^import (LaunchSupport|LaunchAnalysis|LaunchEngine|LaunchReports|LaunchProfFiles)$/d' "$file" >"$out/src/$target/$(basename "$file")"
     done
     # -O keeps Swift's overflow and bounds checks (only -Ounchecked drops them).
     if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name LaunchFuzz -package-name launchprof \
