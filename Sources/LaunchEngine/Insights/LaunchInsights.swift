@@ -76,7 +76,9 @@ public enum LaunchInsights {
                         + "and the runtime's start-up all happen before the program's first line",
                     action: (entry > 0.2 * ready
                         ? "link fewer shared libraries: build with -static-stdlib and drop Foundation where the standard library does. "
-                        : "pre-main is a small part of this launch: look at the critical path first. ")
+                        : trace != nil
+                            ? "pre-main is a small part of this launch: look at the critical path first. "
+                            : "pre-main is a small part of this launch: most of it is after main (a trace says where). ")
                         + "Measured on launchprof's samples (Scripts/compare/measure-linking.sh, a hello-world on 2 cores): -static-stdlib saved "
                         + "1.6 ms warm and 14.8 ms cold; importing Foundation, dynamically linked, cost 3.9 ms warm and 67 ms cold",
                     nanoseconds: entry))

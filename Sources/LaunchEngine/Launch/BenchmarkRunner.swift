@@ -162,6 +162,11 @@ public struct BenchmarkRunner {
     private func finish(_ slot: Slot, outcome: MeasuredRuns) -> BenchmarkResult {
         let result = slot.result
         var summarized = Summarizer().summarize(result)
+        // Resolved once per result: what attribution names when a library
+        // appears on one side only (warm or cold).
+        if let files = try? SharedLibraryResolver().fileSet(for: result.target) {
+            summarized.libraries = files.files.filter { $0 != files.program }.sorted()
+        }
         summarized.warnings.append(contentsOf: slot.notes.map { ResultWarning(.runNote, $0) })
         if let failure = outcome.failure, failure.target == result.target.name, failure.mode == result.mode {
             summarized.warnings.append(ResultWarning(.stopped, "benchmark stopped: \(failure)"))

@@ -60,6 +60,10 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     /// Things a person should know: outliers, a slow first run, residency that
     /// stayed high, failed runs.
     public var warnings: [ResultWarning]
+    /// The shared libraries (and ELF interpreter) the program's launch
+    /// loads, as its dependencies resolved when it was measured; nil when
+    /// they could not be resolved (a static program has none: empty).
+    public var libraries: [String]? = nil
 
     /// The result of `runs` of `target` in `mode`; without `summaries`, each metric is summarised from the runs.
     public init(

@@ -41,7 +41,7 @@ extension LaunchAttribution {
     public var summaryLines: [String] {
         let prefix = "\(target) (\(mode.rawValue)): "
         let total = MetricChange.percent(baselineReady > 0 ? totalChange / baselineReady : 0)
-        let fileLines = fileSentences.prefix(3).map { prefix + $0 }
+        let fileLines = librarySentences.prefix(3).map { prefix + $0 }
         let counted = countedContributors, offPath = offPathContributors
         if counted.isEmpty && offPath.isEmpty {
             return [

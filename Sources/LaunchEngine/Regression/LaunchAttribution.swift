@@ -94,6 +94,13 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
     /// libraries, `--evict` paths) read from disk, before and after; files
     /// on one side only are libraries added or dropped. Empty for warm runs.
     public var files: [FileChange]? = nil
+    /// Shared libraries the launch loads on one side only, from each side's
+    /// resolved dependencies (``BenchmarkResult/libraries``), warm or cold;
+    /// nil when either side's are unknown.
+    public var libraries: [LibraryChange]? = nil
+    /// The change of the time before main (spawn → main, or → process
+    /// entry), in nanoseconds: where a library added or dropped shows.
+    public var preMainChange: Double? = nil
 
     /// One file's reads in cold runs, before and after.
     public struct FileChange: Sendable, Equatable, Codable {
@@ -210,6 +217,9 @@ extension LaunchAttribution {
         if let old = SummaryStatistic.p50.value(of: before.map(cpu)), let new = SummaryStatistic.p50.value(of: after.map(cpu)) {
             attribution.cpuChange = new - old
         }
+        attribution.libraries = LibraryChange.changes(before: baseline.libraries, after: current.libraries)
+        let preMain = phases.filter { $0.isPreMain == true }
+        if !preMain.isEmpty { attribution.preMainChange = preMain.reduce(0) { $0 + $1.change } }
         if current.mode == .cold {
             attribution.files = fileChanges(
                 before: before, program: baseline.target.arguments.first?.string, after: after,
