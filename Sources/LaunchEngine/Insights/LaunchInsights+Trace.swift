@@ -73,10 +73,12 @@ extension LaunchInsights {
     }
 
     /// Whether the trace's launch path ran anywhere but on the main thread
-    /// (an async main's cooperative pool): then the main thread's CPU time
-    /// says nothing of the launch's.
+    /// (an async main's cooperative pool, a server's event loops after the
+    /// main thread's last step): then the main thread's CPU time says
+    /// nothing of the launch's.
     static func pathLeavesMainThread(_ trace: Trace) -> Bool {
         guard let path = LaunchCriticalPath(trace: trace) else { return false }
-        return path.leaves.contains { $0.interval.beginThreadID != trace.header.pid || $0.interval.endThreadID != trace.header.pid }
+        return path.endThreadID != trace.header.pid
+            || path.leaves.contains { $0.interval.beginThreadID != trace.header.pid || $0.interval.endThreadID != trace.header.pid }
     }
 }

@@ -25,6 +25,7 @@ enum RunIntervals {
         for step in criticalPath?.steps ?? [] {
             roles[IntervalIdentity(step.interval)] = step.isLeaf ? path : enclosing
         }
+        let endsOnMain = criticalPath?.endThreadID == trace.header.pid
         var totals: [String: IntervalTime] = [:]
         var order: [String] = []
         for interval in (paired.slices + paired.asyncIntervals).sorted(by: { $0.startTimestamp < $1.startTimestamp }) {
@@ -39,7 +40,11 @@ enum RunIntervals {
             totals[key]!.nanoseconds += end > interval.startTimestamp ? end - interval.startTimestamp : 0
             totals[key]!.count += 1
             if role == path {
-                let onMain = interval.beginThreadID == trace.header.pid && interval.endThreadID == trace.header.pid
+                // The path is the main thread's only if launch complete was
+                // recorded there too (a server's start can end on its event
+                // loop threads after the main thread's last step).
+                let onMain =
+                    endsOnMain && interval.beginThreadID == trace.header.pid && interval.endThreadID == trace.header.pid
                 totals[key]!.onMainThread = (totals[key]!.onMainThread ?? true) && onMain
             }
         }
