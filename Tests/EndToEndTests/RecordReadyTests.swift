@@ -49,6 +49,19 @@ struct RecordReadyTests {
         #expect(Array(path.leaves.map(\.interval.name).suffix(2)) == ["load config", "build router"], "\(path.leaves)")
     }
 
+    @Test("the async server accepts on the socket it was started with: run --activate times the request that waited")
+    func activatedAsyncServer() throws {
+        let scratch = try ScratchDirectory()
+        let run = try launchprof(
+            [
+                "run", "--activate", "tcp:0", "-r", "3", "-w", "1", "--export-json", "r.json", "--",
+                try Products.path("lp-sample-async-server"),
+            ],
+            in: scratch.path, timeout: 120)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("first response byte"), "\(run.standardOutput)")
+    }
+
     @Test("bad --ready and --grace are named; a program that never gets ready is stopped and explained")
     func badInput() throws {
         let scratch = try ScratchDirectory()
