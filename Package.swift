@@ -34,6 +34,7 @@ let package = Package(
         .executable(name: "lp-spawn", targets: ["LaunchProfSpawner"]),
         .executable(name: "lp-sample-app", targets: ["SampleApp"]),
         .executable(name: "lp-sample-server", targets: ["SampleServer"]),
+        .executable(name: "lp-sample-async-server", targets: ["SampleAsyncServer"]),
         .executable(name: "lp-hello-c", targets: ["HelloC"]),
         .executable(name: "lp-sample-deferred", targets: ["SampleDeferred"]),
         .executable(name: "lp-hello-traced", targets: ["HelloTraced"]),
@@ -204,6 +205,12 @@ let package = Package(
             name: "SampleServer",
             dependencies: ["LaunchProf"],
             path: "Sources/Samples/SampleServer"
+        ),
+        // A server with an async main: its launch runs on the cooperative pool.
+        .executableTarget(
+            name: "SampleAsyncServer",
+            dependencies: ["LaunchProf"],
+            path: "Sources/Samples/SampleAsyncServer"
         ),
         // The C reference: a C hello-world linked statically against the C
         // library alone (-nostartfiles drops swiftrt.o, so no Swift archive

@@ -12,7 +12,8 @@ struct ExplainCommand: ParsableCommand {
         discussion: """
             RESULTS is a file written by 'launchprof run --export-json'. Each finding is a measured number, a cause \
             and an action: pre-main and shared libraries, time off CPU, a cold launch's reads from disk and, with a \
-            trace of the program ('launchprof record'), the main thread's critical path and the work on other threads. \
+            trace of the program ('launchprof record'), the critical path to launch complete on whatever threads it ran \
+            and the work off it. Without a trace, it gives no advice that needs one. \
             Exits with status 2 when an input cannot be read.
             """)
 
@@ -51,12 +52,13 @@ struct ExplainCommand: ParsableCommand {
             let statistics = loader ? LoaderStatistics.measure(result.target) : nil
             let insights = LaunchInsights.insights(for: result, trace: traceFile, loader: statistics)
             print("\(result.label)")
-            if insights.isEmpty { print("  no successful run to explain") }
+            if insights.isEmpty { print("  \(LaunchInsights.nothingStandsOut(in: result))") }
             for insight in insights {
                 print("  • \(insight.area.rawValue): \(insight.finding)")
                 print("    why: \(insight.cause)")
                 print("    do:  \(insight.action)")
             }
+            if traceFile == nil, result.runs.contains(where: \.exit.isSuccess) { print("  (\(LaunchInsights.withoutTrace))") }
             all.append(TargetInsights(target: result.target.name, mode: result.mode.rawValue, insights: insights))
         }
         if let json, !json.isEmpty {

@@ -8,7 +8,8 @@ struct RecordCommand: ParsableCommand {
         commandName: "record",
         abstract: "Run a program once with tracing on and write its trace file.",
         discussion: """
-            The program must link LaunchProf (the trace is written by the library at exit). \
+            The program must link LaunchProf (the trace is written by the library at exit, or just after launch \
+            complete with --ready). A program that stays up, such as a server, is recorded with --ready PROBE. \
             Open the result with 'launchprof export TRACE --format chrome' in https://ui.perfetto.dev. \
             Exits with 2 on bad usage, 3 when the program failed or wrote no trace.
             """
@@ -17,8 +18,18 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the trace (default: <program>.lptrace in the current directory).")
     var output: String?
 
-    @Option(help: "Seconds to wait for the program to exit before killing it and its process group.")
+    @Option(help: "Seconds to wait for the program to exit (or be ready) before killing it and its process group.")
     var timeout: Double = RunDefaults.timeout.seconds
+
+    @Option(
+        help: ArgumentHelp(
+            "When the launch counts as done, as for 'launchprof run': exit (default), tracer, notify, port:N, output:REGEX, window[:TITLE-REGEX] or frame[:TITLE-REGEX]. With any but exit, the program is stopped once it is ready and has written its trace (SIGTERM to its process group, SIGKILL after --grace), as 'run' stops it: a server can be recorded.",
+            valueName: "probe"),
+        transform: { try ReadyProbe(parsing: $0) })
+    var ready: ReadyProbe = .exit
+
+    @Option(help: "With --ready: seconds the program stopped after ready may take to exit before it gets SIGKILL.")
+    var grace: Double = RunDefaults.grace.seconds
 
     @Flag(help: "Discard the program's standard output and error instead of showing them.")
     var quiet = false
@@ -33,6 +44,7 @@ struct RecordCommand: ParsableCommand {
         if command.first == "--" { command.removeFirst() }
         guard !command.isEmpty else { throw ValidationError("give the command to record after '--', e.g. launchprof record -- ./app") }
         _ = try RunOptions.seconds(timeout, flag: "--timeout")
+        _ = try RunOptions.seconds(grace, flag: "--grace", allowZero: true)
     }
 
     func run() throws {
@@ -40,8 +52,8 @@ struct RecordCommand: ParsableCommand {
         let path = output ?? "\(program).lptrace"
         let target = LaunchTarget(name: program, arguments: RawCommandLine.current.suffix(matching: command))
         let recorder = TraceRecorder(
-            timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit,
-            interrupt: try InterruptMonitor())
+            timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit, probe: ready,
+            grace: try RunOptions.seconds(grace, flag: "--grace", allowZero: true), interrupt: try InterruptMonitor())
         defer { recorder.interrupt?.stop() }
         do {
             let recorded = try recorder.record(target, to: path)

@@ -43,7 +43,7 @@ struct RunProfileTests {
         let svg = try String(contentsOfFile: try #require(difference.flameGraph), encoding: .utf8)
         #expect(svg.contains("SampleApp.burn") && svg.contains("rgb(255,"), "the grown frames are drawn red")
         let attribution = try #require(comparison.attribution(of: "app", .warm))
-        #expect(attribution.contributors.first?.name == "interval 'build index' (main thread)")
+        #expect(attribution.contributors.first?.name == "interval 'build index' (launch path)")
         // The report: why, the differential profile drawn inline, the insights; still one well-formed page.
         let html = try String(contentsOfFile: "\(directory)/after.html", encoding: .utf8)
         #expect(html.contains("<h3>Why app (warm) changed by +"))

@@ -9,12 +9,12 @@ public struct LaunchInsight: Sendable, Equatable, Codable {
     public enum Area: String, Sendable, Equatable, Codable {
         /// Before `main`: exec, dynamic loading, the runtime, static initialisers.
         case preMain = "pre-main"
-        /// The chain of work on the main thread that led to launch complete.
+        /// The chain of work, on whatever threads, that led to launch complete.
         case criticalPath = "critical path"
         /// The launch was waiting rather than running.
         case waiting
-        /// Work on other threads the main thread waited for.
-        case otherThreads = "other threads"
+        /// Work during the launch that the launch did not wait for.
+        case otherThreads = "off the path"
         /// A cold launch's reads from disk.
         case coldFiles = "cold files"
     }

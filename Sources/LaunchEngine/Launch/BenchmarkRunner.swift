@@ -166,6 +166,11 @@ public struct BenchmarkRunner {
         let result = slot.result
         var summarized = Summarizer().summarize(result)
         summarized.counters = slot.counters
+        // Resolved once per result: what attribution names when a library
+        // appears on one side only (warm or cold).
+        if let files = try? SharedLibraryResolver().fileSet(for: result.target) {
+            summarized.libraries = files.files.filter { $0 != files.program }.sorted()
+        }
         summarized.warnings.append(contentsOf: slot.notes.map { ResultWarning(.runNote, $0) })
         if let failure = outcome.failure, failure.target == result.target.name, failure.mode == result.mode {
             summarized.warnings.append(ResultWarning(.stopped, "benchmark stopped: \(failure)"))

@@ -16,6 +16,10 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     /// With `--counts`: which counters were measured, by what, and which
     /// were not and why; nil when nothing was counted.
     public var counters: CounterReport?
+    /// The shared libraries (and ELF interpreter) the program's launch
+    /// loads, as its dependencies resolved when it was measured; nil when
+    /// they could not be resolved (a static program has none: empty).
+    public var libraries: [String]? = nil
 
     /// The result of `runs` of `target` in `mode`; without `summaries`, each metric is summarised from the runs.
     public init(

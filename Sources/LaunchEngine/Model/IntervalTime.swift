@@ -5,13 +5,19 @@ import LaunchAnalysis
 public struct IntervalTime: Sendable, Equatable, Codable {
     /// The interval's name.
     public var name: String
-    /// `main` for the launched process's main thread, `other` for the rest:
-    /// the thread role the attribution of a change names.
+    /// Its role on the launch's critical path, which the attribution of a
+    /// change names: `path` (a step of the path to launch complete, on
+    /// whatever thread), `enclosing` (a path step that contains others),
+    /// `off` (work the launch did not wait for). Results written before the
+    /// critical path have `main` (the process's main thread) or `other`.
     public var thread: String
     /// Their total duration, in nanoseconds (cut at ready).
     public var nanoseconds: UInt64
     /// How many there were.
     public var count: Int
+    /// For `path` intervals: whether every one ran on the process's main
+    /// thread (then its CPU time, `LP1 maincpu`, is the path's); nil otherwise.
+    public var onMainThread: Bool? = nil
 
     /// `count` intervals `name` on `thread` taking `nanoseconds` in all.
     public init(name: String, thread: String, nanoseconds: UInt64, count: Int) {
@@ -21,6 +27,7 @@ public struct IntervalTime: Sendable, Equatable, Codable {
         self.count = count
     }
 
-    /// `main/NAME` or `other/NAME`: the key of its metric (`interval:main/NAME`).
+    /// `path/NAME`, `enclosing/NAME`, `off/NAME` (`main/NAME`, `other/NAME`
+    /// in older results): the key of its metric (`interval:path/NAME`).
     public var key: String { "\(thread)/\(name)" }
 }

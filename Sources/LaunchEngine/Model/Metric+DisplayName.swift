@@ -12,8 +12,7 @@ extension Metric {
         // The program names its milestones: escaped for every report.
         case .milestone(let name): "milestone '\(TerminalText.sanitized(name))'"
         case .interval(let key):
-            { parts in "interval '\(TerminalText.sanitized(parts.name))' (\(parts.thread == "main" ? "main thread" : "other threads"))" }(
-                Metric.intervalParts(key))
+            { parts in "interval '\(TerminalText.sanitized(parts.name))' (\(Metric.roleName(parts.thread)))" }(Metric.intervalParts(key))
         case .userCPU: "user CPU"
         case .systemCPU: "system CPU"
         case .cpu: "CPU"
@@ -45,6 +44,21 @@ extension Metric {
         case .processEntry: "process entry"
         case .milestone(let name): TerminalText.sanitized(name)
         default: displayName.replacingOccurrences(of: "time to ", with: "")
+        }
+    }
+}
+
+extension Metric {
+    /// How reports name an interval's role (``IntervalTime/thread``):
+    /// "launch path", "encloses the launch path", "off the launch path"; and
+    /// older results' "main thread" and "other threads".
+    public static func roleName(_ role: String) -> String {
+        switch role {
+        case "path": "launch path"
+        case "enclosing": "encloses the launch path"
+        case "off": "off the launch path"
+        case "main": "main thread"
+        default: "other threads"
         }
     }
 }

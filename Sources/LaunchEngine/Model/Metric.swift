@@ -37,7 +37,8 @@ public enum Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     /// request that waited in the backlog while the program launched.
     case firstResponseByte
     /// `--trace-runs`: the time in signpost intervals of this name on this
-    /// kind of thread (`main/NAME` or `other/NAME`), up to ready.
+    /// role on the launch's critical path (`path/NAME`, `enclosing/NAME`,
+    /// `off/NAME`; older results: `main/NAME`, `other/NAME`), up to ready.
     case interval(String)
     /// `--activate`: the same request once the program is up, from connect
     /// to the whole response: what the launch adds to the first is the rest.
@@ -222,6 +223,6 @@ extension Metric {
     package static var configNames: String {
         let aliasOf = Dictionary(aliases.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         let keys = unnamed.map { metric in aliasOf[metric.key].map { "\(metric.key) (\($0))" } ?? metric.key }
-        return (keys + ["milestone:NAME", "interval:main/NAME"]).joined(separator: ", ")
+        return (keys + ["milestone:NAME", "interval:path/NAME"]).joined(separator: ", ")
     }
 }

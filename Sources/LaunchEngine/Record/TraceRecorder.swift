@@ -8,9 +8,9 @@ import LaunchSupport
 /// With the `exit` probe (the default) it waits for the program to exit.
 /// With another probe (tracer, notify, port, output) it waits until the
 /// program is ready, then stops it as `launchprof run` does (SIGTERM to its
-/// process group, SIGKILL after the grace period); LAUNCHPROF_TRACE_AT=ready
-/// makes a LaunchProf program write its trace at launch complete, before it
-/// says it is ready.
+/// process group, SIGKILL after the grace period), once the trace is written:
+/// LAUNCHPROF_TRACE_AT=after-ready makes a LaunchProf program write it just
+/// after it says it is ready.
 public struct TraceRecorder: Sendable {
     /// A launch neither ready nor exited by then is killed.
     public var timeout: Duration
@@ -41,13 +41,19 @@ public struct TraceRecorder: Sendable {
     public func record(_ target: LaunchTarget, to tracePath: String) throws(RecordError) -> RecordedLaunch {
         var target = target
         target.environment["LAUNCHPROF_TRACE"] = tracePath
-        if probe != .exit { target.environment["LAUNCHPROF_TRACE_AT"] = "ready" }
+        // With a ready probe, a LaunchProf program writes its trace just
+        // after it tells launchprof it is ready (as `run --trace-runs` has
+        // it), and the run waits for the file before stopping the program:
+        // the recorded time to ready does not include the write.
+        if probe != .exit { target.environment["LAUNCHPROF_TRACE_AT"] = "after-ready" }
         // A stale trace from an earlier run must not pass for this one.
         unlink(tracePath)
         target.ready = probe
         let run: ObservedRun
         do {
-            run = try Spawner().run(RunRequest(target: target, timeout: timeout, grace: grace, output: output), interrupt: interrupt)
+            let request = RunRequest(
+                target: target, timeout: timeout, grace: grace, output: output, traceFile: probe != .exit ? tracePath : nil)
+            run = try Spawner().run(request, interrupt: interrupt)
         } catch {
             throw .launch(error)
         }

@@ -40,8 +40,16 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
         public var share: Double
         /// Significant, its interval excludes zero, and at least 1% of the baseline's time to ready.
         public var isContributor: Bool
-        /// An interval's thread role, `main` or `other`; nil for a phase.
+        /// An interval's role on the launch's critical path (``IntervalTime/thread``); nil for a phase.
         public var thread: String? = nil
+        /// A phase that ends at process entry or main, before every interval.
+        public var isPreMain: Bool? = nil
+
+        /// Whether its change is part of the explained change: a leaf of the
+        /// launch path, or a phase before main (intervals come after it).
+        public var isCounted: Bool {
+            kind == .phase ? isPreMain == true : LaunchAttribution.countedRoles.contains(thread ?? "")
+        }
 
         /// Its row in a report's table, plain text in ``LaunchAttribution/tableHeader``'s order.
         public var cells: [String] {
@@ -76,12 +84,23 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
     /// time, `LP1 maincpu`) when every run of a LaunchProf program reported
     /// it, else time to ready minus the whole process tree's CPU; by median.
     public var offCPUChange: Double? = nil
-    /// Whether ``offCPUChange`` is the main thread's own.
+    /// Whether ``offCPUChange`` and ``cpuChange`` are the main thread's own.
     public var offCPUIsMainThread: Bool? = nil
+    /// The change of the CPU time the launch used, in nanoseconds (median
+    /// against median): the main thread's when the launch path ran on it
+    /// (``offCPUIsMainThread``), else the whole process's.
+    public var cpuChange: Double? = nil
     /// Cold runs: what each file of the launch (the executable, its shared
     /// libraries, `--evict` paths) read from disk, before and after; files
     /// on one side only are libraries added or dropped. Empty for warm runs.
     public var files: [FileChange]? = nil
+    /// Shared libraries the launch loads on one side only, from each side's
+    /// resolved dependencies (``BenchmarkResult/libraries``), warm or cold;
+    /// nil when either side's are unknown.
+    public var libraries: [LibraryChange]? = nil
+    /// The change of the time before main (spawn → main, or → process
+    /// entry), in nanoseconds: where a library added or dropped shows.
+    public var preMainChange: Double? = nil
 
     /// One file's reads in cold runs, before and after.
     public struct FileChange: Sendable, Equatable, Codable {
@@ -105,56 +124,12 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
         return intervals.filter(\.isContributor).sorted(by: largestFirst) + phases.filter(\.isContributor).sorted(by: largestFirst)
     }
 
+    /// The roles whose intervals' changes add up to the explained change:
+    /// the leaves of the launch path, and older results' main-thread intervals.
+    package static let countedRoles: Set<String> = ["path", "main"]
+
     /// The columns of a report's table of parts (``Part/cells``).
     public static let tableHeader = ["Part", "Baseline", "Now", "Change", "95% CI", "Share", "p"]
-
-    /// What no main-thread interval explains, as a sentence, when it is at
-    /// least a fifth of the change; nil otherwise.
-    public var unexplainedSentence: String? {
-        guard let unexplained, totalChange != 0, abs(unexplained) >= 0.2 * abs(totalChange) else { return nil }
-        return "\(Self.signed(unexplained)) (\(Self.share(unexplained / totalChange))) is not explained by any interval"
-    }
-
-    /// Libraries (and other files of a cold launch) on one side only, as sentences.
-    public var fileSentences: [String] {
-        (files ?? []).filter { $0.isNew || $0.isGone }.map { file in
-            let name = (file.path as NSString).lastPathComponent
-            return file.isNew
-                ? "new in the launch: \(name) (\(HumanUnits.bytes(file.bytesAfter ?? 0)) read from disk per cold launch)"
-                : "no longer in the launch: \(name)"
-        }
-    }
-
-    /// What the terminal says after a regression verdict: the three largest
-    /// contributors, one line each, and the unexplained rest when it matters.
-    public var summaryLines: [String] {
-        let total = MetricChange.percent(baselineReady > 0 ? totalChange / baselineReady : 0)
-        var lines: [String] = []
-        let fileLines = fileSentences.prefix(3).map { "\(target) (\(mode.rawValue)): \($0)" }
-        let contributors = contributors
-        if contributors.isEmpty {
-            lines.append(
-                "\(target) (\(mode.rawValue)): no part of the launch changed beyond noise; "
-                    + "the change of \(Self.signed(totalChange)) (\(total)) is unexplained")
-            return lines + fileLines
-        }
-        // Intervals first (contributors keeps them so): a phase that only
-        // contains a named interval says less.
-        for part in contributors.prefix(3) {
-            lines.append(
-                "\(target) (\(mode.rawValue)): \(part.name) \(Self.signed(part.change)) "
-                    + "(\(Self.share(part.share)) of \(Self.signed(totalChange)), p \(Self.pText(part.pValue)))")
-        }
-        lines += fileLines
-        if let offCPUChange, totalChange > 0, offCPUChange >= 0.5 * totalChange {
-            let how = offCPUIsMainThread == true ? "the main thread spent waiting" : "was off CPU"
-            lines.append(
-                "\(target) (\(mode.rawValue)): \(Self.signed(offCPUChange)) of it \(how) "
-                    + "(I/O, locks, sleeps, other threads), not working")
-        }
-        if let unexplainedSentence { lines.append("\(target) (\(mode.rawValue)): \(unexplainedSentence)") }
-        return lines
-    }
 
     package static func signed(_ nanoseconds: Double) -> String {
         (nanoseconds < 0 ? "-" : "+") + HumanUnits.duration(abs(nanoseconds))
@@ -193,7 +168,9 @@ extension LaunchAttribution {
                 isContributor: test.pValue < significance && excludesZero && abs(difference.difference) >= floor)
         }
         let phases = Self.phases(before: before, after: after).compactMap { phase in
-            part(.phase, phase.name, phase.before, phase.after)
+            var part = part(.phase, phase.name, phase.before, phase.after)
+            part?.isPreMain = phase.isPreMain
+            return part
         }
         var intervals: [Part] = []
         var unexplained: Double?
@@ -211,25 +188,38 @@ extension LaunchAttribution {
                 interval?.thread = Metric.intervalParts(key).thread
                 return interval
             }.sorted { abs($0.change) > abs($1.change) }
-            // Main-thread intervals are on the launch's path; the others
-            // explain it only through what the main thread waited for.
-            let explained = intervals.filter { $0.isContributor && $0.thread == "main" }.reduce(0) { $0 + $1.change }
+            // The leaves of the launch's critical path (older results: the
+            // main thread's intervals) and the phases before main are
+            // disjoint in time: their changes add up, and the rest is
+            // unexplained. Enclosing steps hold their children's time, and
+            // work off the path is not on the way to ready: neither counts.
+            let explained = (intervals + phases).filter { $0.isContributor && $0.isCounted }.reduce(0) { $0 + $1.change }
             unexplained = total - explained
         }
         var attribution = LaunchAttribution(
             target: current.target.name, mode: current.mode, baselineReady: baselineReady, currentReady: currentReady,
             totalChange: total, phases: phases, intervals: intervals, unexplained: unexplained)
-        let mainThread = !(before + after).isEmpty && (before + after).allSatisfy { $0.mainThreadCPU != nil }
-        func offCPU(_ run: RunMeasurement) -> Double? {
-            guard let ready = run.wallToReady else { return nil }
-            return Double(ready) - Double(mainThread ? run.mainThreadCPU ?? 0 : run.userCPU + run.systemCPU)
+        // The main thread's CPU time is the launch path's only when the path
+        // ran there: an async main's path runs on the cooperative pool, and
+        // then the whole process's CPU time is what holds its work.
+        let pathOffMain = (before + after).contains { run in
+            (run.intervals ?? []).contains { $0.thread == RunIntervals.path && $0.onMainThread == false }
         }
+        let mainThread = !pathOffMain && !(before + after).isEmpty && (before + after).allSatisfy { $0.mainThreadCPU != nil }
+        func cpu(_ run: RunMeasurement) -> Double { Double(mainThread ? run.mainThreadCPU ?? 0 : run.userCPU + run.systemCPU) }
+        func offCPU(_ run: RunMeasurement) -> Double? { run.wallToReady.map { Double($0) - cpu(run) } }
         if let old = SummaryStatistic.p50.value(of: before.compactMap(offCPU)),
             let new = SummaryStatistic.p50.value(of: after.compactMap(offCPU))
         {
             attribution.offCPUChange = new - old
             attribution.offCPUIsMainThread = mainThread
         }
+        if let old = SummaryStatistic.p50.value(of: before.map(cpu)), let new = SummaryStatistic.p50.value(of: after.map(cpu)) {
+            attribution.cpuChange = new - old
+        }
+        attribution.libraries = LibraryChange.changes(before: baseline.libraries, after: current.libraries)
+        let preMain = phases.filter { $0.isPreMain == true }
+        if !preMain.isEmpty { attribution.preMainChange = preMain.reduce(0) { $0 + $1.change } }
         if current.mode == .cold {
             attribution.files = fileChanges(
                 before: before, program: baseline.target.arguments.first?.string, after: after,
@@ -275,6 +265,8 @@ extension LaunchAttribution {
         var name: String
         var before: [Double]
         var after: [Double]
+        /// It ends at process entry or main: before every interval.
+        var isPreMain = false
     }
 
     /// The phases both sides can have, in launch order: spawn → process
@@ -301,14 +293,16 @@ extension LaunchAttribution {
         if runs.contains(where: { $0.main != nil }) { points.append(("main", { runs[$0].main })) }
         for name in milestones { points.append((name, { firstTimes[$0][name] })) }
         points.append(("ready", { runs[$0].wallToReady }))
-        return zip(points, points.dropFirst()).map { from, to in
+        let preMainEnd = points.lastIndex { $0.name == "main" || $0.name == "process entry" } ?? 0
+        return zip(points.indices, points.indices.dropFirst()).map { fromIndex, toIndex in
+            let from = points[fromIndex], to = points[toIndex]
             func duration(_ position: Int) -> Double? {
                 guard let start = from.time(position), let end = to.time(position), end >= start else { return nil }
                 return Double(end - start)
             }
             return Phase(
                 name: "\(from.name) → \(to.name)", before: before.indices.compactMap(duration),
-                after: (before.count..<runs.count).compactMap(duration))
+                after: (before.count..<runs.count).compactMap(duration), isPreMain: toIndex <= preMainEnd)
         }
     }
 }

@@ -159,8 +159,8 @@ struct HTMLPage {
                 parts.append("<figure>\n\(chart.render().markup(title: chart.title))\n</figure>")
             }
             let contributors = attribution.contributors
-            if !attribution.fileSentences.isEmpty {
-                parts.append("<ul>" + attribution.fileSentences.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
+            if !attribution.librarySentences.isEmpty {
+                parts.append("<ul>" + attribution.librarySentences.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
             }
             guard !contributors.isEmpty else {
                 parts.append("<p>No part of the launch changed beyond noise: the change is unexplained.</p>")

@@ -150,7 +150,7 @@ public struct MarkdownExporter: ResultsExporter {
                     + "\(LaunchAttribution.signed(attribution.totalChange))", "",
             ]
             let contributors = attribution.contributors
-            section += attribution.fileSentences.map { "- \(escape($0))" }
+            section += attribution.librarySentences.map { "- \(escape($0))" }
             guard !contributors.isEmpty else {
                 section.append("No part of the launch changed beyond noise: the change is unexplained.")
                 continue
