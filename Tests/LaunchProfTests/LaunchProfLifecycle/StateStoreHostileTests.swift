@@ -33,15 +33,21 @@ struct StateStoreHostileTests {
         let directory = try ScratchDirectory()
         let path = "\(directory.path)/state.state"
         try #require(symlink("/dev/zero", path) == 0)
-        var before = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &before)
-        let lines = try runOnce(directory.path)
-        var after = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &after)
+        let sample = try SampleProcess("lp-sample-lifecycle", ["--state-dir", directory.path], placement: .session)
+        try #require(sample.waitForLine(containing: "launching -> active", timeout: 20) != nil, "\(sample.lines)")
+        // The launch's own peak memory (VmHWM, KiB), read while it is up: far
+        // from the 1 GB /dev/zero used to cost. (RUSAGE_CHILDREN would mix in
+        // every other child of the test process.)
+        let status = try String(contentsOfFile: "/proc/\(sample.pid)/status", encoding: .utf8)
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+        sample.send(SIGTERM)
+        #expect(sample.waitForExit() == .signaled(SIGTERM))
+        let lines = sample.lines
         #expect(lines.contains("discarded state '\(path)': it is a character device, not a regular file; not read"), "\(lines)")
         #expect(lines.contains("state: launches=1 requests=0"))
-        // ru_maxrss of the children is the largest one's, in KiB: far from the 1 GB /dev/zero used to cost.
-        #expect(after.ru_maxrss < 512 * 1024, "a child grew to \(after.ru_maxrss) KiB")
+        let kib = try #require(peak, "VmHWM in /proc/\(sample.pid)/status")
+        #expect(kib < 512 * 1024, "the launch grew to \(kib) KiB")
     }
 
     @Test("a FIFO at the run marker's path does not block the launch")
