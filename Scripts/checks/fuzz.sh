@@ -73,7 +73,7 @@ sources_for() {
             echo Fuzz/LifecycleFuzzShims.swift Fuzz/StateFileFuzz.swift ;;
         results-loader|config-reader)
             engine=Sources/LaunchEngine
-            echo $support/*/*.swift Sources/LaunchProfFiles/AtomicFile.swift $engine/Model/*.swift $engine/Budgets/*.swift
+            echo $support/*/*.swift Sources/LaunchProfFiles/*.swift $engine/Model/*.swift $engine/Budgets/*.swift
             echo $engine/Statistics/*.swift $engine/Regression/{BaselineComparison,MetricChange,LaunchAttribution}.swift
             echo $engine/Launch/{ReadyProbe+Parsing,RunDefaults,TargetSchedule}.swift $analysis/Profile/ProfileDifference.swift
             echo Fuzz/ResultsLoaderShims.swift

@@ -5,7 +5,8 @@
 # interleaved in blocks with order swapped block by block.
 #
 # Usage: Scripts/compare/compare-window-reference.sh [PROGRAM ARGS...]   (default: xclock)
-# Env: BLOCKS (default 6), RUNS per block (default 10).
+# Env: BLOCKS (default 6), RUNS per block (default 10), CONFIG (release or
+# debug: which build of launchprof; default release).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v Xvfb >/dev/null || { echo "compare-window-reference: Xvfb is missing (Scripts/install-deps.sh installs it)" >&2; exit 1; }
@@ -13,8 +14,9 @@ program=("$@")
 [ ${#program[@]} -eq 0 ] && program=(xclock)
 blocks=${BLOCKS:-6}
 runs=${RUNS:-10}
-bin=$(swift build -c release --show-bin-path)
-swift build -c release >/dev/null
+config=${CONFIG:-release}
+bin=$(swift build -c "$config" --show-bin-path)
+swift build -c "$config" >/dev/null
 work=$(mktemp -d)
 display=""
 cleanup() {
