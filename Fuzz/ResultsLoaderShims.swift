@@ -4,3 +4,11 @@
 enum FlameGraphSVG {
     static func fit(_ name: String, width: Double) -> String { name }
 }
+
+/// The interval roles the attribution reads (RunIntervals, which pairs
+/// traces, is not part of loading a document).
+enum RunIntervals {
+    static let path = "path"
+    static let enclosing = "enclosing"
+    static let off = "off"
+}

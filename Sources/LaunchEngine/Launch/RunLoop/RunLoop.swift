@@ -104,7 +104,7 @@ public struct RunLoop {
         }
         // Milliseconds, rounded up so a deadline is not missed by a wake-up
         // just before it; at most a second per round.
-        let timeout = Int32(min((wait + 999_999) / 1_000_000, 1_000))
+        let timeout = Int32((min(wait, 1_000_000_000) + 999_999) / 1_000_000)
         do {
             _ = try Syscall.poll(&descriptors, timeout: timeout)
         } catch {
