@@ -75,7 +75,7 @@ sources_for() {
             engine=Sources/LaunchEngine
             echo $support/*/*.swift Sources/LaunchProfFiles/*.swift $engine/Model/*.swift $engine/Budgets/*.swift
             echo $engine/Statistics/*.swift $engine/Regression/{BaselineComparison,MetricChange,LaunchAttribution,LaunchAttribution+Libraries,LaunchAttribution+Summary}.swift
-            echo $engine/Launch/{ReadyProbe+Parsing,RunDefaults,TargetSchedule}.swift $analysis/Profile/ProfileDifference.swift
+            echo $engine/Launch/{ReadyProbe+Parsing,ReadyProbeParseError,RunDefaults,TargetSchedule}.swift $analysis/Profile/ProfileDifference.swift
             echo Fuzz/ResultsLoaderShims.swift
             if [ "$1" = results-loader ]; then echo Fuzz/ResultsLoaderFuzz.swift; else
                 ls Sources/LaunchBenchmark/Config/*.swift | grep -v 'LaunchConfig+Plan'

@@ -56,8 +56,13 @@ final class WindowReadiness: RunEventSource {
             fired = true
             return [.failed(.measure("--ready frame: the X server at '\(watch.display)' has no DAMAGE extension; use --ready window"))]
         }
-        for _ in 0..<Self.slice {
-            guard let event = watch.next() else { return [] }
+        // Every event already received is taken (and timed) before any is
+        // handled: handling a new window asks the server about it (round
+        // trips), and an event behind it in the queue must keep the time it
+        // arrived, not the time those answers came.
+        var received: [lp_window_event] = []
+        while received.count < Self.slice, let event = watch.next() { received.append(event) }
+        for event in received {
             if let ready = handle(event) {
                 fired = true
                 return [ready]
