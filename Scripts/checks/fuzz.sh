@@ -12,6 +12,8 @@
 #                      of every entry it accepts (Fuzz/ScheduleFileFuzz.swift)
 #   state-file         StateFile.decode, the StateStore's state file reader
 #                      (Fuzz/StateFileFuzz.swift)
+#   activation-response  ResponseReader, the --activate client's reader of a
+#                      response (Fuzz/ActivationResponseFuzz.swift)
 #   results-loader     ResultsDocument.decode, what report, compare and explain
 #                      read (Fuzz/ResultsLoaderFuzz.swift)
 #   config-reader      ConfigReader.parse, launchprof.yml, with Yams and
@@ -35,7 +37,7 @@ cd "$(dirname "$0")/../.."
 executions=${1:-1000000}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(trace-reader elf-image elf-symbol-table schedule-file state-file results-loader config-reader)
+[ ${#targets[@]} -gt 0 ] || targets=(trace-reader elf-image elf-symbol-table schedule-file state-file activation-response results-loader config-reader)
 
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/crashes" "$out/logs"
@@ -71,6 +73,8 @@ sources_for() {
         state-file)
             echo $state/StateFile.swift $state/StateKind.swift $state/StateFileProblem.swift
             echo Fuzz/LifecycleFuzzShims.swift Fuzz/StateFileFuzz.swift ;;
+        activation-response)
+            echo Sources/LaunchEngine/Launch/ResponseReader.swift Fuzz/ActivationResponseFuzz.swift ;;
         results-loader|config-reader)
             engine=Sources/LaunchEngine
             echo $support/*/*.swift Sources/LaunchProfFiles/*.swift $engine/Model/*.swift $engine/Budgets/*.swift
@@ -81,7 +85,7 @@ sources_for() {
                 ls Sources/LaunchBenchmark/Config/*.swift | grep -v 'LaunchConfig+Plan'
                 echo Fuzz/ConfigReaderShims.swift Fuzz/ConfigReaderFuzz.swift
             fi ;;
-        *) echo "fuzz.sh: unknown target '$1' (trace-reader, elf-image, elf-symbol-table, schedule-file, state-file, results-loader, config-reader)" >&2; exit 2 ;;
+        *) echo "fuzz.sh: unknown target '$1' (trace-reader, elf-image, elf-symbol-table, schedule-file, state-file, activation-response, results-loader, config-reader)" >&2; exit 2 ;;
     esac
 }
 seeds_for() {
@@ -89,7 +93,7 @@ seeds_for() {
         trace-reader) echo "$out/seeds/trace" ;;
         schedule-file) echo "$out/seeds/schedule" ;;
         state-file) echo "$out/seeds/state" ;;
-        results-loader | config-reader) echo "Fuzz/seeds/$1" ;;
+        results-loader | config-reader | activation-response) echo "Fuzz/seeds/$1" ;;
         *) echo "$out/seeds/elf" ;;
     esac
 }
