@@ -26,6 +26,8 @@ final class WindowReadiness: RunEventSource {
     /// When each of ours was mapped (with a matching title).
     private var mapped: [UInt32: UInt64] = [:]
     private var fired = false
+    /// The windows whose MapNotify is among the events being handled.
+    private var mapsInBatch: Set<UInt32> = []
     /// The first window's map (CLOCK_MONOTONIC).
     private(set) var firstWindowAt: UInt64?
     /// Events read per round.
@@ -62,6 +64,7 @@ final class WindowReadiness: RunEventSource {
         // arrived, not the time those answers came.
         var received: [lp_window_event] = []
         while received.count < Self.slice, let event = watch.next() { received.append(event) }
+        mapsInBatch = Set(received.filter { Int($0.kind) == Int(LP_WINDOW_MAPPED.rawValue) }.map(\.window))
         for event in received {
             if let ready = handle(event) {
                 fired = true
@@ -77,9 +80,11 @@ final class WindowReadiness: RunEventSource {
         case Int(LP_WINDOW_CREATED.rawValue):
             guard event.override_redirect == 0, isOurs(window) else { return nil }
             // Mapped already before it could be followed (a fast client, a
-            // busy launchprof): its map is no later than now, and not as
-            // early as its creation.
-            if watch.isMapped(window) == true { return mapped(window, at: monotonicNanoseconds()) }
+            // busy launchprof) and its MapNotify not in this batch: its map
+            // is no later than now, and not as early as its creation.
+            if !mapsInBatch.contains(window), watch.isMapped(window) == true {
+                return mapped(window, at: monotonicNanoseconds())
+            }
         case Int(LP_WINDOW_MAPPED.rawValue):
             guard event.override_redirect == 0, mapped[window] == nil, isOurs(window) else { return nil }
             return mapped(window, at: event.nanoseconds)
