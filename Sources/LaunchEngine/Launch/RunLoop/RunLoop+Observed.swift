@@ -26,10 +26,11 @@ extension RunLoop {
         run.timeToResume = machine.timeToResume
         run.warmRequest = machine.warmRequest
         if let first = firstRequest?.firstByteAt { run.firstResponseByte = since(first) }
-        for note in records.notes + machine.notes + (notify?.ignored ?? []) where !run.notes.contains(note) {
+        let ignored = notify?.ignored ?? []
+        for note in records.notes + machine.notes + ignored where !run.notes.contains(note) {
             run.notes.append(note)
         }
-        run.ignoredReadiness = notify?.ignored.first
+        run.ignoredReadiness = ignored.first
         if end.tree.unreaped > 0 {
             run.notes.append("\(end.tree.unreaped) process(es) of the run could not be killed within 5 s (uninterruptible sleep?)")
         }

@@ -12,27 +12,19 @@ struct LibraryAttributionTests {
     func newLibraryWarm() async throws {
         let scratch = try ScratchDirectory()
         let directory = scratch.path
-        func cc(_ arguments: [String]) throws {
-            let compiler = try CommandRun.run("/usr/bin/cc", arguments)
-            try #require(compiler.status == 0, "cc \(arguments): \(compiler.standardError)")
-        }
         // A library whose constructor works for 10 ms, so the warm launch grows.
-        try """
-        #include <time.h>
-        __attribute__((constructor)) static void start(void) {
-            struct timespec a, b;
-            clock_gettime(CLOCK_MONOTONIC, &a);
-            do clock_gettime(CLOCK_MONOTONIC, &b);
-            while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 10000000L);
-        }
-        int extra_value(void) { return 1; }
-        """.write(toFile: scratch.file("extra.c"), atomically: true, encoding: .utf8)
-        try "int main(void) { return 0; }\n".write(toFile: scratch.file("before.c"), atomically: true, encoding: .utf8)
-        try "int extra_value(void);\nint main(void) { return extra_value() == 1 ? 0 : 1; }\n"
-            .write(toFile: scratch.file("after.c"), atomically: true, encoding: .utf8)
-        try cc(["-O1", "-shared", "-fPIC", "-o", "\(directory)/libextra.so", "\(directory)/extra.c"])
-        try cc(["-O1", "-o", "\(directory)/before", "\(directory)/before.c"])
-        try cc(["-O1", "-o", "\(directory)/after", "\(directory)/after.c", "-L\(directory)", "-lextra", "-Wl,-rpath,\(directory)"])
+        _ = try LibraryPair.build(
+            in: directory,
+            library: """
+                #include <time.h>
+                __attribute__((constructor)) static void start(void) {
+                    struct timespec a, b;
+                    clock_gettime(CLOCK_MONOTONIC, &a);
+                    do clock_gettime(CLOCK_MONOTONIC, &b);
+                    while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 10000000L);
+                }
+                int extra_value(void) { return 1; }
+                """)
         let session = BenchmarkSession(
             targets: [
                 LaunchTarget(name: "before", arguments: ["\(directory)/before"]),
