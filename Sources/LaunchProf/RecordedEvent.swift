@@ -9,4 +9,7 @@ package struct RecordedEvent: Sendable, Equatable {
     package var argument: Int64?
     package var threadID: UInt32
     package var category: UInt16
+    /// The recording thread's CPU time, nanoseconds (interval begins and
+    /// ends without a value; `LP_FLAG_THREAD_CPU`).
+    package var threadCPU: UInt64? = nil
 }

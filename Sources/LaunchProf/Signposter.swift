@@ -4,8 +4,10 @@ import CLaunchProfSupport
 ///
 /// Shaped like Apple's `OSSignposter`. Names are `StaticString`s: the hot path
 /// stores the string's address and resolves its text only when the trace is
-/// written, so recording is one clock read and a few stores — no allocation,
-/// no hashing, no lock.
+/// written, so recording an event is one clock read and a few stores — no
+/// allocation, no hashing, no lock. An interval's begin and end also read the
+/// thread's CPU time until launch complete, unless they carry a value
+/// (``ThreadCPUTime``: a system call, see docs/tracer.md).
 ///
 /// ```swift
 /// let signposter = Signposter(subsystem: "com.example.app", category: "launch")
@@ -47,7 +49,8 @@ public struct Signposter: Sendable {
     public func beginInterval(_ name: StaticString, id: SignpostID = .exclusive) -> SignpostIntervalState {
         guard lp_tracing_enabled() != 0 else { return SignpostIntervalState(id: id, category: categoryIndex) }
         let id = id == .exclusive ? SignpostID.make() : id
-        lp_record(UInt8(LP_KIND_BEGIN), Names.encode(name), id.rawValue, 0, 0, categoryIndex)
+        let cpu = ThreadCPUTime.stamp
+        lp_record(UInt8(LP_KIND_BEGIN), Names.encode(name), id.rawValue, cpu.argument, cpu.flags, categoryIndex)
         return SignpostIntervalState(id: id, category: categoryIndex)
     }
 
@@ -61,10 +64,13 @@ public struct Signposter: Sendable {
         return SignpostIntervalState(id: id, category: categoryIndex)
     }
 
-    /// Ends the interval `state` came from.
+    /// Ends the interval `state` came from (with tracing disabled, only the
+    /// enabled flag is read).
     @inlinable
     public func endInterval(_ name: StaticString, _ state: SignpostIntervalState) {
-        lp_record(UInt8(LP_KIND_END), Names.encode(name), state.id.rawValue, 0, 0, state.category)
+        guard lp_tracing_enabled() != 0 else { return }
+        let cpu = ThreadCPUTime.stamp
+        lp_record(UInt8(LP_KIND_END), Names.encode(name), state.id.rawValue, cpu.argument, cpu.flags, state.category)
     }
 
     /// Ends the interval `state` came from, with a numeric argument.
@@ -97,14 +103,16 @@ public struct Signposter: Sendable {
     public func beginInterval(dynamicName name: String, id: SignpostID = .exclusive) -> SignpostIntervalState {
         guard lp_tracing_enabled() != 0 else { return SignpostIntervalState(id: id, category: categoryIndex) }
         let id = id == .exclusive ? SignpostID.make() : id
-        lp_record(UInt8(LP_KIND_BEGIN), Names.intern(name), id.rawValue, 0, 0, categoryIndex)
+        let cpu = ThreadCPUTime.stamp
+        lp_record(UInt8(LP_KIND_BEGIN), Names.intern(name), id.rawValue, cpu.argument, cpu.flags, categoryIndex)
         return SignpostIntervalState(id: id, category: categoryIndex)
     }
 
     /// Ends an interval started with ``beginInterval(dynamicName:id:)``.
     public func endInterval(dynamicName name: String, _ state: SignpostIntervalState) {
         guard lp_tracing_enabled() != 0 else { return }
-        lp_record(UInt8(LP_KIND_END), Names.intern(name), state.id.rawValue, 0, 0, state.category)
+        let cpu = ThreadCPUTime.stamp
+        lp_record(UInt8(LP_KIND_END), Names.intern(name), state.id.rawValue, cpu.argument, cpu.flags, state.category)
     }
 
     /// Records a point in time whose name is only known at run time.

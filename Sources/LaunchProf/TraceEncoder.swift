@@ -75,11 +75,12 @@ enum TraceEncoder {
             for (event, name) in zip(events, eventNames) {
                 section.u64(event.timestamp)
                 section.u64(event.id)
-                section.i64(event.argument ?? 0)
+                section.i64(event.argument ?? event.threadCPU.map { Int64(bitPattern: $0) } ?? 0)
                 section.u32(name)
                 section.u32(event.threadID)
                 section.u8(event.kind)
-                section.u8(event.argument == nil ? 0 : UInt8(LP_FLAG_HAS_ARG))
+                section.u8(
+                    event.argument != nil ? UInt8(LP_FLAG_HAS_ARG) : event.threadCPU != nil ? UInt8(LP_FLAG_THREAD_CPU) : 0)
                 section.u16(event.category)
                 section.u32(0)
             }

@@ -57,7 +57,8 @@ package final class TraceRing: @unchecked Sendable {
             return RecordedEvent(
                 timestamp: event.ts, kind: event.kind, name: event.name, id: event.id,
                 argument: event.flags & UInt8(LP_FLAG_HAS_ARG) != 0 ? event.arg : nil,
-                threadID: event.tid, category: event.category)
+                threadID: event.tid, category: event.category,
+                threadCPU: event.flags & UInt8(LP_FLAG_THREAD_CPU) != 0 ? UInt64(bitPattern: event.arg) : nil)
         }
     }
 }

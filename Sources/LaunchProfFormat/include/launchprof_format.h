@@ -51,9 +51,13 @@ enum {
     LP_KIND_LAUNCH_COMPLETE = 5,
 };
 
-/// Event flags: bit 0, the argument field is valid.
+/// Event flags: bit 0, the argument field is the event's value; bit 1, the
+/// argument field is the recording thread's CPU time (CLOCK_THREAD_CPUTIME_ID,
+/// nanoseconds), written on interval begins and ends that carry no value.
+/// Never both: a reader that knows only bit 0 sees no argument.
 enum {
     LP_FLAG_HAS_ARG = 1,
+    LP_FLAG_THREAD_CPU = 2,
 };
 
 /// Ring policies (the header's policy field).
