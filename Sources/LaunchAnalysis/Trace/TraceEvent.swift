@@ -18,11 +18,14 @@ public struct TraceEvent: Sendable, Equatable {
     public var categoryIndex: Int
     /// The signposter's category.
     public var category: TraceCategory
+    /// The recording thread's CPU time (CLOCK_THREAD_CPUTIME_ID, nanoseconds)
+    /// on an interval's begin or end; nil when the event did not carry it.
+    public var threadCPU: UInt64? = nil
 
     /// An event with these values.
     public init(
         timestamp: UInt64, kind: TraceEventKind, name: String, id: UInt64, argument: Int64?,
-        threadID: UInt32, categoryIndex: Int, category: TraceCategory
+        threadID: UInt32, categoryIndex: Int, category: TraceCategory, threadCPU: UInt64? = nil
     ) {
         self.timestamp = timestamp
         self.kind = kind
@@ -32,5 +35,6 @@ public struct TraceEvent: Sendable, Equatable {
         self.threadID = threadID
         self.categoryIndex = categoryIndex
         self.category = category
+        self.threadCPU = threadCPU
     }
 }

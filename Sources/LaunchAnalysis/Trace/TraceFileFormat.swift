@@ -14,6 +14,8 @@ enum TraceFileFormat {
     static let eventRecordSize = Int(LP_TRACE_EVENT_SIZE)
     /// Bit 0 of an event's flags: the argument field is valid.
     static let hasArgumentFlag = UInt8(LP_FLAG_HAS_ARG)
+    /// Bit 1: the argument field is the recording thread's CPU time (interval begins and ends).
+    static let threadCPUFlag = UInt8(LP_FLAG_THREAD_CPU)
 
     /// The sections every version-1 trace holds (and the checksum); other
     /// tags are optional (samples, modules) or unknown, and the table

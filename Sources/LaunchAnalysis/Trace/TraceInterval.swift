@@ -30,4 +30,21 @@ public struct TraceInterval: Sendable, Equatable {
     public var beginThreadID: UInt32 { begin.threadID }
     /// The end's thread; the begin's for an unfinished interval.
     public var endThreadID: UInt32 { end?.threadID ?? begin.threadID }
+
+    /// How long the thread that ran it was on CPU, in nanoseconds: its CPU
+    /// time at the end minus at the begin (`LP_FLAG_THREAD_CPU`), at most the
+    /// duration. Nil when unknown: unfinished, begun and ended on different
+    /// threads (two threads' clocks do not subtract), or a begin or end
+    /// without the thread's CPU time (older traces, intervals with a value,
+    /// ends after launch complete).
+    public var onCPU: UInt64? {
+        guard let end, end.threadID == begin.threadID, let last = end.threadCPU, let first = begin.threadCPU,
+            last >= first
+        else { return nil }
+        return min(last - first, duration)
+    }
+
+    /// The rest of its wall time (blocked, sleeping, or runnable but not
+    /// running), in nanoseconds; nil when ``onCPU`` is unknown.
+    public var offCPU: UInt64? { onCPU.map { duration - $0 } }
 }

@@ -101,7 +101,9 @@ extension TraceParser {
         return TraceEvent(
             timestamp: timestamp, kind: kind, name: name, id: id,
             argument: flags & TraceFileFormat.hasArgumentFlag != 0 ? argument : nil,
-            threadID: tid, categoryIndex: categoryIndex, category: categories[categoryIndex])
+            threadID: tid, categoryIndex: categoryIndex, category: categories[categoryIndex],
+            threadCPU: flags & TraceFileFormat.hasArgumentFlag == 0 && flags & TraceFileFormat.threadCPUFlag != 0
+                ? UInt64(bitPattern: argument) : nil)
     }
 
     // MARK: - Helpers

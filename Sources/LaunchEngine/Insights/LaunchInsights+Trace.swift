@@ -29,6 +29,10 @@ extension LaunchInsights {
             let largest = path.leaves.max { time($0.interval) < time($1.interval) }!.interval
             let name = TerminalText.sanitized(largest.name)
             let onMain = threads == [trace.header.pid]
+            let cpu =
+                largest.onCPU.map { ", \(HumanUnits.duration(Double($0))) of it on CPU" }
+                ?? (largest.beginThreadID != largest.endThreadID ? ", on or off CPU unknown (it ended on another thread)" : "")
+            let waited = largest.offCPU.map { Double($0) >= time(largest) / 2 } ?? false
             insights.append(
                 LaunchInsight(
                     area: .criticalPath,
@@ -38,9 +42,12 @@ extension LaunchInsights {
                             ? ""
                             : ", on \(threads.count) thread\(threads.count == 1 ? "" : "s") (\(threads.sorted().map(thread).joined(separator: ", ")))"),
                     cause:
-                        "'\(name)' is the largest step on the path (\(HumanUnits.duration(time(largest))) on \(thread(largest.beginThreadID))): "
+                        "'\(name)' is the largest step on the path (\(HumanUnits.duration(time(largest))) on \(thread(largest.beginThreadID))\(cpu)): "
                         + "launch complete waited for it",
-                    action: "make '\(name)' cheaper; if nothing before launch complete needs what it makes, defer it "
+                    action: (waited
+                        ? "'\(name)' spent most of it off CPU: find what it waits for (a read, a lock, a sleep, another thread); "
+                        : "")
+                        + "make '\(name)' cheaper; if nothing before launch complete needs what it makes, defer it "
                         + "(DeferredInitializer.deferUntilIdle); if it does not need the steps before it, start it beside them "
                         + "(PrewarmRegistry.prewarm at the top of main) so that it is done when they are",
                     nanoseconds: time(largest)))

@@ -46,15 +46,21 @@ public enum LaunchInsights {
                     nanoseconds: entry))
         }
 
-        // Waiting rather than running: the main thread's own CPU time when a
-        // LaunchProf program reported it and the launch path ran there, else
-        // the whole process's (an async main's path runs on the pool).
+        // Waiting rather than running: the path's steps' own CPU time when
+        // the trace recorded it (the threads that ran them), else the main
+        // thread's when a LaunchProf program reported it and the launch path
+        // ran there, else the whole process's (an async main's path runs on
+        // the pool).
         let pathOffMain =
             trace.map(pathLeavesMainThread)
             ?? runs.contains { run in (run.intervals ?? []).contains { $0.thread == "path" && $0.onMainThread == false } }
         let mainCPU = pathOffMain ? nil : median(runs.compactMap { $0.mainThreadCPU.map { Double($0) } })
         let cpu = mainCPU ?? median(runs.map { Double($0.userCPU + $0.systemCPU) })
-        if let cpu, cpu < 0.7 * ready {
+        // The path's steps carry their threads' CPU time: theirs says it.
+        let pathCPU = pathCPU(trace: trace, runs: runs)
+        if let pathCPU {
+            if let waiting = pathWaiting(pathCPU, ready: ready, mode: result.mode, traced: trace != nil) { insights.append(waiting) }
+        } else if let cpu, cpu < 0.7 * ready {
             let who = mainCPU != nil ? "the main thread ran" : "the launch used CPU"
             let cause =
                 result.mode == .cold

@@ -38,6 +38,11 @@ enum RunIntervals {
                 order.append(key)
             }
             totals[key]!.nanoseconds += end > interval.startTimestamp ? end - interval.startTimestamp : 0
+            // The thread's CPU time covers the whole interval: one cut at
+            // ready has no CPU time of its own.
+            let onCPU = interval.endTimestamp <= readyAt ? interval.onCPU : nil
+            let known = totals[key]!.count == 0 || totals[key]!.onCPU != nil
+            totals[key]!.onCPU = known ? onCPU.map { $0 + (totals[key]!.onCPU ?? 0) } : nil
             totals[key]!.count += 1
             if role == path {
                 // The path is the main thread's only if launch complete was

@@ -18,6 +18,12 @@ public struct IntervalTime: Sendable, Equatable, Codable {
     /// For `path` intervals: whether every one ran on the process's main
     /// thread (then its CPU time, `LP1 maincpu`, is the path's); nil otherwise.
     public var onMainThread: Bool? = nil
+    /// How long the threads that ran them were on CPU inside them, in
+    /// nanoseconds (each interval's thread CPU time, end minus begin; the
+    /// rest of ``nanoseconds`` was off CPU). Nil when any of them is unknown:
+    /// begun and ended on different threads, cut at ready, or traced without
+    /// the thread's CPU time.
+    public var onCPU: UInt64? = nil
 
     /// `count` intervals `name` on `thread` taking `nanoseconds` in all.
     public init(name: String, thread: String, nanoseconds: UInt64, count: Int) {

@@ -37,7 +37,8 @@ extension LaunchAttribution {
     /// What the terminal says after a regression verdict: the counted
     /// contributors (three, then the others together), the unexplained rest
     /// (so that the shares add up to the change), work off the path that
-    /// changed, and how much of the change was work on CPU.
+    /// changed, and how much of the change was work on CPU (each named
+    /// step's own, from the thread CPU time of the thread that ran it).
     public var summaryLines: [String] {
         let prefix = "\(target) (\(mode.rawValue)): "
         let total = MetricChange.percent(baselineReady > 0 ? totalChange / baselineReady : 0)
@@ -50,9 +51,10 @@ extension LaunchAttribution {
         }
         var lines: [String] = []
         for part in counted.prefix(3) {
+            let cpu = part.cpuSplit.map { ": \(Self.signed($0.onCPU)) on CPU, \(Self.signed($0.offCPU)) off CPU" } ?? ""
             lines.append(
                 prefix + "\(part.name) \(Self.signed(part.change)) "
-                    + "(\(Self.share(part.share)) of \(Self.signed(totalChange)), p \(Self.pText(part.pValue)))")
+                    + "(\(Self.share(part.share)) of \(Self.signed(totalChange)), p \(Self.pText(part.pValue)))\(cpu)")
         }
         if counted.count > 3 {
             let others = counted.dropFirst(3)
@@ -66,18 +68,5 @@ extension LaunchAttribution {
             lines.append(prefix + "\(part.name) \(Self.signed(part.change)): the launch did not wait for it, so it is not counted")
         }
         return lines + fileLines + cpuLines
-    }
-
-    /// How much of the change was work on CPU and how much was not, from the
-    /// change of the CPU time (``cpuChange``): the two add up to the change.
-    var cpuLines: [String] {
-        guard let cpuChange, totalChange > 0 else { return [] }
-        let whose = offCPUIsMainThread == true ? "the main thread's CPU time" : "the process's CPU time"
-        let onCPU = max(0, min(cpuChange, totalChange)), offCPU = totalChange - onCPU
-        return [
-            "\(target) (\(mode.rawValue)): of \(Self.signed(totalChange)), \(Self.signed(onCPU)) was work on CPU "
-                + "(\(whose) \(Self.signed(cpuChange))) and \(Self.signed(offCPU)) off CPU "
-                + "(waiting for I/O, locks or sleeps, or runnable on a busy machine)"
-        ]
     }
 }

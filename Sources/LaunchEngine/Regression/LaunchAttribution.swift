@@ -44,6 +44,20 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
         public var thread: String? = nil
         /// A phase that ends at process entry or main, before every interval.
         public var isPreMain: Bool? = nil
+        /// An interval's change of time on CPU, in nanoseconds (median against
+        /// median): the thread CPU time of the threads that ran it, so on the
+        /// pool as on the main thread. Nil for a phase, and when any run has
+        /// it unknown (``IntervalTime/onCPU``).
+        public var onCPUChange: Double? = nil
+
+        /// ``change`` split into work on CPU and time off CPU: on CPU is
+        /// ``onCPUChange`` held between 0 and the change (noise can put it
+        /// beyond), off CPU the rest, so the two add up to the change.
+        public var cpuSplit: (onCPU: Double, offCPU: Double)? {
+            guard let onCPUChange else { return nil }
+            let onCPU = max(min(0, change), min(max(0, change), onCPUChange))
+            return (onCPU, change - onCPU)
+        }
 
         /// Whether its change is part of the explained change: a leaf of the
         /// launch path, or a phase before main (intervals come after it).
@@ -186,6 +200,7 @@ extension LaunchAttribution {
                 var interval = part(
                     .interval, metric.displayName, tracedBefore.compactMap(metric.value), tracedAfter.compactMap(metric.value))
                 interval?.thread = Metric.intervalParts(key).thread
+                if let old = onCPU(tracedBefore, key), let new = onCPU(tracedAfter, key) { interval?.onCPUChange = new - old }
                 return interval
             }.sorted { abs($0.change) > abs($1.change) }
             // The leaves of the launch's critical path (older results: the

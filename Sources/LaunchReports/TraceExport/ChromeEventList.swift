@@ -124,6 +124,12 @@ struct ChromeEventList {
         if let value = interval.begin.argument { members.append(("value", String(value))) }
         if let value = interval.end?.argument { members.append(("end_value", String(value))) }
         if interval.isUnfinished { members.append(("unfinished", "true")) }
+        // The thread's CPU time inside it (tracer format, flag bit 1), in µs
+        // as the timeline's own times.
+        if let onCPU = interval.onCPU, let offCPU = interval.offCPU {
+            members.append(("on_cpu_us", ExportTimeFormat.microseconds(from: 0, to: onCPU)))
+            members.append(("off_cpu_us", ExportTimeFormat.microseconds(from: 0, to: offCPU)))
+        }
         return JSONText.object(members)
     }
 
