@@ -1,9 +1,10 @@
+import CLaunchProfSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CLaunchProfSupport
 
 /// The calling thread's CPU time, which ``Signposter`` records at each
 /// interval's begin and end so that a trace says how much of an interval

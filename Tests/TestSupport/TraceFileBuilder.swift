@@ -11,13 +11,23 @@ public struct TraceFileBuilder {
         public var name: String
         public var id: UInt64 = 0
         public var threadID: UInt32 = 1
+        /// The value (flag bit 0), written in the argument field.
+        public var value: Int64? = nil
+        /// The thread's CPU time (flag bit 1), written in the argument field
+        /// when there is no value.
+        public var threadCPU: UInt64? = nil
 
-        public init(timestamp: UInt64, kind: TraceEventKind, name: String, id: UInt64 = 0, threadID: UInt32 = 1) {
+        public init(
+            timestamp: UInt64, kind: TraceEventKind, name: String, id: UInt64 = 0, threadID: UInt32 = 1,
+            value: Int64? = nil, threadCPU: UInt64? = nil
+        ) {
             self.timestamp = timestamp
             self.kind = kind
             self.name = name
             self.id = id
             self.threadID = threadID
+            self.value = value
+            self.threadCPU = threadCPU
         }
     }
 
@@ -75,10 +85,11 @@ public struct TraceFileBuilder {
             for (event, name) in zip(events, names) {
                 section.u64(event.timestamp)
                 section.u64(event.id)
-                section.u64(0)  // argument
+                section.u64(event.value.map { UInt64(bitPattern: $0) } ?? event.threadCPU ?? 0)  // argument
                 section.u32(name)
                 section.u32(event.threadID)
-                section.raw([event.kind.code, 0, 0, 0])  // kind, flags, category 0
+                let flags = UInt8(event.value != nil ? 1 : 0) | UInt8(event.threadCPU != nil ? 2 : 0)
+                section.raw([event.kind.code, flags, 0, 0])  // kind, flags, category 0
                 section.u32(0)
             }
         }

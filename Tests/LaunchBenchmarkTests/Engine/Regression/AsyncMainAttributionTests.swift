@@ -39,8 +39,16 @@ struct AsyncMainAttributionTests {
         // wall time it adds can be more (the rest is then off CPU, runnable).
         let cpu = try #require(attribution.cpuChange)
         #expect(cpu > 10_000_000 && cpu < 25_000_000, "the 15 ms of work were on CPU: CPU +\(cpu) ns")
-        let split = try #require(why.first { $0.contains("was work on CPU (the process's CPU time") }, "\(why)")
+        // Per step, from the pool thread's own CPU clock: the 15 ms injected
+        // are on CPU whatever the load (a busy machine adds runnable time,
+        // which is off CPU).
+        let onCPU = try #require(first.onCPUChange, "build router's thread CPU time is known: \(why)")
+        #expect(onCPU > 12_000_000 && onCPU < 20_000_000, "\(onCPU)")
+        let step = try #require(first.cpuSplit)
+        #expect(step.onCPU > 12_000_000, "on CPU \(step.onCPU) of \(first.change)")
+        let split = try #require(why.first { $0.contains("in the named steps of the launch path") }, "\(why)")
         #expect(split.contains(" off CPU "), "\(split)")
+        try AttributionTests.expectAddsUp(attribution)
         // Consistent: the counted parts and the rest add up to the change, and
         // nothing says main thread or other threads.
         let counted = attribution.countedContributors.reduce(0) { $0 + $1.change }
@@ -72,6 +80,7 @@ struct AsyncMainAttributionTests {
         let critical = try #require(insights.first { $0.area == .criticalPath }, "\(insights.map(\.finding))")
         #expect(critical.finding.contains("load config") && critical.finding.contains("build router"), "\(critical.finding)")
         #expect(critical.cause.hasPrefix("'build router' is the largest step on the path"), "\(critical.cause)")
+        #expect(critical.cause.contains("of it on CPU"), "the pool thread's CPU time inside it: \(critical.cause)")
         #expect(!insights.contains { $0.finding.contains("the main thread ran") }, "\(insights.map(\.finding))")
         if !leaves.contains("warm cache") {
             let off = try #require(insights.first { $0.area == .otherThreads }, "\(insights.map(\.finding))")

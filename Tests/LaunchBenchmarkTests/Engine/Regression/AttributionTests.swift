@@ -46,6 +46,29 @@ struct AttributionTests {
         #expect(phase.isContributor && phase.change > 10_000_000, "the phase that holds it grew too")
         let lines = attribution.summaryLines
         #expect(lines.first?.contains("interval 'build index' (launch path) +") == true, "\(lines)")
+        // On CPU, from the thread CPU time of the thread that ran it: the
+        // injected work whatever the load (the spin counts process CPU, so
+        // the workers' share of the 40 ms is not this thread's).
+        let split = try #require(first.cpuSplit, "build index's thread CPU time is known: \(lines)")
+        #expect(split.onCPU > 20_000_000, "on CPU \(split.onCPU) of \(first.change)")
+        #expect(lines.first?.contains(" on CPU, ") == true, "\(lines)")
+        try Self.expectAddsUp(attribution)
+    }
+
+    /// The Why adds up: each named step's on and off CPU make its change;
+    /// the steps, what is unknown, pre-main and the unexplained rest make the
+    /// total change (so nothing is both named and unexplained).
+    static func expectAddsUp(_ attribution: LaunchAttribution) throws {
+        let lines = attribution.summaryLines
+        for part in attribution.countedContributors {
+            if let split = part.cpuSplit { #expect(abs(split.onCPU + split.offCPU - part.change) < 1, "\(part.name)") }
+        }
+        let whole = try #require(attribution.pathCPUSplit, "\(lines)")
+        let sum = whole.onCPU + whole.offCPU + whole.unknown + whole.preMain + whole.unexplained
+        #expect(abs(sum - attribution.totalChange) < 1, "\(sum) ≠ \(attribution.totalChange): \(lines)")
+        let counted = attribution.countedContributors.reduce(0) { $0 + $1.change }
+        #expect(abs(counted + whole.unexplained - attribution.totalChange) < 1, "\(lines)")
+        #expect(lines.contains { $0.contains("in the named steps of the launch path") }, "\(lines)")
     }
 
     @Test("the main thread blocked on another thread's answer: its interval is named, and the change was off CPU")
@@ -65,6 +88,11 @@ struct AttributionTests {
         // joins them): the process's CPU time is the path's, not the main thread's.
         #expect(attribution.offCPUIsMainThread == false, "the path runs on the workers too")
         #expect(offCPU > 0.6 * first.change, "the wait was off CPU: \(offCPU) of \(first.change)")
+        // The main thread's own CPU clock around 'read config': the wait is off CPU.
+        let split = try #require(first.cpuSplit, "read config's thread CPU time is known")
+        #expect(split.offCPU > 0.8 * first.change, "off CPU \(split.offCPU) of \(first.change)")
+        #expect(attribution.summaryLines.first?.contains("off CPU") == true, "\(attribution.summaryLines)")
+        try Self.expectAddsUp(attribution)
     }
 
     @Test("work moved from the deferred initializer back onto the launch path: its intervals are the contributors")
