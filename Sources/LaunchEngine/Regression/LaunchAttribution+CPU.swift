@@ -46,8 +46,8 @@ extension LaunchAttribution {
         let prefix = "\(target) (\(mode.rawValue)): "
         if let split = pathCPUSplit {
             var parts = [
-                "\(Self.signed(split.onCPU)) was work on CPU and \(Self.signed(split.offCPU)) off CPU in the named steps "
-                    + "of the launch path (the CPU time of the threads that ran them)"
+                "\(Self.signed(split.onCPU)) was work on CPU and \(Self.signed(split.offCPU)) off CPU (waiting, or runnable "
+                    + "on a busy machine) in the named steps of the launch path (the CPU time of the threads that ran them)"
             ]
             if split.unknown != 0 {
                 parts.append("\(Self.signed(split.unknown)) in steps whose CPU time is unknown (begun and ended on different threads)")
