@@ -51,7 +51,9 @@ extension LaunchAttribution {
         }
         var lines: [String] = []
         for part in counted.prefix(3) {
-            let cpu = part.cpuSplit.map { ": \(Self.signed($0.onCPU)) on CPU, \(Self.signed($0.offCPU)) off CPU" } ?? ""
+            let cpu =
+                part.cpuSplit.map { ": \(Self.signed($0.onCPU)) on CPU, \(Self.signed($0.offCPU)) off CPU" }
+                ?? (part.kind == .interval && pathCPUSplit != nil ? ": on or off CPU unknown" : "")
             lines.append(
                 prefix + "\(part.name) \(Self.signed(part.change)) "
                     + "(\(Self.share(part.share)) of \(Self.signed(totalChange)), p \(Self.pText(part.pValue)))\(cpu)")
