@@ -49,8 +49,13 @@ import Testing
     func olderTraces() throws {
         var before = result("app", parse: 10_000_000, parseCPU: 9_000_000, fetch: 5_000_000, extra: 0)
         var after = result("app", parse: 20_000_000, parseCPU: 17_000_000, fetch: 5_000_000, extra: 0)
-        for index in before.runs.indices { before.runs[index].intervals = before.runs[index].intervals?.map { var i = $0; i.onCPU = nil; return i } }
-        for index in after.runs.indices { after.runs[index].intervals = after.runs[index].intervals?.map { var i = $0; i.onCPU = nil; return i } }
+        func withoutCPU(_ interval: IntervalTime) -> IntervalTime {
+            var interval = interval
+            interval.onCPU = nil
+            return interval
+        }
+        for index in before.runs.indices { before.runs[index].intervals = before.runs[index].intervals?.map(withoutCPU) }
+        for index in after.runs.indices { after.runs[index].intervals = after.runs[index].intervals?.map(withoutCPU) }
         let attribution = try #require(LaunchAttribution.attribute(baseline: before, current: after))
         #expect(attribution.pathCPUSplit == nil)
         let lines = attribution.summaryLines
