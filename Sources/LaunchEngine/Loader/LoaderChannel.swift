@@ -5,15 +5,15 @@ import LaunchSupport
 /// The socket one audited launch reports to: the audit library sends it
 /// the receiving end of its channel (SCM_RIGHTS), whose datagrams carry the
 /// kernel's timestamps. Owns both descriptors and the socket's file.
-final class LoaderChannel {
+package final class LoaderChannel {
     /// The socket's path (LAUNCHPROF_AUDIT_SOCKET).
     let path: String
     private let listener: FileDescriptor
 
     /// Most datagrams and bytes read from one channel: a launch of a few
     /// hundred libraries writes a few thousand lines.
-    static let maximumDatagrams = 100_000
-    static let maximumBytes = 16 << 20
+    package static let maximumDatagrams = 100_000
+    package static let maximumBytes = 16 << 20
 
     init(path: String) throws(LoaderAuditError) {
         let fd = lp_audit_listen(path)
@@ -47,7 +47,7 @@ final class LoaderChannel {
     }
 
     /// Every datagram waiting on `channel`, bounded.
-    static func read(_ channel: FileDescriptor, source: String) throws(LoaderAuditError) -> [LoaderLaunch.Datagram] {
+    package static func read(_ channel: FileDescriptor, source: String) throws(LoaderAuditError) -> [LoaderLaunch.Datagram] {
         var datagrams: [LoaderLaunch.Datagram] = []
         var bytes = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 20)

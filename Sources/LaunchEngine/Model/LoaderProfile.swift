@@ -20,6 +20,13 @@ public struct LoaderProfile: Sendable, Equatable, Codable {
         public var relocate: Double
         /// Constructors, ns (measured from the loader's "calling init" lines).
         public var initialize: Double
+        public init(path: String, map: Double?, relocate: Double, initialize: Double) {
+            self.path = path
+            self.map = map
+            self.relocate = relocate
+            self.initialize = initialize
+        }
+
         /// map + relocate + initialize.
         public var total: Double { (map ?? 0) + relocate + initialize }
     }
@@ -45,6 +52,23 @@ public struct LoaderProfile: Sendable, Equatable, Codable {
     public var constructorsSplit: Bool
     /// What a reader should know (launches that failed, limits met).
     public var notes: [String]
+
+    public init(
+        version: Int = LoaderProfile.currentVersion, mode: LaunchMode, launches: Int, libraries: [Library], mapping: Double,
+        relocation: Double, constructors: Double, programInit: Double?, total: Double, constructorsSplit: Bool, notes: [String]
+    ) {
+        self.version = version
+        self.mode = mode
+        self.launches = launches
+        self.libraries = libraries
+        self.mapping = mapping
+        self.relocation = relocation
+        self.constructors = constructors
+        self.programInit = programInit
+        self.total = total
+        self.constructorsSplit = constructorsSplit
+        self.notes = notes
+    }
 
     /// The library named `path` (by file name), or nil.
     public func library(named path: String) -> Library? {
@@ -102,7 +126,7 @@ extension LoaderProfile {
             mapping: median(launches.map { Double($0.objects.compactMap(\.map).reduce(0, +)) }),
             relocation: median(launches.map { Double($0.relocation) }),
             constructors: median(launches.map { Double($0.constructors) }),
-            programInit: launches.allSatisfy { $0.programInit != nil } ? median(launches.compactMap { $0.programInit.map(Double.init) }) : nil,
+            programInit: launches.allSatisfy { $0.programInit != nil } ? median(launches.compactMap { $0.programInit.map { Double($0) } }) : nil,
             total: median(launches.map { Double($0.total) }),
             constructorsSplit: launches.allSatisfy(\.constructorsSplit), notes: notes)
     }
