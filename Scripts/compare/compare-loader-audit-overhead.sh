@@ -12,13 +12,13 @@
 #              helper here drains.
 # for lp-sample-app and a hello-world that imports Foundation (dynamically
 # linked: ICU, FoundationEssentials and twenty libraries). Prints each median
-# and the ratios to plain, measured in the same run.
+# and the ratios to plain, measured in the same run, in both orders.
 #
-# Usage: Scripts/compare/compare-loader-audit-overhead.sh     RUNS=200 WARMUP=20 CONFIG=release
+# Usage: Scripts/compare/compare-loader-audit-overhead.sh     RUNS=100 WARMUP=10 CONFIG=release
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-RUNS=${RUNS:-200}
-WARMUP=${WARMUP:-20}
+RUNS=${RUNS:-100}
+WARMUP=${WARMUP:-10}
 CONFIG=${CONFIG:-release}
 
 swift build -c "$CONFIG" --product launchprof >&2
@@ -49,20 +49,26 @@ PY
 drain=$!
 sleep 0.5
 
-targets=""
+# One `launchprof run` per program and order: consecutive launches are of the
+# same binary (a launch right after another program's pays for caches that
+# one evicted), and each order is run forwards and backwards, so that the
+# place in the round cancels out of the mean of the two ratios.
 for program in "$bin/lp-sample-app" "$work/hello-foundation"; do
   name=$(basename "$program")
-  targets+="  - name: $name-plain
+  plain="  - name: plain
     command: [$program]
-  - name: $name-audited
+"
+  audited="  - name: audited
     command: [$program]
     environment: {LD_AUDIT: $audit}
-  - name: $name-measuring
+"
+  measuring="  - name: measuring
     command: [$program]
     environment: {LD_AUDIT: $audit, LD_DEBUG: files, LD_DEBUG_OUTPUT: $work/ld, LAUNCHPROF_AUDIT_SOCKET: $work/audit.sock}
 "
-done
-cat >"$work/launchprof.yml" <<YML
+  for order in forwards backwards; do
+    if [ "$order" = forwards ]; then targets="$plain$audited$measuring"; else targets="$measuring$audited$plain"; fi
+    cat >"$work/launchprof.yml" <<YML
 version: 1
 defaults:
   runs: $RUNS
@@ -71,16 +77,24 @@ defaults:
 targets:
 $targets
 YML
-"$bin/launchprof" run --config "$work/launchprof.yml" --mode warm --export-json "$work/results.json" >/dev/null
+    "$bin/launchprof" run --config "$work/launchprof.yml" --mode warm --export-json "$work/$name-$order.json" >/dev/null
+    rm -f "$work"/ld.*
+  done
+done
 
-python3 - "$work/results.json" <<'PY'
+python3 - "$work" <<'PY'
 import json, statistics, sys
-results = json.load(open(sys.argv[1]))["results"]
-runs = {r["target"]["name"]: [x["wallToExit"] / 1e6 for x in r["runs"] if x.get("wallToExit")] for r in results}
 for program in ("lp-sample-app", "hello-foundation"):
-    plain = statistics.median(runs[program + "-plain"])
-    print(f"{program}: plain {plain:.3f} ms (median of {len(runs[program + '-plain'])})")
-    for kind in ("audited", "measuring"):
-        median = statistics.median(runs[f"{program}-{kind}"])
-        print(f"  {kind:9} {median:.3f} ms  ratio {median / plain:.3f}  ({median - plain:+.3f} ms)")
+    ratios = {"audited": [], "measuring": []}
+    for order in ("forwards", "backwards"):
+        results = json.load(open(f"{sys.argv[1]}/{program}-{order}.json"))["results"]
+        runs = {r["target"]["name"]: [x["wallToExit"] / 1e6 for x in r["runs"] if x.get("wallToExit")] for r in results}
+        plain = statistics.median(runs["plain"])
+        line = f"{program} ({order}): plain {plain:.3f} ms"
+        for kind in ratios:
+            median = statistics.median(runs[kind])
+            ratios[kind].append(median / plain)
+            line += f", {kind} {median:.3f} ms ({median / plain:.3f})"
+        print(line + f"  [medians of {len(runs['plain'])}]")
+    print(f"{program}: mean ratio to plain: audited {statistics.mean(ratios['audited']):.3f}, measuring {statistics.mean(ratios['measuring']):.3f}")
 PY

@@ -36,7 +36,9 @@ public struct LoaderAudit: Sendable {
     }
 
     /// The profile of `target` in `mode`; `evictor` evicts before each cold launch.
-    public func profile(_ target: LaunchTarget, mode: LaunchMode, evictor: PageCacheEvictor? = nil) throws(LoaderAuditError)
+    public func profile(
+        _ target: LaunchTarget, mode: LaunchMode, evictor: PageCacheEvictor? = nil
+    ) throws(LoaderAuditError)
         -> LoaderProfile
     {
         let command = target.arguments.map(\.string).joined(separator: " ")
@@ -49,10 +51,14 @@ public struct LoaderAudit: Sendable {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var measured: [LoaderLaunch] = []
         var notes: [String] = []
+        var stuck = Set<String>()
         for index in 0..<launches {
             if mode == .cold {
                 do {
-                    _ = try (evictor ?? PageCacheEvictor()).prepare(target: target)
+                    let report = try (evictor ?? PageCacheEvictor()).prepare(target: target)
+                    stuck.formUnion(
+                        (report?.files ?? []).filter { $0.expected != true && $0.totalPages > 0 && $0.residentPages * 10 > $0.totalPages }
+                            .map { ($0.path as NSString).lastPathComponent })
                 } catch {
                     throw .launch(command: command, reason: "cannot evict its files for a cold launch: \(error)")
                 }
@@ -61,6 +67,11 @@ public struct LoaderAudit: Sendable {
         }
         var weights = Self.relocationWeights(measured.flatMap { $0.objects.map(\.path) })
         if let program = Self.executable(target) { weights[""] = Self.relocationWeights([program])[program] }
+        if !stuck.isEmpty {
+            notes.append(
+                "not fully cold: \(stuck.sorted().joined(separator: ", ")) stayed more than 10% cached after eviction "
+                    + "(mapped by other processes, whose pages the kernel keeps)")
+        }
         if !measured.allSatisfy(\.constructorsSplit) {
             notes.append("the loader's debug output was not found: constructors are timed in total, not by library")
         }
@@ -71,7 +82,9 @@ public struct LoaderAudit: Sendable {
     }
 
     /// One audited launch.
-    private func launch(_ target: LaunchTarget, directory: String, index: Int, command: String) throws(LoaderAuditError)
+    private func launch(
+        _ target: LaunchTarget, directory: String, index: Int, command: String
+    ) throws(LoaderAuditError)
         -> LoaderLaunch
     {
         let socket = "\(directory)/audit-\(index).sock"

@@ -84,7 +84,9 @@ extension LoaderLaunch {
             // The loader's own LD_DEBUG=files lines: "  <pid>:\tcalling init: <path>".
             for row in rows {
                 if let path = value(of: "calling init: ", in: row) {
-                    guard datagram.stamp != 0 else { throw .malformed(source: source, problem: "a loader line came without a kernel timestamp") }
+                    guard datagram.stamp != 0 else {
+                        throw .malformed(source: source, problem: "a loader line came without a kernel timestamp")
+                    }
                     inits.append((path, datagram.stamp))
                 } else if value(of: "initialize program: ", in: row) != nil, programStart == nil {
                     programStart = datagram.stamp

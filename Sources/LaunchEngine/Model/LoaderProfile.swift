@@ -83,7 +83,8 @@ public struct LoaderProfile: Sendable, Equatable, Codable {
             return "loader.version is \(version); this launchprof reads version \(Self.currentVersion)"
         }
         guard launches >= 1, libraries.count <= Self.maximumLibraries else {
-            return "loader lists \(libraries.count) libraries over \(launches) launches (1 launch or more, at most \(Self.maximumLibraries) libraries)"
+            return
+                "loader lists \(libraries.count) libraries over \(launches) launches (1 launch or more, at most \(Self.maximumLibraries) libraries)"
         }
         if let long = libraries.firstIndex(where: { $0.path.utf8.count > LoaderLaunch.maximumName }) {
             return "loader.libraries[\(long)].path is longer than \(LoaderLaunch.maximumName) bytes"
@@ -126,7 +127,8 @@ extension LoaderProfile {
             mapping: median(launches.map { Double($0.objects.compactMap(\.map).reduce(0, +)) }),
             relocation: median(launches.map { Double($0.relocation) }),
             constructors: median(launches.map { Double($0.constructors) }),
-            programInit: launches.allSatisfy { $0.programInit != nil } ? median(launches.compactMap { $0.programInit.map { Double($0) } }) : nil,
+            programInit: launches.allSatisfy { $0.programInit != nil }
+                ? median(launches.compactMap { $0.programInit.map { Double($0) } }) : nil,
             total: median(launches.map { Double($0.total) }),
             constructorsSplit: launches.allSatisfy(\.constructorsSplit), notes: notes)
     }

@@ -11,10 +11,11 @@ extension HTMLPage {
             index == 0 || (index <= 4 ? warm != nil : cold != nil)
         }
         let rows = LoaderTable.rows(warm: warm, cold: cold).map { row in
-            "<tr>" + columns.map { index in
-                index == 0
-                    ? "<td><code>\(escape(row[index]))</code></td>" : "<td class=\"number\">\(escape(row[index]))</td>"
-            }.joined() + "</tr>"
+            "<tr>"
+                + columns.map { index in
+                    index == 0
+                        ? "<td><code>\(escape(row[index]))</code></td>" : "<td class=\"number\">\(escape(row[index]))</td>"
+                }.joined() + "</tr>"
         }
         return "<h3>The dynamic loader, library by library</h3>\n<table>\n<thead><tr>"
             + columns.map { "<th>\(escape(LoaderTable.header[$0]))</th>" }.joined() + "</tr></thead>\n<tbody>\n"

@@ -75,7 +75,8 @@ public enum LoaderTable {
         lines.append("\(legend) (\(counted.joined(separator: ", ")) launches)")
         for profile in [warm, cold].compactMap({ $0 }) {
             if let program = profile.programInit, program > 0 {
-                lines.append("\(profile.mode.rawValue): the program's own constructors \(HumanUnits.duration(program)), in Init of (the program)")
+                lines.append(
+                    "\(profile.mode.rawValue): the program's own constructors \(HumanUnits.duration(program)), in Init of (the program)")
             }
             lines += profile.notes.map { "\(profile.mode.rawValue): \($0)" }
         }

@@ -13,9 +13,10 @@ struct LoaderHostileInputTests {
     /// A launch as the audit library writes it: two objects, one constructor.
     static func datagrams(dropping: Set<Character> = [], extra: [String] = []) -> [LoaderLaunch.Datagram] {
         let offset: UInt64 = 1_000_000_000_000
-        let records = [
-            "V 100 \(offset + 100)", "F 3", "O 110 ", "S 120 libx.so", "O 150 /l/libx.so", "C 200 \(offset + 200)",
-        ].filter { !dropping.contains($0.first!) } + extra
+        let records =
+            [
+                "V 100 \(offset + 100)", "F 3", "O 110 ", "S 120 libx.so", "O 150 /l/libx.so", "C 200 \(offset + 200)",
+            ].filter { !dropping.contains($0.first!) } + extra
         let tail = ["P 300 \(offset + 300)"].filter { !dropping.contains($0.first!) }
         return [
             .init(bytes: Array(("LPA1\n" + records.joined(separator: "\n") + "\n").utf8), stamp: offset + 201),
@@ -61,7 +62,8 @@ struct LoaderHostileInputTests {
     @Test("lines of the loader's that are not constructors (it prints many) are ignored, bytes that are not text too")
     func otherLoaderLinesAreIgnored() throws {
         let noise = LoaderLaunch.Datagram(bytes: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) }, stamp: 0)
-        #expect(try LoaderLaunch.parse([noise] + Self.datagrams(), source: "noise") == LoaderLaunch.parse(Self.datagrams(), source: "clean"))
+        #expect(
+            try LoaderLaunch.parse([noise] + Self.datagrams(), source: "noise") == LoaderLaunch.parse(Self.datagrams(), source: "clean"))
     }
 
     @Test func hugeInputIsBounded() {
@@ -87,7 +89,9 @@ struct LoaderHostileInputTests {
         // queue here, so the bytes limit is checked by a datagram count instead.
         let chunk = [UInt8](repeating: 0x41, count: 200)
         var sent = 0
-        while sent < 200_000, chunk.withUnsafeBytes({ send(writer.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 { sent += 1 }
+        while sent < 200_000, chunk.withUnsafeBytes({ send(writer.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 {
+            sent += 1
+        }
         let datagrams = try LoaderChannel.read(reader, source: "flood")
         #expect(datagrams.count == sent && sent > 0)
         #expect(throws: LoaderAuditError.self) { _ = try LoaderLaunch.parse(datagrams, source: "flood") }
@@ -114,7 +118,8 @@ struct LoaderHostileInputTests {
         try refused({ $0.launches = 0 }, "launches")
         try refused({ $0.libraries[0].path = String(repeating: "x", count: 5000) }, "longer than")
         // A field of the wrong type is a decoding error that names where.
-        let text = String(decoding: try good.jsonData(), as: UTF8.self).replacingOccurrences(of: "\"launches\" : 2", with: "\"launches\" : \"two\"")
+        let text = String(decoding: try good.jsonData(), as: UTF8.self).replacingOccurrences(
+            of: "\"launches\" : 2", with: "\"launches\" : \"two\"")
         #expect(text.contains("\"two\""))
         #expect(throws: ResultsFileError.self) { _ = try ResultsDocument.decode(Data(text.utf8), path: "typo.json") }
     }
