@@ -1,6 +1,7 @@
 import Foundation
 import LaunchBenchmark
 import LaunchProfTestSupport
+import LaunchSupport
 import Testing
 
 /// The loader's time by library on real processes: a library whose
@@ -65,6 +66,17 @@ struct LoaderAuditTests {
         #expect(reread.results[1].loader == results[1].loader)
         let html = HTMLReport(document: document).html()
         #expect(html.contains("The dynamic loader, library by library") && html.contains("libextra.so"))
+    }
+
+    @Test("the audit library needs only the C library, and defines no la_symbind or la_pltenter")
+    func auditLibraryIsMinimal() throws {
+        let library = try LoaderAudit.locateLibrary()
+        #expect(try ELFImage.read(path: library).needed == ["libc.so.6"])
+        let symbols = try CommandRun.run("/usr/bin/nm", ["-D", "--defined-only", library])
+        try #require(symbols.status == 0, "\(symbols.standardError)")
+        let names = Set(symbols.standardOutput.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
+        #expect(names.isSuperset(of: ["la_version", "la_objsearch", "la_objopen", "la_activity", "la_preinit"]))
+        #expect(!names.contains { $0.hasPrefix("la_symbind") || $0.hasPrefix("la_") && $0.contains("plt") }, "\(names)")
     }
 
     @Test("a static program loads no audit library: a sentence, not a hang or a trap")
