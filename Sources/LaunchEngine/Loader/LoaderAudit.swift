@@ -95,8 +95,8 @@ public struct LoaderAudit: Sendable {
         run.environment["LD_DEBUG"] = "files"
         run.environment["LD_DEBUG_OUTPUT"] = "\(directory)/ld-\(index)"
         run.environment[LP_AUDIT_SOCKET_VARIABLE] = socket
-        run.ready = .exit
-        run.activation = nil
+        // The target's own ready probe and socket activation: a server is
+        // stopped once ready, long after la_preinit sent its last record.
         let observed: ObservedRun
         do {
             observed = try Spawner().run(RunRequest(target: run, timeout: timeout))
