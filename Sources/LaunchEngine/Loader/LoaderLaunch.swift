@@ -48,6 +48,8 @@ public struct LoaderLaunch: Sendable, Equatable {
     /// Most objects and loader lines read from one launch.
     public static let maximumObjects = 10_000
     public static let maximumLines = 200_000
+    /// The longest loader part of a launch read, ns: an hour.
+    public static let longestLaunch: UInt64 = 3_600_000_000_000
     /// Longest name kept (a path is at most PATH_MAX).
     public static let maximumName = 4096
 }
@@ -157,6 +159,15 @@ extension LoaderLaunch {
         guard let preinit else { throw .missing(source: source, what: "the program's entry (P): it failed before main") }
         guard start <= opens[0], lastOpen <= consistent.mono, consistent.mono <= preinit.mono else {
             throw .malformed(source: source, problem: "the audit records are out of order")
+        }
+        // Every figure below is then at most an hour: sums of them cannot overflow.
+        guard preinit.mono - start <= longestLaunch else {
+            throw .malformed(source: source, problem: "the loader's part of the launch is longer than an hour")
+        }
+        guard zip(inits, inits.dropFirst()).allSatisfy({ $0.stamp <= $1.stamp }),
+            programStart.map({ stamp in inits.last.map { $0.stamp <= stamp } ?? true }) ?? true
+        else {
+            throw .malformed(source: source, problem: "the loader's lines are out of order (did the real-time clock jump?)")
         }
         // The kernel stamps CLOCK_REALTIME; the records carry both clocks.
         let offset = Int64(bitPattern: preinit.real &- preinit.mono)

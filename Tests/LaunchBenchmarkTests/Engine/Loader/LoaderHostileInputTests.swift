@@ -53,6 +53,9 @@ struct LoaderHostileInputTests {
             Self.datagrams(extra: ["S 5 libbackwards.so"]),
             [.init(bytes: Array("  7:\tcalling init: /l/libx.so\n".utf8), stamp: 0)] + Self.datagrams(),
             [.init(bytes: Array("LPA1\n\u{0}\u{1}\u{2}".utf8), stamp: 0)],
+            // Loader lines whose stamps go back and forth (a sum that would overflow), a launch of 2^62 ns.
+            Self.datagrams() + (0..<1000).map { .init(bytes: Array("calling init: /l/libx.so\n".utf8), stamp: $0 % 2 == 0 ? 1 : 1 << 62) },
+            [.init(bytes: Array("LPA1\nV 0 0\nO 1 \nC 2 2\nP 4611686018427387904 4611686018427387904\n".utf8), stamp: 5)],
         ]
         for (index, datagrams) in cases.enumerated() {
             #expect(throws: LoaderAuditError.self, "case \(index)") { _ = try LoaderLaunch.parse(datagrams, source: "garbage") }
