@@ -16,6 +16,7 @@ public struct LoaderAudit: Sendable {
     /// Each launch is killed if not over by then.
     public var timeout: Duration
 
+    /// An audit of `launches` launches per mode with the audit library at `library`.
     public init(library: String, launches: Int = 5, timeout: Duration = RunDefaults.timeout) {
         self.library = library
         self.launches = max(1, launches)

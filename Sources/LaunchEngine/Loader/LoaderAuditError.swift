@@ -15,6 +15,7 @@ public enum LoaderAuditError: Error, Equatable, CustomStringConvertible {
     /// A record every launch has is missing.
     case missing(source: String, what: String)
 
+    /// The error as a sentence that names its input.
     public var description: String {
         switch self {
         case let .missingLibrary(reason): "the loader's time by library needs liblaunchprof-audit.so: \(reason)"

@@ -12,8 +12,11 @@ public struct LoaderLaunch: Sendable, Equatable {
     /// One datagram of the channel: its bytes and the kernel's timestamp
     /// (CLOCK_REALTIME ns when it was written; 0 when none came).
     public struct Datagram: Sendable, Equatable {
+        /// The datagram's bytes.
         public var bytes: [UInt8]
+        /// When the kernel stamped it (CLOCK_REALTIME ns; 0: not stamped).
         public var stamp: UInt64
+        /// A datagram as it was received.
         public init(bytes: [UInt8], stamp: UInt64) {
             self.bytes = bytes
             self.stamp = stamp
@@ -47,6 +50,7 @@ public struct LoaderLaunch: Sendable, Equatable {
 
     /// Most objects and loader lines read from one launch.
     public static let maximumObjects = 10_000
+    /// Most lines (records and the loader's) read from one launch.
     public static let maximumLines = 200_000
     /// The longest loader part of a launch read, ns: an hour.
     public static let longestLaunch: UInt64 = 3_600_000_000_000

@@ -20,6 +20,7 @@ public struct LoaderProfile: Sendable, Equatable, Codable {
         public var relocate: Double
         /// Constructors, ns (measured from the loader's "calling init" lines).
         public var initialize: Double
+        /// A library's medians, ns.
         public init(path: String, map: Double?, relocate: Double, initialize: Double) {
             self.path = path
             self.map = map
@@ -39,20 +40,22 @@ public struct LoaderProfile: Sendable, Equatable, Codable {
     public var launches: Int
     /// Every object, largest total first.
     public var libraries: [Library]
-    /// Medians of each launch's totals, ns: mapping (all searches and maps),
-    /// relocation (last map → consistent), constructors (consistent →
-    /// preinit), the program's own constructors, and the audit library's
-    /// start → preinit (the loader's whole part of pre-main).
+    /// Median of each launch's mapping (all its searches and maps), ns.
     public var mapping: Double
+    /// Median relocation (the last map → LA_ACT_CONSISTENT), ns.
     public var relocation: Double
+    /// Median constructors (LA_ACT_CONSISTENT → la_preinit), ns.
     public var constructors: Double
+    /// Median of the program's own constructors, ns; nil when a launch did not show them.
     public var programInit: Double?
+    /// Median of the audit library's start → la_preinit (the loader's whole part of pre-main), ns.
     public var total: Double
     /// Whether each library's constructors were timed (else only their total is).
     public var constructorsSplit: Bool
     /// What a reader should know (launches that failed, limits met).
     public var notes: [String]
 
+    /// A profile with these figures (``summarize(_:mode:weights:notes:)`` makes one from launches).
     public init(
         version: Int = LoaderProfile.currentVersion, mode: LaunchMode, launches: Int, libraries: [Library], mapping: Double,
         relocation: Double, constructors: Double, programInit: Double?, total: Double, constructorsSplit: Bool, notes: [String]

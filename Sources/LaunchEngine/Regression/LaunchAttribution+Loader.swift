@@ -11,9 +11,11 @@ extension LaunchAttribution {
         public var before: Double?
         /// Its loader time now; nil: no longer loaded.
         public var after: Double?
-        /// The change of each part, now − baseline (0 for a side without it).
+        /// The change of Map, now − baseline (0 for a side without it).
         public var map: Double
+        /// The change of Relocate~ (estimated).
         public var relocate: Double
+        /// The change of Init.
         public var initialize: Double
 
         /// after − before.
