@@ -79,6 +79,14 @@ let package = Package(
             name: "PreloadLibrary",
             capability: .buildTool()
         ),
+        // liblaunchprof-audit.so, the dynamic loader's audit library that
+        // times each shared library of a launch (`explain --loader`):
+        // Sources/CLaunchProfAudit/audit.c, built by the C compiler alone
+        // (libc only), into the launchprof target's resources.
+        .plugin(
+            name: "AuditLibrary",
+            capability: .buildTool()
+        ),
         // BuildCommit.swift in the launchprof target: the commit
         // `launchprof --version` names (git, or LAUNCHPROF_COMMIT, or "dev"),
         // generated at build time so that no target needs a flag for it.
@@ -194,7 +202,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: sanitizing ? [] : [.unsafeFlags(staticSwiftRuntime)],
-            plugins: ["PreloadLibrary", "BuildCommit"]
+            plugins: ["PreloadLibrary", "AuditLibrary", "BuildCommit"]
         ),
         .executableTarget(
             name: "SampleApp",

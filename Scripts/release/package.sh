@@ -59,7 +59,8 @@ bin=$(swift build -c release --show-bin-path)
 launchprof="$bin/launchprof"
 spawner="$bin/lp-spawn"
 preload="$bin/launchprof_launchprof.resources/liblaunchprof-preload.so"
-for file in "$launchprof" "$spawner" "$preload" "$manuals/launchprof.1" "$manuals/launchprof.run.1"; do
+audit="$bin/launchprof_launchprof.resources/liblaunchprof-audit.so"
+for file in "$launchprof" "$spawner" "$preload" "$audit" "$manuals/launchprof.1" "$manuals/launchprof.run.1"; do
     [ -f "$file" ] || { echo "package: the build did not make $file" >&2; exit 1; }
 done
 
@@ -70,7 +71,7 @@ case "$said" in
     *) echo "package: launchprof --version says '$said', not version $version and commit $commit" >&2; exit 1 ;;
 esac
 toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
-for file in "$launchprof" "$spawner" "$preload"; do
+for file in "$launchprof" "$spawner" "$preload" "$audit"; do
     needed=$(readelf -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
     echo "$(basename "$file") needs: ${needed:-nothing (static)}"
     if printf '%s\n' $needed | grep -E '^lib(swift|Foundation|_Foundation|dispatch|BlocksRuntime|icu|XCTest)' >/dev/null; then
@@ -95,6 +96,7 @@ install -m 755 -s "$launchprof" "$tree/bin/launchprof"
 install -m 755 -s "$spawner" "$tree/libexec/launchprof/lp-spawn"
 # The preload library keeps its symbols: profiles of it name its functions.
 install -m 644 "$preload" "$tree/libexec/launchprof/liblaunchprof-preload.so"
+install -m 644 "$audit" "$tree/libexec/launchprof/liblaunchprof-audit.so"
 # generate-manual names subcommand pages launchprof.run.1 (title LAUNCHPROF.RUN);
 # `man launchprof-run` wants launchprof-run.1, as git's and systemd's pages are named.
 for page in "$manuals"/*.1; do
@@ -122,7 +124,8 @@ gzip -9n "$deb/usr/share/doc/launchprof/README.md"
 shlibs=$(
     cd "$stage" && mkdir -p debian && printf 'Source: launchprof\n\nPackage: launchprof\nArchitecture: amd64\n' >debian/control &&
         dpkg-shlibdeps -O -e"deb/usr/bin/launchprof" -e"deb/usr/libexec/launchprof/lp-spawn" \
-            -e"deb/usr/libexec/launchprof/liblaunchprof-preload.so" 2>/dev/null
+            -e"deb/usr/libexec/launchprof/liblaunchprof-preload.so" \
+            -e"deb/usr/libexec/launchprof/liblaunchprof-audit.so" 2>/dev/null
 )
 depends=${shlibs#shlibs:Depends=}
 if [ -z "$depends" ] || grep -qiE 'swift|foundation' <<<"$depends"; then

@@ -12,6 +12,8 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -190,3 +192,84 @@ ssize_t lp_notify_receive(int fd, void *buffer, size_t capacity, pid_t *sender) 
 }
 
 int lp_pipe(int ends[2], int flags) { return pipe2(ends, flags); }
+
+// MARK: - The loader audit library's channel
+
+int lp_audit_listen(const char *path) {
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    size_t length = strlen(path);
+    if (length >= sizeof address.sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(address.sun_path, path, length);
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return -1;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+ssize_t lp_audit_receive_channel(int fd, void *buffer, size_t capacity, int *channel) {
+    *channel = -1;
+    union {
+        char bytes[CMSG_SPACE(sizeof(int) * 8)];
+        struct cmsghdr align;
+    } control;
+    struct iovec part = {.iov_base = buffer, .iov_len = capacity};
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof control.bytes};
+    ssize_t length;
+    do {
+        length = recvmsg(fd, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    } while (length < 0 && errno == EINTR);
+    if (length < 0) return -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t index = 0; index < count; index++) {
+            int received;
+            memcpy(&received, CMSG_DATA(header) + index * sizeof(int), sizeof(int));
+            if (*channel < 0) *channel = received;
+            else close(received);
+        }
+    }
+    return length;
+}
+
+ssize_t lp_audit_receive_stamped(int fd, void *buffer, size_t capacity, uint64_t *stamp, int *truncated) {
+    *stamp = 0;
+    *truncated = 0;
+    union {
+        char bytes[CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(int) * 8)];
+        struct cmsghdr align;
+    } control;
+    struct iovec part = {.iov_base = buffer, .iov_len = capacity};
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof control.bytes};
+    ssize_t length;
+    do {
+        length = recvmsg(fd, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    } while (length < 0 && errno == EINTR);
+    if (length < 0) return -1;
+    if (message.msg_flags & MSG_TRUNC) *truncated = 1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET) continue;
+        if (header->cmsg_type == SCM_TIMESTAMPNS && header->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+            struct timespec when;
+            memcpy(&when, CMSG_DATA(header), sizeof when);
+            if (when.tv_sec >= 0) *stamp = (uint64_t)when.tv_sec * UINT64_C(1000000000) + (uint64_t)when.tv_nsec;
+        } else if (header->cmsg_type == SCM_RIGHTS) {
+            // A channel carries none; close any a hostile sender attached.
+            size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (size_t index = 0; index < count; index++) {
+                int received;
+                memcpy(&received, CMSG_DATA(header) + index * sizeof(int), sizeof(int));
+                close(received);
+            }
+        }
+    }
+    return length;
+}

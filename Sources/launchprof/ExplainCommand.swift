@@ -29,8 +29,18 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the insights as JSON to this file.", valueName: "file"))
     var json: String?
 
-    @Flag(help: "Run each target's command once more with LD_DEBUG=statistics, for the dynamic loader's own numbers.")
+    @Flag(
+        help: ArgumentHelp(
+            "The dynamic loader's time on each shared library (map, relocate, init), warm and cold, from the results "
+                + "('run --loader') or from launches made now with liblaunchprof-audit.so; and its own statistics (LD_DEBUG=statistics)."))
     var loader = false
+
+    @Option(help: ArgumentHelp("Launches per mode for the loader's time by library (with --loader).", valueName: "n"))
+    var loaderRuns = 5
+
+    func validate() throws {
+        guard (1...1000).contains(loaderRuns) else { throw ValidationError("--loader-runs must be from 1 to 1000, not \(loaderRuns)") }
+    }
 
     func run() throws {
         let document: ResultsDocument
@@ -48,6 +58,7 @@ struct ExplainCommand: ParsableCommand {
                 "'\(results)' has no target named '\(target ?? "")' (targets: \(names.joined(separator: ", ")))", status: .usage)
         }
         var all: [TargetInsights] = []
+        var tabled = Set<String>()
         for result in chosen {
             let statistics = loader ? LoaderStatistics.measure(result.target) : nil
             let insights = LaunchInsights.insights(for: result, trace: traceFile, loader: statistics)
@@ -59,6 +70,9 @@ struct ExplainCommand: ParsableCommand {
                 print("    do:  \(insight.action)")
             }
             if traceFile == nil, result.runs.contains(where: \.exit.isSuccess) { print("  (\(LaunchInsights.withoutTrace))") }
+            if loader, tabled.insert(result.target.name).inserted {
+                printLoaderTable(for: result, in: document)
+            }
             all.append(TargetInsights(target: result.target.name, mode: result.mode.rawValue, insights: insights))
         }
         if let json, !json.isEmpty {
@@ -68,5 +82,32 @@ struct ExplainCommand: ParsableCommand {
                 throw Output.fail("cannot write '\(json)': \(error)", status: .usage)
             }
         }
+    }
+
+    /// The loader's time by library for `result`'s target, warm and cold: from
+    /// the document where `run --loader` measured it, else measured now.
+    private func printLoaderTable(for result: BenchmarkResult, in document: ResultsDocument) {
+        let stored = document.results.filter { $0.target.name == result.target.name }
+        var profiles: [LaunchMode: LoaderProfile] = [:]
+        var problems: [String] = []
+        for mode in [LaunchMode.warm, .cold] {
+            if let known = stored.first(where: { $0.mode == mode })?.loader {
+                profiles[mode] = known
+                continue
+            }
+            do {
+                let audit = LoaderAudit(library: try LoaderAudit.locateLibrary(), launches: loaderRuns)
+                profiles[mode] = try audit.profile(result.target, mode: mode)
+            } catch {
+                problems.append("\(mode.rawValue): \(error)")
+            }
+        }
+        print("  the dynamic loader's time by library (\(result.target.name)):")
+        if profiles.isEmpty {
+            for problem in problems { print("    \(problem)") }
+            return
+        }
+        for line in LoaderTable.lines(warm: profiles[.warm], cold: profiles[.cold]) { print("    \(line)") }
+        for problem in problems { print("    \(problem)") }
     }
 }

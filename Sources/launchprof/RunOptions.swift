@@ -162,6 +162,14 @@ struct RunOptions: ParsableArguments {
     )
     var profile = false
 
+    @Option(
+        help: ArgumentHelp(
+            "After measuring, time the dynamic loader on each shared library (map, relocate, init) over this many launches "
+                + "per target and mode with liblaunchprof-audit.so (not measured runs); --export-json keeps it, --report "
+                + "and 'explain --loader' show it, and a regression's attribution names the libraries whose loader time changed.",
+            valueName: "n"))
+    var loader: Int?
+
     @Option(help: ArgumentHelp("With --profile: launches sampled per target, merged into one profile (default 10).", valueName: "n"))
     var profileRuns: Int?
 
@@ -200,6 +208,7 @@ struct RunOptions: ParsableArguments {
             throw ValidationError("--profile-runs, --profile-hz, --profile-dir and --profile-clock apply with --profile")
         }
         if let profileRuns { _ = try Self.count(profileRuns, flag: "--profile-runs", in: 1...1000) }
+        if let loader { _ = try Self.count(loader, flag: "--loader", in: 1...1000) }
         if let profileHz { _ = try Self.count(Int(profileHz), flag: "--profile-hz", in: 1...100_000) }
     }
 
@@ -278,6 +287,7 @@ struct RunOptions: ParsableArguments {
         settings.baseline = baseline.map { .saved($0) }
         settings.saveBaseline = saveBaseline
         settings.catchesSignals = true
+        settings.loaderLaunches = loader
         if profile {
             var profiling = ProfilingSettings()
             if let profileRuns { profiling.runs = profileRuns }

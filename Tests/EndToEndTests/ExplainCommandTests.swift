@@ -31,6 +31,9 @@ struct ExplainCommandTests {
         #expect(explain.standardOutput.contains("'build index' is the largest step on the path"), "\(explain.standardOutput)")
         #expect(explain.standardOutput.contains("relocations"), "the loader's own numbers (--loader)")
         #expect(explain.standardOutput.contains("(LD_DEBUG=statistics)"))
+        // And the loader's time by library, warm and cold, measured now (the results have none).
+        #expect(explain.standardOutput.contains("the dynamic loader's time by library (app):"), "\(explain.standardOutput)")
+        #expect(explain.standardOutput.contains("libswiftCore.so") && explain.standardOutput.contains("Relocate~ (cold)"))
         let data = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/insights.json"))
         let targets = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         let cold = try #require(targets.first { $0["mode"] as? String == "cold" })
@@ -39,6 +42,40 @@ struct ExplainCommandTests {
         for insight in cold["insights"] as? [[String: Any]] ?? [] {
             #expect(!(insight["finding"] as? String ?? "").isEmpty && !(insight["action"] as? String ?? "").isEmpty)
         }
+    }
+
+    @Test("run --loader keeps the loader's time by library in the results and the report; explain --loader reads it back")
+    func loaderTableThroughTheCLI() throws {
+        let directory = Products.temporaryPath("explain-loader")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A library whose constructor sleeps 15 ms: the top of the table.
+        try CCompiler.compile(
+            """
+            #include <time.h>
+            __attribute__((constructor)) static void start(void) { struct timespec t = {0, 15000000}; nanosleep(&t, 0); }
+            int slow_value(void) { return 1; }
+            """, to: "\(directory)/libslowinit.so", flags: ["-shared", "-fPIC"], debugInfo: false)
+        let program = try CCompiler.compile(
+            "int slow_value(void);\nint main(void) { return slow_value() == 1 ? 0 : 1; }\n", to: "\(directory)/slow",
+            flags: ["-L\(directory)", "-lslowinit", "-Wl,-rpath,\(directory)"], debugInfo: false)
+        let run = try launchprof(
+            [
+                "run", "--loader", "2", "--mode", "warm", "-r", "2", "-w", "0", "-n", "slow", "--export-json", "r.json",
+                "--report", "r.html", "--", program,
+            ], in: directory)
+        try #require(run.status == 0, "\(run.standardError)")
+        let results = try ResultsDocument.load(from: "\(directory)/r.json")
+        let loader = try #require(results.results.first?.loader)
+        #expect(loader.launches == 2 && loader.libraries.first?.path.hasSuffix("/libslowinit.so") == true, "\(loader.libraries)")
+        let html = try String(contentsOfFile: "\(directory)/r.html", encoding: .utf8)
+        #expect(html.contains("The dynamic loader, library by library") && html.contains("libslowinit.so"))
+        let explain = try launchprof(["explain", "r.json", "--loader", "--loader-runs", "2"], in: directory)
+        #expect(explain.status == 0, "\(explain.standardError)")
+        let table = explain.standardOutput.split(separator: "\n").drop { !$0.contains("Library") }
+        #expect(table.dropFirst().first?.contains("libslowinit.so") == true, "\(explain.standardOutput)")
+        let bad = try launchprof(["explain", "r.json", "--loader", "--loader-runs", "0"], in: directory)
+        #expect(bad.status != 0 && bad.standardError.contains("--loader-runs"))
     }
 
     @Test("bad input: a missing file, a target that is not there")

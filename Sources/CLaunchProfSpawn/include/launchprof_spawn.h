@@ -224,6 +224,22 @@ ssize_t lp_record_receive(int fd, void *buffer, size_t capacity, pid_t *sender, 
 /// descriptors that came with the message.
 ssize_t lp_notify_receive(int fd, void *buffer, size_t capacity, pid_t *sender);
 
+/// A datagram socket bound at `path` (which must not exist) for the audit
+/// library's hand-over of its channel (LAUNCHPROF_AUDIT_SOCKET):
+/// non-blocking, close-on-exec. Returns the descriptor, or -1 with errno.
+int lp_audit_listen(const char *path);
+
+/// Reads one hand-over from `fd`: its text (at most `capacity` bytes) and
+/// the one descriptor it carried in *channel (-1 when none; any others are
+/// closed). Returns the length, -1 with errno (EAGAIN when none is waiting).
+ssize_t lp_audit_receive_channel(int fd, void *buffer, size_t capacity, int *channel);
+
+/// Reads one datagram from an audit channel with the time the kernel
+/// stamped on it when it was written (SO_TIMESTAMPNS: CLOCK_REALTIME, ns;
+/// 0 when none came). Longer datagrams are flagged with *truncated. Returns
+/// the length, -1 with errno (EAGAIN when none is waiting).
+ssize_t lp_audit_receive_stamped(int fd, void *buffer, size_t capacity, uint64_t *stamp, int *truncated);
+
 /// pipe2(2), which Swift's Glibc module leaves out (it needs _GNU_SOURCE):
 /// both ends get `flags` (O_CLOEXEC, O_NONBLOCK) atomically, so a spawn on
 /// another thread never inherits a pipe between pipe() and fcntl().

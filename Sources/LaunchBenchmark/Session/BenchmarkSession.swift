@@ -219,7 +219,11 @@ public struct BenchmarkSession: Sendable {
             case .named(let name)?: name
             case nil: nil
             }
-        let measured = try session.measure(spawner: spawner, display: display, interrupt: interrupt, events: events)
+        var measured = try session.measure(spawner: spawner, display: display, interrupt: interrupt, events: events)
+        if let launches = settings.loaderLaunches, measured.failure == nil, !measured.interrupted {
+            measured.results = Self.withLoaderProfiles(
+                measured.results, launches: launches, dropCaches: settings.dropCaches, events: events)
+        }
         var document = ResultsDocument.measuredNow(
             commandLine: settings.commandLine, reference: settings.reference, results: measured.results)
         if calibrates { document.calibration = Calibration.targetName }

@@ -31,6 +31,10 @@ public struct BenchmarkSettings: Sendable {
     public var relativeToReference = true
     /// Sample each target's launches once measuring is done (`--profile`); nil: no profiles.
     public var profiling: ProfilingSettings?
+    /// Time the dynamic loader on each shared library once measuring is done
+    /// (`--loader`): this many audited launches per target and mode, before
+    /// the comparison (whose attribution uses them); nil: not measured.
+    public var loaderLaunches: Int?
     /// Save the measured results as this baseline once measuring succeeded.
     public var saveBaseline: String?
     /// Where named baselines are read and saved.

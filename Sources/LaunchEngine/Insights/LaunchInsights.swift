@@ -31,6 +31,15 @@ public enum LaunchInsights {
                 let bytes = shared.reduce(0) { $0 + $1.totalPages } * (runs.last?.residency?.pageSize ?? 4096)
                 if !shared.isEmpty { libraries = "; \(shared.count) shared libraries, \(HumanUnits.bytes(Double(bytes))) in all" }
             }
+            // With `run --loader`: the libraries the loader spent most on, by part.
+            if let profile = result.loader {
+                let top = profile.libraries.prefix(3).map { library in
+                    let parts = [("map", library.map ?? 0), ("relocate~", library.relocate), ("init", library.initialize)]
+                    let largest = parts.max { $0.1 < $1.1 } ?? ("map", 0)
+                    return "\((library.path as NSString).lastPathComponent) \(time(library.total)) (\(largest.0) \(time(largest.1)))"
+                }
+                if !top.isEmpty { libraries += "; the loader spent most on \(top.joined(separator: ", ")) (run --loader)" }
+            }
             insights.append(
                 LaunchInsight(
                     area: .preMain, finding: finding + libraries,

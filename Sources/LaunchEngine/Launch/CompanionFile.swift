@@ -27,6 +27,12 @@ package struct CompanionFile: Sendable {
         name: ProfileRecorder.preloadLibraryName, variable: "LAUNCHPROF_PRELOAD_LIBRARY",
         buildFolders: [ProfileRecorder.resourcesFolder, ""])
 
+    /// liblaunchprof-audit.so, put in LD_AUDIT by `launchprof explain --loader`
+    /// and `run --loader`: `swift build` copies it into the launchprof target's resources.
+    package static let auditLibrary = CompanionFile(
+        name: LoaderAudit.libraryName, variable: "LAUNCHPROF_AUDIT_LIBRARY",
+        buildFolders: [ProfileRecorder.resourcesFolder, ""])
+
     /// The installed layout's folder, relative to the prefix that holds `bin/`.
     package static let installedFolder = "libexec/launchprof"
 

@@ -20,6 +20,9 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     /// loads, as its dependencies resolved when it was measured; nil when
     /// they could not be resolved (a static program has none: empty).
     public var libraries: [String]? = nil
+    /// With `--loader`: the dynamic loader's time on each library of the
+    /// launch in this mode (liblaunchprof-audit.so); nil when not measured.
+    public var loader: LoaderProfile? = nil
 
     /// The result of `runs` of `target` in `mode`; without `summaries`, each metric is summarised from the runs.
     public init(

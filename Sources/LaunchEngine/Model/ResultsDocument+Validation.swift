@@ -15,6 +15,9 @@ extension ResultsDocument {
         if let (field, value) = firstBadFigure() {
             throw .outOfRange(path: path, problem: "\(field) is \(value)")
         }
+        for (index, result) in results.enumerated() {
+            if let problem = result.loader?.validate() { throw .malformed(path: path, reason: "results[\(index)].\(problem)") }
+        }
     }
 
     /// The first figure out of range, with its field, or nil.
@@ -32,6 +35,12 @@ extension ResultsDocument {
             for (runIndex, run) in result.runs.enumerated() {
                 if let bad = Self.firstBadFigure(in: run, at: "\(place).runs[\(runIndex)]") { return bad }
             }
+            if let loader = result.loader {
+                if let bad = Self.firstBadFigure(in: loader, at: "\(place).loader") { return bad }
+                for (index, library) in loader.libraries.enumerated() where !Self.isFigure(library.total) {
+                    return ("\(place).loader.libraries[\(index)] total", library.total)
+                }
+            }
         }
         return nil
     }
@@ -42,7 +51,7 @@ extension ResultsDocument {
     private static func firstBadFigure(in value: Any, at place: String) -> (field: String, value: Double)? {
         for child in Mirror(reflecting: value).children {
             let label = child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 } ?? ""
-            if ["exit", "index", "pid"].contains(label) { continue }
+            if ["exit", "index", "pid", "version"].contains(label) { continue }
             let field = label.isEmpty ? place : "\(place).\(label)"
             let number: Double?
             switch child.value {

@@ -31,7 +31,7 @@ extension LaunchAttribution {
         let preMain =
             preMainChange.map { "; pre-main \(Self.signed($0))" }
             ?? "; the launch \(Self.signed(totalChange)) (pre-main is marked only in programs that link LaunchProf)"
-        guard let libraries else { return fileSentences.map { $0 + preMain } }
+        guard let libraries else { return fileSentences.map { $0 + preMain } + loaderSentences }
         return libraries.map { library in
             let name = (library.path as NSString).lastPathComponent
             guard library.isNew else { return "no longer in the launch: \(name)\(preMain)" }
@@ -39,7 +39,7 @@ extension LaunchAttribution {
                 files?.first { $0.path == library.path }?.bytesAfter.map {
                     ", \(HumanUnits.bytes($0)) read from disk per cold launch"
                 } ?? ""
-            return "new in the launch: \(name) (a dependency now\(read))\(preMain)"
-        }
+            return "new in the launch: \(name) (a dependency now\(read)\(loaderClause(library.path)))\(preMain)"
+        } + loaderSentences
     }
 }

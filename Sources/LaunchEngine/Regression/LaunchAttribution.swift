@@ -115,6 +115,9 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
     /// The change of the time before main (spawn → main, or → process
     /// entry), in nanoseconds: where a library added or dropped shows.
     public var preMainChange: Double? = nil
+    /// The libraries whose dynamic-loader time changed most (map, relocate,
+    /// init), when both sides were audited (`run --loader`); nil otherwise.
+    public var loader: [LoaderChange]? = nil
 
     /// One file's reads in cold runs, before and after.
     public struct FileChange: Sendable, Equatable, Codable {
@@ -233,6 +236,7 @@ extension LaunchAttribution {
             attribution.cpuChange = new - old
         }
         attribution.libraries = LibraryChange.changes(before: baseline.libraries, after: current.libraries)
+        attribution.loader = LoaderChange.changes(before: baseline.loader, after: current.loader)
         let preMain = phases.filter { $0.isPreMain == true }
         if !preMain.isEmpty { attribution.preMainChange = preMain.reduce(0) { $0 + $1.change } }
         if current.mode == .cold {

@@ -97,6 +97,28 @@ uint64_t lp_trace_checksum(const void *bytes, size_t count);
 /// `LP1 maincpu <ns> <cpu-ns>`: just after ready, the main thread's CPU time.
 #define LP_RECORD_MAIN_CPU "maincpu"
 
+// MARK: - Loader audit protocol, version 1 (liblaunchprof-audit.so, docs/sampling.md)
+
+/// The environment variable naming the AF_UNIX datagram socket (a path) to
+/// which the audit library sends the receiving end of its channel.
+#define LP_AUDIT_SOCKET_VARIABLE "LAUNCHPROF_AUDIT_SOCKET"
+/// The first line of every datagram the audit library itself writes (the
+/// loader's own `LD_DEBUG=files` lines, which share the channel, never start so).
+#define LP_AUDIT_MAGIC "LPA1"
+/// Records, one a line after the magic: `V <mono> <real>` (audit library
+/// loaded), `S <mono> <name>` (the loader starts looking for a DT_NEEDED
+/// name), `O <mono> <path>` (an object of the initial namespace is mapped),
+/// `C <mono> <real>` (every object relocated), `P <mono> <real>` (before the
+/// program's entry), `F <fd>` (the loader's debug output was found),
+/// `X <what>` (something the library could not do).
+#define LP_AUDIT_RECORD_VERSION 'V'
+#define LP_AUDIT_RECORD_SEARCH 'S'
+#define LP_AUDIT_RECORD_OPEN 'O'
+#define LP_AUDIT_RECORD_CONSISTENT 'C'
+#define LP_AUDIT_RECORD_PREINIT 'P'
+#define LP_AUDIT_RECORD_DEBUG 'F'
+#define LP_AUDIT_RECORD_PROBLEM 'X'
+
 // MARK: - Results document
 
 /// The `version` field of a results JSON file (and a saved baseline).

@@ -124,6 +124,7 @@ struct HTMLPage {
                     + "\(escape(warnings[0].1.prefix(90) + (warnings[0].1.count > 90 ? "…" : "")))</summary><ul>\(items)</ul></details>")
         }
         parts += results.compactMap(launchFacts)
+        if let loader = loaderTable(results) { parts.append(loader) }
         parts += charts.filter { $0.id.hasPrefix("t\(number)-") }.map(figure)
         if let record = document.profiles?.first(where: { $0.target == target }) {
             parts.append(profileFiles(record, drawn: report.profiles[target] != nil))

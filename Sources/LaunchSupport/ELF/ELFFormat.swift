@@ -11,6 +11,12 @@ package enum ELFFormat {
     package static let ptLoad: UInt32 = 1, ptDynamic: UInt32 = 2, ptInterp: UInt32 = 3
     /// Dynamic section tags.
     package static let dtNull: Int64 = 0, dtNeeded: Int64 = 1, dtStrtab: Int64 = 5, dtRpath: Int64 = 15, dtRunpath: Int64 = 29
+    /// Dynamic section tags of relocation (counts and binding).
+    package static let dtPltrelsz: Int64 = 2, dtRelasz: Int64 = 8, dtRelaent: Int64 = 9, dtRelsz: Int64 = 18, dtRelent: Int64 = 19
+    package static let dtBindNow: Int64 = 24, dtFlags: Int64 = 30, dtRelrsz: Int64 = 35
+    package static let dtRelacount: Int64 = 0x6fff_fff9, dtRelcount: Int64 = 0x6fff_fffa, dtFlags1: Int64 = 0x6fff_fffb
+    /// DF_BIND_NOW in DT_FLAGS, DF_1_NOW in DT_FLAGS_1.
+    package static let dfBindNow: UInt64 = 0x8, df1Now: UInt64 = 0x1
     /// Section header types.
     package static let shtSymtab: UInt32 = 2, shtNote: UInt32 = 7, shtNobits: UInt32 = 8, shtDynsym: UInt32 = 11
     /// Symbol types (the low nibble of st_info).

@@ -15,6 +15,24 @@ package struct ELFImage: Sendable, Equatable {
     package var needed: [String]
     package var runpath: [String]
     package var rpath: [String]
+    /// What the loader relocates in this file, from its dynamic section.
+    package var relocations = Relocations()
+
+    /// The relocation counts of a dynamic section: what the loader's work
+    /// on the file at start-up is proportional to.
+    package struct Relocations: Sendable, Equatable {
+        /// Entries of DT_RELA / DT_REL (relative ones included).
+        package var entries: UInt64 = 0
+        /// Of them, relative relocations (DT_RELACOUNT / DT_RELCOUNT): one add each, no symbol lookup.
+        package var relative: UInt64 = 0
+        /// Bytes of packed relative relocations (DT_RELRSZ).
+        package var packedRelativeBytes: UInt64 = 0
+        /// PLT relocations (DT_PLTRELSZ / entry size).
+        package var plt: UInt64 = 0
+        /// Bound at start-up (DT_BIND_NOW, DF_BIND_NOW, DF_1_NOW): every PLT
+        /// relocation is a symbol lookup then, not a lazy stub.
+        package var bindNow = false
+    }
 
     /// The ELF magic, `\x7fELF`.
     package static let magic = ELFFormat.magic
@@ -105,6 +123,7 @@ package struct ELFImage: Sendable, Equatable {
         let table = try file.bytes(at: dynamic.offset, count: Int(min(dynamic.filesz, 1 << 20)))
         var strtabAddress: UInt64?
         var neededOffsets: [UInt64] = [], runpathOffset: UInt64?, rpathOffset: UInt64?
+        var relaBytes: UInt64 = 0, relaEntry: UInt64 = 24, relBytes: UInt64 = 0, relEntry: UInt64 = 16, pltBytes: UInt64 = 0
         for base in stride(from: 0, to: table.count - 15, by: 16) {
             let tag = Int64(bitPattern: table.loadLE(UInt64.self, at: base))
             let value = table.loadLE(UInt64.self, at: base + 8)
@@ -114,10 +133,25 @@ package struct ELFImage: Sendable, Equatable {
             case Tag.dtStrtab: strtabAddress = value
             case Tag.dtRunpath: runpathOffset = value
             case Tag.dtRpath: rpathOffset = value
+            case Tag.dtRelasz: relaBytes = value
+            case Tag.dtRelaent: relaEntry = value
+            case Tag.dtRelsz: relBytes = value
+            case Tag.dtRelent: relEntry = value
+            case Tag.dtPltrelsz: pltBytes = value
+            case Tag.dtRelacount, Tag.dtRelcount: relocations.relative = value
+            case Tag.dtRelrsz: relocations.packedRelativeBytes = value
+            case Tag.dtBindNow: relocations.bindNow = true
+            case Tag.dtFlags: relocations.bindNow = relocations.bindNow || value & Tag.dfBindNow != 0
+            case Tag.dtFlags1: relocations.bindNow = relocations.bindNow || value & Tag.df1Now != 0
             default: continue
             }
             if tag == Tag.dtNull { break }
         }
+        // Counts, not offsets: a damaged size gives a wrong estimate, never a
+        // read. An entry size of 0 (damaged) counts bytes as 24-byte entries.
+        relocations.entries = relaBytes / max(relaEntry, 1) + relBytes / max(relEntry, 1)
+        relocations.plt = pltBytes / (relaBytes > 0 || relBytes == 0 ? max(relaEntry, 1) : max(relEntry, 1))
+        relocations.relative = min(relocations.relative, relocations.entries)
         guard neededOffsets.count <= Self.maximumNeeded else {
             throw .unsupported(
                 path: file.path, reason: "damaged ELF: \(neededOffsets.count) DT_NEEDED entries (at most \(Self.maximumNeeded) are read)")
