@@ -91,9 +91,12 @@ int main(int argc, char **argv) {
     lp_set_tracing_enabled(1);
     emit_events(2 * ring_events);
     lp_set_tracing_enabled(0);
+    // A third argument runs one thread count only (for perf record).
+    int only = argc > 3 ? atoi(argv[3]) : 0;
     static const int thread_counts[] = {1, 2, 4};
     for (size_t i = 0; i < sizeof thread_counts / sizeof *thread_counts; i++) {
         int threads = thread_counts[i];
+        if (only != 0 && threads != only) continue;
         measure("clock", read_clock, threads, count);
         lp_set_tracing_enabled(1);
         measure("event", emit_events, threads, count);
