@@ -17,9 +17,13 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // The ring's hot path as it was at c92f6b1 (before block ownership),
+        // measured beside the current one in the same iterations.
+        .target(name: "CTracerBefore", path: "Sources/CTracerBefore"),
         .executableTarget(
             name: "TracerBenchmarks",
             dependencies: [
+                "CTracerBefore",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "LaunchProf", package: launchprofIdentity),
             ],
@@ -27,6 +31,6 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
-        )
+        ),
     ]
 )

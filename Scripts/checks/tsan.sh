@@ -8,10 +8,10 @@
 # Fails when a test fails or ThreadSanitizer reports a race (it makes the
 # test process exit non-zero; halt_on_error stops at the first report).
 #
-# The ring's stress test (TraceRingStressTests: 8 writers x 10^6 events on 64-
-# and 1024-slot rings, both policies, snapshots taken all the while) takes
-# about 4.5 minutes here on a busy 2-core machine, most of it in
-# ThreadSanitizer's own locks; LAUNCHPROF_RING_STRESS=N Scripts/checks/tsan.sh runs
+# The ring's stress test (TraceRingStressTests: 8 writers x 10^6 events on 64-,
+# 1024- and 65,536-slot rings, that is 64- and 256-event blocks, both policies,
+# snapshots taken all the while) takes about 7 minutes here on a busy 2-core
+# machine, most of it in ThreadSanitizer's own locks; LAUNCHPROF_RING_STRESS=N Scripts/checks/tsan.sh runs
 # its bigger variant (16 writers, N rounds).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -259,27 +260,36 @@ size_t lp_thread_names(lp_thread_name_t *out, size_t max) {
 static pthread_mutex_t live_rings_lock = PTHREAD_MUTEX_INITIALIZER;
 static lp_ring_t *live_rings;
 
+static size_t slot_bytes(uint64_t capacity) { return (size_t)capacity * sizeof(lp_slot_t); }
+
 lp_ring_t *lp_ring_create(uint64_t capacity, uint32_t policy) {
     if (capacity == 0) capacity = LP_BLOCK_EVENTS;
     if (capacity > (UINT64_C(1) << 32)) return NULL;
-    capacity = (capacity + LP_BLOCK_EVENTS - 1) / LP_BLOCK_EVENTS * LP_BLOCK_EVENTS;
+    uint64_t block_events = capacity >= LP_LARGE_RING_EVENTS ? LP_BLOCK_EVENTS_LARGE : LP_BLOCK_EVENTS;
+    capacity = (capacity + block_events - 1) / block_events * block_events;
     // Cache-line aligned, so the read-only line and the counters' never share one.
     lp_ring_t *ring = aligned_alloc(64, sizeof *ring);
     if (ring == NULL) return NULL;
     memset(ring, 0, sizeof *ring);
-    // calloc of a large block maps zero pages: nothing is touched until used.
-    ring->slots = calloc(capacity, sizeof(lp_slot_t));
-    size_t headers = capacity / LP_BLOCK_EVENTS * sizeof(lp_block_t);  // a multiple of 64
+    // Zero pages, touched only when used, and page-aligned: every block
+    // (48 cache lines) starts on a line of its own, so two threads filling
+    // neighbouring blocks never write one line (calloc's mapping starts 16
+    // bytes into a page, which made each block's last line its successor's
+    // first).
+    void *slots = mmap(NULL, slot_bytes(capacity), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ring->slots = slots == MAP_FAILED ? NULL : slots;
+    size_t headers = capacity / block_events * sizeof(lp_block_t);  // a multiple of 64
     ring->blocks = aligned_alloc(64, headers);
     if (ring->blocks != NULL) memset(ring->blocks, 0, headers);
     if (ring->slots == NULL || ring->blocks == NULL) {
-        free(ring->slots);
+        if (ring->slots != NULL) munmap(ring->slots, slot_bytes(capacity));
         free(ring->blocks);
         free(ring);
         return NULL;
     }
     ring->capacity = capacity;
-    ring->block_count = capacity / LP_BLOCK_EVENTS;
+    ring->block_count = capacity / block_events;
+    ring->block_events = (uint32_t)block_events;
     ring->policy = policy == LP_POLICY_OVERWRITE_OLDEST ? LP_POLICY_OVERWRITE_OLDEST
                                                         : LP_POLICY_DROP_NEWEST;
     ring->generation = __atomic_fetch_add(&next_generation, 1, __ATOMIC_RELAXED);
@@ -300,7 +310,7 @@ void lp_ring_destroy(lp_ring_t *ring) {
         }
     }
     pthread_mutex_unlock(&live_rings_lock);
-    free(ring->slots);
+    munmap(ring->slots, slot_bytes(ring->capacity));
     free(ring->blocks);
     free(ring);
 }
@@ -339,12 +349,12 @@ lp_ring_t *lp_global_ring_ensure(void) {
 static void release_block(lp_cursor_t *cursor) {
     lp_block_t *block = cursor->block;
     if (block == NULL) return;
-    // The owned block's slots end at `end`; next - start events were committed.
-    uint32_t count = (uint32_t)(cursor->next - (cursor->end - LP_BLOCK_EVENTS));
+    // next - start events were committed.
+    uint32_t count = (uint32_t)(cursor->next - cursor->start);
     __atomic_store_n(&block->count, count, __ATOMIC_RELAXED);
     __atomic_store_n(&block->state, LP_BLOCK_RELEASED, __ATOMIC_RELEASE);
     cursor->block = NULL;
-    cursor->next = cursor->end = NULL;
+    cursor->next = cursor->end = cursor->start = NULL;
 }
 
 /// Releases the cursor's block in a ring this thread no longer records into,
@@ -360,7 +370,7 @@ static void release_abandoned_block(lp_cursor_t *cursor) {
     }
     pthread_mutex_unlock(&live_rings_lock);
     cursor->block = NULL;
-    cursor->next = cursor->end = NULL;
+    cursor->next = cursor->end = cursor->start = NULL;
 }
 
 static pthread_key_t exit_key;
@@ -388,6 +398,7 @@ static void watch_thread_exit(lp_cursor_t *cursor) {
 /// Takes a block for the cursor, or returns 0 (the event is dropped).
 static int claim_block(lp_ring_t *ring, lp_cursor_t *cursor) {
     uint64_t blocks = ring->block_count;
+    uint64_t block_events = ring->block_events;
     if (ring->policy == LP_POLICY_DROP_NEWEST) {
         uint64_t number = __atomic_fetch_add(&ring->claimed, 1, __ATOMIC_RELAXED);
         if (number >= blocks) {
@@ -399,9 +410,9 @@ static int claim_block(lp_ring_t *ring, lp_cursor_t *cursor) {
         __atomic_store_n(&block->epoch, number, __ATOMIC_RELAXED);
         __atomic_store_n(&block->state, LP_BLOCK_OWNED, __ATOMIC_RELEASE);
         cursor->block = block;
-        cursor->next = &ring->slots[number * LP_BLOCK_EVENTS];
-        cursor->end = cursor->next + LP_BLOCK_EVENTS;
-        cursor->seq = number * LP_BLOCK_EVENTS + 1;  // commit markers are claim numbers: never 0, never reused
+        cursor->start = cursor->next = &ring->slots[number * block_events];
+        cursor->end = cursor->next + block_events;
+        cursor->seq = number * block_events + 1;  // commit markers are claim numbers: never 0, never reused
         return 1;
     }
     // Overwrite oldest: the next block in claim order, unless its owner still
@@ -419,10 +430,14 @@ static int claim_block(lp_ring_t *ring, lp_cursor_t *cursor) {
                                          __ATOMIC_RELAXED)) {
             continue;  // another thread took it first
         }
-        lp_slot_t *first = &ring->slots[index * LP_BLOCK_EVENTS];
+        lp_slot_t *first = &ring->slots[index * block_events];
         if (state == LP_BLOCK_RELEASED) {
+            // Counted on the block's own line, which the CAS just took: a
+            // plain add (only the owner writes it), not a locked one on the
+            // ring's shared counters.
             uint32_t replaced = __atomic_load_n(&block->count, __ATOMIC_RELAXED);
-            if (replaced) __atomic_fetch_add(&ring->overwritten, replaced, __ATOMIC_RELAXED);
+            uint64_t lost = __atomic_load_n(&block->overwritten, __ATOMIC_RELAXED);
+            if (replaced) __atomic_store_n(&block->overwritten, lost + replaced, __ATOMIC_RELAXED);
         }
         // The new epoch before any new field (a seqlock's writer side): a
         // reader that copies a new field then sees an epoch other than the
@@ -431,9 +446,9 @@ static int claim_block(lp_ring_t *ring, lp_cursor_t *cursor) {
         __atomic_store_n(&block->epoch, number, __ATOMIC_RELAXED);
         __atomic_thread_fence(__ATOMIC_RELEASE);
         cursor->block = block;
-        cursor->next = first;
-        cursor->end = first + LP_BLOCK_EVENTS;
-        cursor->seq = number * LP_BLOCK_EVENTS + 1;
+        cursor->start = cursor->next = first;
+        cursor->end = first + block_events;
+        cursor->seq = number * block_events + 1;
         return 1;
     }
     return 0;
@@ -476,7 +491,12 @@ lp_ring_stats_t lp_ring_stats(const lp_ring_t *ring) {
     stats.capacity = ring->capacity;
     stats.claimed = __atomic_load_n(&ring->claimed, __ATOMIC_ACQUIRE);
     stats.dropped = __atomic_load_n(&ring->dropped, __ATOMIC_ACQUIRE);
-    stats.overwritten = __atomic_load_n(&ring->overwritten, __ATOMIC_ACQUIRE);
+    // Only recycled blocks have overwritten events; a block past the claims
+    // so far was never claimed.
+    uint64_t blocks = stats.claimed < ring->block_count ? stats.claimed : ring->block_count;
+    for (uint64_t b = 0; b < blocks; b++) {
+        stats.overwritten += __atomic_load_n(&ring->blocks[b].overwritten, __ATOMIC_RELAXED);
+    }
     stats.policy = ring->policy;
     return stats;
 }
@@ -484,12 +504,13 @@ lp_ring_stats_t lp_ring_stats(const lp_ring_t *ring) {
 /// Copies slot `index` of a block whose epoch was `epoch` when the copy began,
 /// if it holds an event committed in that epoch that stays the same while it
 /// is copied (a seqlock's reader side); returns 0 otherwise.
-static int copy_event(const lp_block_t *block, uint64_t epoch, const lp_slot_t *slot, lp_event_t *out) {
+static int copy_event(const lp_block_t *block, uint64_t epoch, uint64_t block_events, const lp_slot_t *slot,
+                      lp_event_t *out) {
     uint64_t seq = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE);
     // 0: never written. Another claim's marker: committed before the block
     // was recycled (that event is counted as overwritten), or after the epoch
     // was read.
-    if (seq == 0 || (seq - 1) / LP_BLOCK_EVENTS != epoch) return 0;
+    if (seq == 0 || (seq - 1) / block_events != epoch) return 0;
     out->ts = __atomic_load_n(&slot->ts, __ATOMIC_RELAXED);
     out->name = __atomic_load_n(&slot->name, __ATOMIC_RELAXED);
     out->id = __atomic_load_n(&slot->id, __ATOMIC_RELAXED);
@@ -514,14 +535,15 @@ size_t lp_ring_snapshot(const lp_ring_t *ring, lp_event_t *out, size_t max) {
     if (ring == NULL) return 0;
     uint64_t claimed = __atomic_load_n(&ring->claimed, __ATOMIC_ACQUIRE);
     uint64_t blocks = claimed < ring->block_count ? claimed : ring->block_count;
+    uint64_t block_events = ring->block_events;
     size_t written = 0;
     for (uint64_t b = 0; b < blocks && written < max; b++) {
         const lp_block_t *block = &ring->blocks[b];
         if (__atomic_load_n(&block->state, __ATOMIC_ACQUIRE) == LP_BLOCK_FREE) continue;
         uint64_t epoch = __atomic_load_n(&block->epoch, __ATOMIC_ACQUIRE);
-        const lp_slot_t *slots = &ring->slots[b * LP_BLOCK_EVENTS];
-        for (uint64_t i = 0; i < LP_BLOCK_EVENTS && written < max; i++) {
-            written += (size_t)copy_event(block, epoch, &slots[i], &out[written]);
+        const lp_slot_t *slots = &ring->slots[b * block_events];
+        for (uint64_t i = 0; i < block_events && written < max; i++) {
+            written += (size_t)copy_event(block, epoch, block_events, &slots[i], &out[written]);
         }
     }
     return written;

@@ -1,7 +1,7 @@
 import CLaunchProfSupport
 
 /// A fixed-capacity, lock-free event ring (the C `lp_ring_t`): each thread
-/// writes only into the 64-slot block it owns (docs/tracer.md).
+/// writes only into the block of slots it owns (docs/tracer.md).
 ///
 /// The process-wide ring is created on first event; tests make their own to
 /// check overflow and concurrency without touching the process's trace.

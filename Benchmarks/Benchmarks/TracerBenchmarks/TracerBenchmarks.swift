@@ -1,27 +1,32 @@
 import Benchmark
+import CTracerBefore
 import Glibc
 import LaunchProf
-import Synchronization
 
-/// The cost of recording one event, beside the clock read it is built on.
+/// The cost of recording one event, as a ratio to the clock read it is
+/// built on, now and as the ring at c92f6b1 (before block ownership) did it.
 ///
-/// Every benchmark runs `scaledIterations` (1 Mi) operations per measured
-/// iteration, so the per-operation figures (marked `*`) are in nanoseconds
-/// per event. They are whole nanoseconds, too coarse for a 1 ns budget, so
-/// each benchmark also reports "Picoseconds per op" (its own clock around the
-/// loop, in ps). Compare each against "clock_gettime (reference)" from the
-/// same run; the tracer's targets are ratios to it:
-/// - enabled event <= 1.1x one clock read, with 1, 2 and 4 threads recording
-///   at once (per event per thread, beside the clock read by as many threads),
-/// - disabled event <= 1 ns.
-/// Scripts/compare/compare-tracer-cost.sh measures the same C hot path before and
-/// after a change, alternately in one run, without this package's dependency.
+/// Every benchmark runs `scaledIterations` (10^6) operations per thread per
+/// measured iteration. The figures that matter are custom metrics in
+/// picoseconds and per mille (package-benchmark prints times in whole
+/// nanoseconds, too coarse for a 1 ns budget), all of thread CPU time per
+/// operation per thread, the busiest thread's: 4 threads on a 2-core machine
+/// never run at once, and wall time would count the waiting.
+/// - "event, N threads": each iteration reads the clock on N threads, then
+///   records on N threads with the current ring and with the c92f6b1 ring
+///   (alternating which goes first), and reports each event ÷ that clock
+///   read, per mille. Target: <= 1100 at 1, 2 and 4 threads.
+/// - "event, tracing disabled": both rings, picoseconds per call. Target:
+///   <= 1000 ps.
+/// Scripts/compare/compare-tracer-cost.sh measures the same C hot paths
+/// before and after, built with clang, without this package's dependency.
 let benchmarks: @Sendable () -> Void = {
-    // A large ring that overwrites its oldest events: the benchmark measures
-    // the steady-state hot path, never the full-ring drop path.
+    // Large rings that overwrite their oldest events: the steady-state hot
+    // path, never the full-ring drop path.
     Tracer.configure(capacity: 1 << 20, policy: .overwriteOldest)
+    lpb_configure(1 << 20, UInt32(LPB_POLICY_OVERWRITE_OLDEST))
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, PerOperation.wallPicoseconds],
+        metrics: [.wallClock, .mallocCountTotal],
         timeUnits: .nanoseconds,
         units: PerOperation.units,
         scalingFactor: .mega,
@@ -29,83 +34,53 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 200
     )
     let signposter = Signposter(subsystem: "com.launchprof.benchmarks", category: "tracer")
+    let compared = [
+        PerOperation.perMilleOfClock, PerOperation.beforePerMilleOfClock, PerOperation.threadCPUPicoseconds,
+        PerOperation.beforeThreadCPUPicoseconds, PerOperation.clockThreadCPUPicoseconds, PerOperation.wallPicoseconds,
+    ]
 
-    Benchmark("clock_gettime (reference)") { benchmark in
-        var now = timespec()
-        PerOperation.measure(benchmark) {
-            for _ in benchmark.scaledIterations {
-                clock_gettime(CLOCK_MONOTONIC, &now)
-                blackHole(now.tv_nsec)
-            }
+    for threads in [1, 2, 4] {
+        Benchmark(
+            "event, \(threads) thread\(threads == 1 ? "" : "s") at once: now and before (c92f6b1), ÷ clock_gettime",
+            configuration: .init(metrics: compared, maxDuration: .seconds(10), maxIterations: 100)
+        ) { benchmark in
+            BeforeAfter.measure(
+                benchmark, threads: threads, enabled: true,
+                after: { emitEvents(signposter, count: $0) }, before: { emitEventsBefore(count: $0) })
         }
     }
 
-    Benchmark("emitEvent, 1 thread") { benchmark in
+    Benchmark(
+        "event, tracing disabled: now and before (c92f6b1)",
+        configuration: .init(metrics: [PerOperation.threadCPUPicoseconds, PerOperation.beforeThreadCPUPicoseconds])
+    ) { benchmark in
+        BeforeAfter.measure(
+            benchmark, threads: 1, enabled: false,
+            after: { emitEvents(signposter, count: $0) }, before: { emitEventsBefore(count: $0) })
+    }
+
+    let own = [PerOperation.threadCPUPicoseconds, PerOperation.wallPicoseconds]
+    Benchmark("beginInterval + endInterval, 1 thread", configuration: .init(metrics: own)) { benchmark in
         Tracer.enable()
         defer { Tracer.disable() }
-        PerOperation.measure(benchmark) {
-            for _ in benchmark.scaledIterations {
-                signposter.emitEvent("event")
-            }
-        }
+        PerOperation.record(
+            benchmark, ConcurrentThreads.run(threads: 1, count: benchmark.scaledIterations.count) { intervals(signposter, count: $0) })
     }
 
-    Benchmark("beginInterval + endInterval, 1 thread") { benchmark in
-        Tracer.enable()
-        defer { Tracer.disable() }
-        PerOperation.measure(benchmark) {
-            for _ in benchmark.scaledIterations {
-                let state = signposter.beginInterval("interval")
-                signposter.endInterval("interval", state)
-            }
-        }
-    }
-
-    Benchmark("emitEvent, tracing disabled") { benchmark in
+    Benchmark("beginInterval, tracing disabled", configuration: .init(metrics: own)) { benchmark in
         Tracer.disable()
-        PerOperation.measure(benchmark) {
-            for _ in benchmark.scaledIterations {
-                signposter.emitEvent("event")
-            }
-        }
-    }
-
-    // The threads record scaledIterations events each, at once; the
-    // per-iteration figure is therefore the wall time per event *per thread*,
-    // directly comparable with "emitEvent, 1 thread" when the threads really
-    // run at once. On a loaded 2-core VM they may not (and 4 threads on 2
-    // cores never do), so each thread also reports its own CPU time per
-    // event, and the same is measured for as many threads reading the clock:
-    // the tracer's contention cost is the difference between the two.
-    for threads in [2, 4] {
-        Benchmark("clock_gettime, \(threads) threads at once (per read per thread)", configuration: concurrentConfiguration) {
-            benchmark in
-            ConcurrentThreads.run(benchmark, threads: threads) { count in readClock(count: count) }
-        }
-
-        Benchmark("emitEvent, \(threads) threads at once (per event per thread)", configuration: concurrentConfiguration) {
-            benchmark in
-            Tracer.enable()
-            defer { Tracer.disable() }
-            ConcurrentThreads.run(benchmark, threads: threads) { count in emitEvents(signposter, count: count) }
-        }
-    }
-
-    Benchmark("beginInterval, tracing disabled") { benchmark in
-        Tracer.disable()
-        PerOperation.measure(benchmark) {
-            for _ in benchmark.scaledIterations {
-                blackHole(signposter.beginInterval("interval"))
-            }
-        }
+        PerOperation.record(
+            benchmark, ConcurrentThreads.run(threads: 1, count: benchmark.scaledIterations.count) { beginIntervals(signposter, count: $0) })
     }
 }
 
-/// The defaults plus each thread's own CPU time per operation.
-var concurrentConfiguration: Benchmark.Configuration {
-    var configuration = Benchmark.defaultConfiguration
-    configuration.metrics += [PerOperation.threadCPUPicoseconds]
-    return configuration
+/// Begins and ends `count` intervals.
+@inline(never)
+func intervals(_ signposter: Signposter, count: Int) {
+    for _ in 0..<count {
+        let state = signposter.beginInterval("interval")
+        signposter.endInterval("interval", state)
+    }
 }
 
 /// Reads the clock `count` times (not inlined, like ``emitEvents``).
@@ -118,11 +93,32 @@ func readClock(count: Int) {
     }
 }
 
-/// Records `count` events (not inlined into the benchmark closure so both
-/// threads run the same code).
+/// Records `count` events (not inlined into the benchmark closure, so every
+/// thread runs the same code).
 @inline(never)
 func emitEvents(_ signposter: Signposter, count: Int) {
     for _ in 0..<count {
         signposter.emitEvent("event")
     }
+}
+
+/// Records `count` events into the c92f6b1 ring, as `emitEvent` did then:
+/// the StaticString's address as the name, the signposter's category.
+@inline(never)
+func emitEventsBefore(count: Int) {
+    let name: StaticString = "event"
+    for _ in 0..<count {
+        lpb_record(UInt8(LPB_KIND_EVENT), UInt64(UInt(bitPattern: name.utf8Start)), 0, 0, 0, 1)
+    }
+}
+
+/// Begins `count` intervals and keeps their ids (the states are used, but
+/// not through a call per state as `blackHole` is).
+@inline(never)
+func beginIntervals(_ signposter: Signposter, count: Int) {
+    var ids: UInt64 = 0
+    for _ in 0..<count {
+        ids &+= signposter.beginInterval("interval").id.rawValue
+    }
+    blackHole(ids)
 }

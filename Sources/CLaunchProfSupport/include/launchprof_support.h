@@ -30,8 +30,17 @@ static const uint64_t LP_NAME_INTERNED = UINT64_C(1) << 63;
 
 
 /// Slots are handed to threads in blocks so that threads never share a cache
-/// line or contend on one counter per event.
+/// line or contend on one counter per event: blocks of 64 events in a ring
+/// smaller than LP_LARGE_RING_EVENTS, of 256 from there on. Taking a block
+/// costs a few cache misses in a row (the locked add on the shared claim
+/// counter waits for the previous block's last stores, then the block's
+/// header, last written a lap ago, is taken by compare-and-swap): with 4
+/// threads on 2 cores, once per 64 events that was 5-10% of an event, once
+/// per 256 it is under 2% (docs/tracer.md). A large ring keeps at least 256
+/// blocks, so a block an idle thread holds is at most 1/256 of it.
 #define LP_BLOCK_EVENTS 64
+#define LP_BLOCK_EVENTS_LARGE 256
+#define LP_LARGE_RING_EVENTS (LP_BLOCK_EVENTS_LARGE * 256)
 
 // MARK: - Ring storage
 //
@@ -52,7 +61,7 @@ static const uint64_t LP_NAME_INTERNED = UINT64_C(1) << 63;
 
 /// One recorded event, as a snapshot returns it.
 typedef struct lp_event {
-    uint64_t seq;       ///< Its commit marker: claim number x LP_BLOCK_EVENTS + slot + 1.
+    uint64_t seq;       ///< Its commit marker: claim number x the ring's block_events + slot + 1.
     uint64_t ts;        ///< CLOCK_MONOTONIC nanoseconds.
     uint64_t name;      ///< StaticString address, or LP_NAME_INTERNED | index.
     uint64_t id;        ///< Signpost id; 0 for none.
@@ -86,14 +95,19 @@ enum {
     LP_BLOCK_RELEASED = 2,  ///< its owner is done with it: readable, and recyclable
 };
 
-/// The header of one block of LP_BLOCK_EVENTS slots, a cache line of its own:
+/// The header of one block of slots (the ring's block_events), a cache line of its own:
 /// threads that claim neighbouring blocks at the same moment do not bounce
 /// one line between them.
 typedef struct lp_block {
     uint32_t state;  ///< LP_BLOCK_* (atomic).
     uint32_t count;  ///< Events committed in it, stored by its owner before releasing it.
     uint64_t epoch;  ///< The claim number of its current owner (atomic); its slots' markers carry it.
-    uint64_t padding[6];
+    /// Committed events of earlier owners lost when this block was recycled,
+    /// added up by each claimer that recycles it (atomic; only the owner
+    /// writes it, on a line it already holds). The ring's overwritten count
+    /// is their sum: no read-modify-write on a line all writers share.
+    uint64_t overwritten;
+    uint64_t padding[5];
 } lp_block_t;
 
 /// A fixed-capacity event ring. The first cache line is read on every event
@@ -102,23 +116,23 @@ typedef struct lp_block {
 typedef struct lp_ring {
     lp_slot_t *slots;
     lp_block_t *blocks;
-    uint64_t capacity;     ///< A multiple of LP_BLOCK_EVENTS.
-    uint64_t block_count;  ///< capacity / LP_BLOCK_EVENTS.
+    uint64_t capacity;     ///< A multiple of block_events.
+    uint64_t block_count;  ///< capacity / block_events.
     uint64_t generation;   ///< Unique per ring; keys thread-local cursors.
     uint32_t policy;       ///< LP_POLICY_*.
-    uint32_t reserved;
+    uint32_t block_events; ///< Slots per block: LP_BLOCK_EVENTS, or LP_BLOCK_EVENTS_LARGE in a large ring.
     struct lp_ring *live_next;  ///< The list of live rings (under its lock).
     uint64_t padding0;
     uint64_t claimed;      ///< Block claims so far, skipped ones included (atomic).
     uint64_t dropped;      ///< Events not recorded: the ring was full, or every block owned (atomic).
-    uint64_t overwritten;  ///< Committed events in released blocks that were recycled (atomic).
-    uint64_t padding1[5];
+    uint64_t padding1[6];  ///< (Overwritten events are counted per block: lp_block_t.overwritten.)
 } lp_ring_t;
 
 /// A thread's current block in one ring.
 typedef struct lp_cursor {
     lp_slot_t *next;
     lp_slot_t *end;        ///< One past the owned block; next == end: no slot left.
+    lp_slot_t *start;      ///< The owned block's first slot.
     uint64_t seq;          ///< Commit marker for `next`.
     uint64_t generation;   ///< Ring the block belongs to.
     lp_block_t *block;     ///< The owned block, NULL when none.
@@ -180,7 +194,8 @@ void lp_set_tracing_enabled(int enabled);
 
 // MARK: - Rings
 
-/// Creates a ring; capacity is rounded up to a multiple of LP_BLOCK_EVENTS.
+/// Creates a ring; capacity is rounded up to whole blocks (of LP_BLOCK_EVENTS,
+/// or of LP_BLOCK_EVENTS_LARGE from LP_LARGE_RING_EVENTS on).
 /// Returns NULL when memory cannot be had.
 lp_ring_t *lp_ring_create(uint64_t capacity, uint32_t policy);
 

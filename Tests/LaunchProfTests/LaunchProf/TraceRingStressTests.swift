@@ -20,7 +20,8 @@ struct TraceRingStressTests {
     }
 
     static let loads = [OverflowPolicy.overwriteOldest, .dropNewest].flatMap { policy in
-        [64, 1024].map { Load(policy: policy, capacity: $0) }
+        // 64 and 1024: blocks of 64 events; 1 << 16: blocks of 256 (LP_LARGE_RING_EVENTS).
+        [64, 1024, 1 << 16].map { Load(policy: policy, capacity: $0) }
     }
 
     /// 1 by default (8 writers, one round), N from LAUNCHPROF_RING_STRESS (16 writers, N rounds).

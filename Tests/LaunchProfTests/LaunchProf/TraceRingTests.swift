@@ -14,6 +14,22 @@ struct TraceRingTests {
         #expect(ring.snapshot().isEmpty)
     }
 
+    @Test("a ring of 64 Ki events or more has 256-event blocks, whole, and each thread fills one alone")
+    func largeRingBlocks() throws {
+        let ring = try #require(TraceRing(capacity: 65_600, policy: .dropNewest))
+        #expect(ring.statistics.capacity == 65_792)  // 257 blocks of 256
+        // Two threads, one event each: two blocks taken, each thread's
+        // first event at the start of its own 256-event block.
+        runThreads(2) { thread in ring.record(kind: UInt8(LP_KIND_EVENT), name: "block", id: UInt64(thread)) }
+        #expect(lp_ring_stats(ring.pointer).claimed == 2)
+        var events = [lp_event_t](repeating: lp_event_t(), count: 4)
+        let count = lp_ring_snapshot(ring.pointer, &events, events.count)
+        #expect(count == 2)
+        // Commit markers: claim number x 256 + slot + 1.
+        #expect(events.prefix(count).map { ($0.seq - 1) % 256 } == [0, 0])
+        #expect(Set(events.prefix(count).map { ($0.seq - 1) / 256 }) == [0, 1])
+    }
+
     @Test("drop-newest keeps the earliest events and counts every dropped one")
     func dropNewestOverflow() throws {
         let ring = try #require(TraceRing(capacity: 1000, policy: .dropNewest))
@@ -45,8 +61,9 @@ struct TraceRingTests {
     func manyThreads() throws {
         let threads = 8
         let perThread = 100_000
-        // A thread's last block may be partly unused: one block of slack per thread.
-        let ring = try #require(TraceRing(capacity: threads * perThread + threads * 64))
+        // A thread's last block may be partly unused: one block of slack per
+        // thread (256 events: this ring is large enough for 256-event blocks).
+        let ring = try #require(TraceRing(capacity: threads * perThread + threads * 256))
         let threadIDs = Shared<[UInt32]>([])
         runThreads(threads) { thread in
             threadIDs.withLock { $0.append(lp_thread_id()) }
