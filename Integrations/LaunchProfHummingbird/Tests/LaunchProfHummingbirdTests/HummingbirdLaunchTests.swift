@@ -76,8 +76,12 @@ struct HummingbirdLaunchTests {
             environment: ["LP_SAMPLE_SLOW_ROUTER_MS": "15"])
         let why = after.output.split(separator: "\n").map(String.init).drop { !$0.hasPrefix("Why") }.dropFirst()
         let first = try #require(why.first, "\(after.output)")
+        // The interval is named first, on the launch path, with most of the
+        // change (its share, "(NN% of +X ms", at least half).
         #expect(first.contains("interval 'build router' (launch path) +"), "\(after.output)")
-        #expect(after.output.contains("was work on CPU (the process's CPU time"), "\(after.output)")
+        let share = first.split(separator: "(").dropFirst().compactMap { Int($0.prefix { $0 != "%" }) }.first
+        #expect((share ?? 0) >= 50, "most of the change is in 'build router': \(after.output)")
+        #expect(why.contains { $0.contains("work on CPU") }, "\(after.output)")
         // Its steps run on the main thread, but the server starts on its event
         // loops: the process's CPU time is the path's, and none of the
         // injected work is called waiting.
@@ -89,5 +93,20 @@ struct HummingbirdLaunchTests {
         _ = try launchprof(["run", "--ready", "tracer", "-r", "3", "--export-json", "r.json", "--", sample], in: directory)
         let explain = try launchprof(["explain", "r.json", "--trace", "server.lptrace"], in: directory)
         #expect(explain.output.contains("'build router' is the largest step on the path"), "\(explain.output)")
+    }
+
+    @Test("--activate: the server accepts on the socket it was started with, and the request that waited for it is timed")
+    func socketActivation() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let sample = try Self.product("hummingbird-launch-sample", in: Self.binDirectory)
+        // Were the inherited socket ignored, the server would bind a port of
+        // its own and launchprof's request would never be answered.
+        let run = try launchprof(
+            ["run", "--activate", "tcp:0", "--http-get", "/health", "-r", "3", "-w", "1", "--show-output", "--", sample],
+            in: directory)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("first response byte"), "\(run.output)")
+        #expect(run.output.contains("accepting on the inherited socket 3 ('launchprof')"), "\(run.output)")
     }
 }
