@@ -23,5 +23,5 @@ swift test --filter RegressionGateTests
 # measured by the launchprof built above (.build/debug/launchprof).
 (cd Integrations/LaunchProfHummingbird && swift build --build-tests && swift test)
 # The Vapor integration, likewise (a clean debug build of Vapor is the
-# longest step of the integrations: see docs/integrations-build-time.md).
+# longest step of the integrations: see Integrations/README.md).
 (cd Integrations/LaunchProfVapor && swift build --build-tests && swift test)

@@ -64,7 +64,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LaunchProfHummingbirdTests",
-            dependencies: ["HummingbirdLaunchSample"]
+            dependencies: ["HummingbirdLaunchSample", "LaunchProfHummingbird"]
         ),
     ]
 )
