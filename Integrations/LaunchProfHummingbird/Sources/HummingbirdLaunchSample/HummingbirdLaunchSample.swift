@@ -42,6 +42,11 @@ struct HummingbirdLaunchSample {
             })
         // Socket-activated (systemd, launchprof run --activate): accept on
         // the socket it was started with; otherwise bind 127.0.0.1:port.
-        try await app.runService(inheriting: ActivatedSocket.inherited.first)
+        do {
+            try await app.runService(inheriting: ActivatedSocket.inherited.first)
+        } catch {
+            // An error thrown out of main would trap.
+            SampleOptions.fail("\(error)")
+        }
     }
 }

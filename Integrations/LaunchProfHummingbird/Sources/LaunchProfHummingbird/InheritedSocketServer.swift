@@ -25,16 +25,22 @@ struct InheritedSocketServer<ChildChannel: ServerChildChannel>: Service {
     func run() async throws {
         for process in prelude { try await process() }
         let quiescing = ServerQuiescingHelper(group: eventLoopGroup)
-        let serverChannel = try await ServerBootstrap(group: eventLoopGroup)
-            .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+        let serverChannel: NIOAsyncChannel<ChildChannel.Value, Never>
+        do {
+            serverChannel = try await ServerBootstrap(group: eventLoopGroup)
+                .serverChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+                    }
                 }
-            }
-            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-            .bind(socket.descriptor, serverBackPressureStrategy: nil) { channel in
-                childChannel.setup(channel: channel, logger: logger)
-            }
+                .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+                .bind(socket.descriptor, serverBackPressureStrategy: nil) { channel in
+                    childChannel.setup(channel: channel, logger: logger)
+                }
+        } catch {
+            quiescing.initiateShutdown(promise: nil)
+            throw InheritedSocketError(socket: socket, reason: "\(error)")
+        }
         logger.info("Server started and accepting on the inherited socket \(socket.descriptor) ('\(socket.name)')")
         await withGracefulShutdownHandler {
             await onServerRunning(serverChannel.channel)

@@ -109,4 +109,28 @@ struct HummingbirdLaunchTests {
         #expect(run.output.contains("first response byte"), "\(run.output)")
         #expect(run.output.contains("accepting on the inherited socket 3 ('launchprof')"), "\(run.output)")
     }
+
+    @Test("an inherited descriptor that is a file, not a listening socket: a clear error naming it, exit 2, no hang")
+    func inheritedFileRefused() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let sample = try Self.product("hummingbird-launch-sample", in: Self.binDirectory)
+        let file = directory + "/not-a-socket"
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: file))
+        // LISTEN_PID must be the server's own pid: the shell's, kept by exec.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "export LISTEN_PID=$$ LISTEN_FDS=1; exec \"$0\" 3<\"$1\"", sample, file]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let watchdog = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        watchdog.cancel()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 2, "\(output)")
+        #expect(output.contains("cannot accept on the inherited socket 3 ('unknown')"), "\(output)")
+    }
 }
