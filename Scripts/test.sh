@@ -22,3 +22,6 @@ swift test --filter RegressionGateTests
 # The Hummingbird integration, a package of its own: its sample server is
 # measured by the launchprof built above (.build/debug/launchprof).
 (cd Integrations/LaunchProfHummingbird && swift build --build-tests && swift test)
+# The Vapor integration, likewise (a clean debug build of Vapor is the
+# longest step of the integrations: see Integrations/README.md).
+(cd Integrations/LaunchProfVapor && swift build --build-tests && swift test)

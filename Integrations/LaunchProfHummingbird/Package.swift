@@ -3,11 +3,14 @@
 // neither LaunchProf's users nor the other integrations resolve Hummingbird.
 //
 //   LaunchProfHummingbird     launch complete when the server is accepting
-//                             (Hummingbird's onServerRunning)
+//                             (Hummingbird's onServerRunning), and the
+//                             server on a socket-activated process's
+//                             inherited socket (runService(inheriting:))
 //   hummingbird-launch-sample a Hummingbird server with an async main whose
 //                             launch work is in signpost intervals
 //
-// Tests: cd Integrations/Hummingbird && swift build && swift test
+// Tests: cd Integrations/LaunchProfHummingbird && swift build --build-tests && swift test
+// (they run the launchprof built at the repository's root).
 import PackageDescription
 
 // SwiftPM names a path dependency after its directory (the checkout's,
@@ -25,8 +28,14 @@ let package = Package(
     dependencies: [
         .package(path: "../.."),  // launchprof
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        // Hummingbird's own: its onServerRunning passes a NIO Channel.
+        // Hummingbird's own dependencies, nothing more to resolve: its
+        // onServerRunning passes a NIO Channel, and a server on an inherited
+        // socket is built from NIO's bootstrap, NIOExtras' quiescing helper
+        // and a ServiceLifecycle service.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -34,7 +43,14 @@ let package = Package(
             dependencies: [
                 .product(name: "LaunchProf", package: launchprofIdentity),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -48,7 +64,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LaunchProfHummingbirdTests",
-            dependencies: ["HummingbirdLaunchSample"]
+            dependencies: ["HummingbirdLaunchSample", "LaunchProfHummingbird"]
         ),
     ]
 )

@@ -1,8 +1,9 @@
 // hummingbird-launch-sample: a Hummingbird 2 server with an async main. Its
 // launch work runs in signpost intervals ("load config", "build router") on
 // Swift's cooperative pool; launch complete is recorded when the server is
-// accepting (HummingbirdLaunch.serverRunning). It prints
-// "listening on 127.0.0.1:PORT" and serves GET /health until SIGTERM.
+// accepting (HummingbirdLaunch.serverRunning), on the socket it was started
+// with when socket-activated. It prints "listening on 127.0.0.1:PORT" and
+// serves GET /health until SIGTERM.
 //
 //   hummingbird-launch-sample [--port N]            (default 0: a free port)
 //   LP_SAMPLE_SLOW_ROUTER_MS=N   N ms more of CPU work inside "build router"
@@ -39,6 +40,13 @@ struct HummingbirdLaunchSample {
                 print("listening on 127.0.0.1:\(channel.localAddress?.port ?? 0)")
                 fflush(nil)
             })
-        try await app.runService()
+        // Socket-activated (systemd, launchprof run --activate): accept on
+        // the socket it was started with; otherwise bind 127.0.0.1:port.
+        do {
+            try await app.runService(inheriting: ActivatedSocket.inherited.first)
+        } catch {
+            // An error thrown out of main would trap.
+            SampleOptions.fail("\(error)")
+        }
     }
 }
