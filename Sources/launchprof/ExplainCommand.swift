@@ -23,7 +23,7 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A trace of the program ('launchprof record'), for the critical path.", valueName: "trace"))
     var trace: String?
 
-    @Option(help: ArgumentHelp("Explain only this target (default: every one).", valueName: "name"))
+    @Option(help: ArgumentHelp("Explain only this target (default: every one but launchprof's calibration workload).", valueName: "name"))
     var target: String?
 
     @Option(help: ArgumentHelp("Also write the insights as JSON to this file.", valueName: "file"))
@@ -51,17 +51,31 @@ struct ExplainCommand: ParsableCommand {
         } catch {
             throw Output.fail("\(error)", status: .usage)
         }
-        let chosen = document.results.filter { target == nil || $0.target.name == target }
+        // The calibration workload is launchprof's own yardstick of the
+        // machine, not a program to explain, unless it is asked for by name.
+        let chosen = document.results.filter { result in
+            target.map { result.target.name == $0 } ?? (result.target.name != Calibration.targetName)
+        }
         guard !chosen.isEmpty else {
             let names = document.results.map(\.target.name)
+            let wanted = target.map { "no target named '\($0)'" } ?? "no target but launchprof's calibration workload"
+            throw Output.fail("'\(results)' has \(wanted) (targets: \(names.joined(separator: ", ")))", status: .usage)
+        }
+        // A trace is of one program: it explains that target's results, never
+        // the calibration workload's nor another target's.
+        let traced = Set(chosen.map(\.target.name).filter { $0 != Calibration.targetName })
+        if traceFile != nil, traced.count > 1 {
             throw Output.fail(
-                "'\(results)' has no target named '\(target ?? "")' (targets: \(names.joined(separator: ", ")))", status: .usage)
+                "--trace '\(trace ?? "")' is a trace of one program, and '\(results)' has \(traced.count) targets: "
+                    + "name the traced one with --target (targets: \(traced.sorted().joined(separator: ", ")))",
+                status: .usage)
         }
         var all: [TargetInsights] = []
         var tabled = Set<String>()
         for result in chosen {
             let statistics = loader ? LoaderStatistics.measure(result.target) : nil
-            let insights = LaunchInsights.insights(for: result, trace: traceFile, loader: statistics)
+            let resultTrace = traced.contains(result.target.name) ? traceFile : nil
+            let insights = LaunchInsights.insights(for: result, trace: resultTrace, loader: statistics)
             print("\(result.label)")
             if insights.isEmpty { print("  \(LaunchInsights.nothingStandsOut(in: result))") }
             for insight in insights {
@@ -69,7 +83,7 @@ struct ExplainCommand: ParsableCommand {
                 print("    why: \(insight.cause)")
                 print("    do:  \(insight.action)")
             }
-            if traceFile == nil, result.runs.contains(where: \.exit.isSuccess) { print("  (\(LaunchInsights.withoutTrace))") }
+            if resultTrace == nil, result.runs.contains(where: \.exit.isSuccess) { print("  (\(LaunchInsights.withoutTrace))") }
             if loader, tabled.insert(result.target.name).inserted {
                 printLoaderTable(for: result, in: document)
             }

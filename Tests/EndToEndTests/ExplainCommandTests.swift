@@ -93,4 +93,34 @@ struct ExplainCommandTests {
         #expect(unknown.status == 2)
         #expect(unknown.standardError.contains("has no target named 'other' (targets: hello)"))
     }
+
+    @Test("a trace explains its program only: never the calibration workload, and with two targets --target names it")
+    func traceOfOneProgram() throws {
+        let directory = Products.temporaryPath("explain-one-trace")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let app = try Products.path("lp-sample-app")
+        let record = try launchprof(["record", "--quiet", "--output", "app.lptrace", "--", app], in: directory)
+        try #require(record.status == 0, "\(record.standardError)")
+        let run = try launchprof(
+            [
+                "run", "--ready", "tracer", "--calibrate", "-r", "2", "-w", "0", "--export-json", "r.json",
+                "-n", "app", app, "-n", "hello", app,
+            ], in: directory)
+        try #require(run.status == 0, "\(run.standardError)")
+        let both = try launchprof(["explain", "r.json", "--trace", "app.lptrace"], in: directory)
+        #expect(both.status == 2)
+        #expect(both.standardError.contains("is a trace of one program"), "\(both.standardError)")
+        #expect(both.standardError.contains("name the traced one with --target (targets: app, hello)"))
+        let explain = try launchprof(["explain", "r.json", "--trace", "app.lptrace", "--target", "app"], in: directory)
+        #expect(explain.status == 0, "\(explain.standardError)")
+        #expect(explain.standardOutput.contains("critical path"), "\(explain.standardOutput)")
+        // Without --target, every target but launchprof's own calibration workload.
+        let all = try launchprof(["explain", "r.json"], in: directory)
+        #expect(all.status == 0, "\(all.standardError)")
+        #expect(all.standardOutput.contains("app (warm)") && all.standardOutput.contains("hello (warm)"))
+        #expect(!all.standardOutput.contains("launchprof-calibration"), "\(all.standardOutput)")
+        let calibration = try launchprof(["explain", "r.json", "--target", "launchprof-calibration"], in: directory)
+        #expect(calibration.status == 0 && calibration.standardOutput.contains("launchprof-calibration"))
+    }
 }
