@@ -15,7 +15,7 @@ extension LaunchInsights {
         func time(_ interval: TraceInterval) -> Double { Double(min(interval.endTimestamp, end) &- interval.startTimestamp) }
         func thread(_ id: UInt32) -> String {
             if id == trace.header.pid { return "the main thread" }
-            let name = trace.threadNames[id].map { " '\(TerminalText.sanitized($0))'" } ?? ""
+            let name = trace.threadNames[id].map { " \(DispatchThreadName.described(TerminalText.sanitized($0)))" } ?? ""
             return "thread \(id)\(name)"
         }
         if let path, !path.leaves.isEmpty {
