@@ -5,7 +5,10 @@
 //   LaunchProfVapor      launch complete when the server is accepting
 //                        (VaporLaunch.execute: after Vapor's serve command
 //                        has bound the socket, not at didBoot, which is
-//                        before it)
+//                        before it); socket-activated, it serves on
+//                        the inherited socket (a Vapor Server built on
+//                        NIO's withBoundSocket, NIOHTTP1 and NIOExtras'
+//                        quiescing helper)
 //   vapor-launch-sample  a Vapor server with an async main whose launch
 //                        work is in signpost intervals
 //
@@ -28,6 +31,11 @@ let package = Package(
     dependencies: [
         .package(path: "../.."),  // launchprof
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        // Vapor's own dependencies, nothing more to resolve: the server on an
+        // inherited socket is built from NIO's bootstrap and HTTP/1 pipeline
+        // and NIOExtras' quiescing helper.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
         .target(
@@ -35,6 +43,10 @@ let package = Package(
             dependencies: [
                 .product(name: "LaunchProf", package: launchprofIdentity),
                 .product(name: "Vapor", package: "vapor"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
             ]
         ),
         .executableTarget(
@@ -47,7 +59,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LaunchProfVaporTests",
-            dependencies: ["VaporLaunchSample"]
+            dependencies: ["VaporLaunchSample", "LaunchProfVapor"]
         ),
     ]
 )

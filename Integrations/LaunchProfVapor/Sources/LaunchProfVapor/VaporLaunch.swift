@@ -19,6 +19,14 @@ import Vapor
 ///
 /// `launchprof run --ready tracer` then times the launch to that moment,
 /// and systemd (`Type=notify`) hears `READY=1` then too.
+///
+/// Socket-activated (systemd's `ListenStream=`, `launchprof run
+/// --activate`), the same line serves on the socket the process was
+/// started with: ``ActivatedSocket/inherited`` is not empty, so `execute`
+/// replaces the application's server (`app.servers.use`) with one on that
+/// socket before it starts, and the connection that started the process is
+/// answered by the application's routes. Without an inherited socket,
+/// Vapor's own server is used as configured.
 public enum VaporLaunch {
     /// Starts `application` as `execute()` does (boot, then the command
     /// its arguments name, `serve` by default), records launch complete
@@ -27,17 +35,19 @@ public enum VaporLaunch {
     /// migration) runs and returns without a launch complete: it started
     /// no server.
     ///
-    /// - Throws: ``InheritedSocketUnsupported`` when the process was
-    ///   socket-activated (``ActivatedSocket/inherited`` is not empty):
-    ///   Vapor cannot accept on a socket it did not bind, and binding its
-    ///   own would leave the connection that started it waiting forever.
-    ///   Otherwise whatever Vapor's startup throws, reported to its logger.
+    /// When the process was socket-activated, the server is one on the
+    /// first inherited socket (HTTP/1.1 only, request bodies up to
+    /// `app.routes.defaultMaxBodySize`, no protocol upgrades); the address
+    /// the serve command is given (`--port`, `--bind`) is not bound.
+    ///
+    /// - Throws: ``InheritedSocketError`` when the inherited descriptor
+    ///   cannot be accepted on (it is not a listening socket). Otherwise
+    ///   whatever Vapor's startup throws. Either is reported to the
+    ///   application's logger too.
     public static func execute(_ application: Application) async throws {
-        let inherited = ActivatedSocket.inherited
-        if !inherited.isEmpty {
-            let error = InheritedSocketUnsupported(sockets: inherited)
-            application.logger.critical("\(error)")
-            throw error
+        if let socket = ActivatedSocket.inherited.first {
+            let server = InheritedSocketServer(application: application, socket: socket)
+            application.servers.use { _ in server }
         }
         do {
             try await application.startup()

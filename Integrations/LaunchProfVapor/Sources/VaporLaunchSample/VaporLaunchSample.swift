@@ -2,7 +2,9 @@
 // runs in signpost intervals ("load config", "register routes") on Swift's
 // cooperative pool; launch complete is recorded when the server is
 // accepting (VaporLaunch.execute). Vapor logs "Server started on
-// http://127.0.0.1:PORT"; it serves GET /health until SIGTERM.
+// http://127.0.0.1:PORT"; it serves GET /health, and POST /echo answers
+// the request's body, until SIGTERM. Socket-activated (systemd, launchprof
+// run --activate), it serves on the socket it was started with instead.
 //
 //   vapor-launch-sample [serve --port N]     (default: a free port)
 //   LP_SAMPLE_SLOW_ROUTES_MS=N   N ms more of CPU work inside "register routes"
@@ -31,16 +33,16 @@ struct VaporLaunchSample {
         signposter.withIntervalSignpost("register routes") {
             _ = SampleOptions.spin(milliseconds: 1 + slowRoutes)
             app.get("health") { _ in "ok\n" }
+            app.post("echo") { request in request.body.string ?? "" }
             app.get { _ in greeting + "\n" }
             for index in 0..<20 { app.get("items", "\(index)") { _ in "item \(index)\n" } }
         }
         do {
             try await VaporLaunch.execute(app)
         } catch {
-            // Said by Vapor's logger already; an error thrown out of main
-            // would trap.
+            // An error thrown out of main would trap.
             try? await app.asyncShutdown()
-            exit(1)
+            SampleOptions.fail("\(error)")
         }
         try await app.asyncShutdown()
     }

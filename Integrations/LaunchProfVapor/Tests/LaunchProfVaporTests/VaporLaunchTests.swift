@@ -83,16 +83,84 @@ struct VaporLaunchTests {
         #expect(explain.output.contains("'register routes' is the largest step on the path"), "\(explain.output)")
     }
 
-    @Test("--activate: Vapor cannot accept on an inherited socket, and the sample says so and exits instead of leaving the request waiting")
-    func socketActivationRefused() throws {
+    @Test("--activate: the server accepts on the socket it was started with, and the request that waited for it is timed")
+    func socketActivation() throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let sample = try Self.product("vapor-launch-sample", in: Self.binDirectory)
+        // Were the inherited socket ignored, Vapor would bind a port of its
+        // own and launchprof's request would never be answered.
         let run = try launchprof(
-            ["run", "--activate", "tcp:0", "--http-get", "/health", "-r", "2", "-w", "1", "--show-output", "--", sample],
+            ["run", "--activate", "tcp:0", "--http-get", "/health", "-r", "3", "-w", "1", "--show-output", "--", sample],
             in: directory)
-        #expect(run.status != 0, "\(run.output)")
-        #expect(run.output.contains("Vapor 4 cannot accept on a socket it did not bind"), "\(run.output)")
-        #expect(run.output.contains("exited with status 1"), "\(run.output)")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("first response byte"), "\(run.output)")
+        #expect(run.output.contains("accepting on the inherited socket 3 ('launchprof')"), "\(run.output)")
+    }
+
+    @Test("socket-activated: a POST's body is answered, a keep-alive connection's next request too, and Connection: close ends it")
+    func bodyAndKeepAlive() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try SocketActivatedSample(
+            sample: try Self.product("vapor-launch-sample", in: Self.binDirectory), outputPath: directory + "/out")
+        // Both requests on one connection, the second written before the
+        // first is answered: it is answered after it, then the server closes.
+        let response = try server.exchange(
+            "POST /echo HTTP/1.1\r\nHost: test\r\nContent-Length: 11\r\n\r\nhello vapor"
+                + "GET /health HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        let stopped = server.stop()
+        let parts = response.lowercased().components(separatedBy: "http/1.1 200 ok\r\n")
+        try #require(parts.count == 3, "two responses: \(response)\n\(stopped.output)")
+        #expect(parts[1].contains("connection: keep-alive") && parts[1].contains("content-length: 11"), "\(response)")
+        #expect(parts[1].hasSuffix("\r\n\r\nhello vapor"), "\(response)")
+        #expect(parts[2].contains("connection: close") && parts[2].hasSuffix("\r\n\r\nok\n"), "\(response)")
+        #expect(parts[1].contains("date: ") && parts[2].contains("date: "), "\(response)")
+        #expect(stopped.output.contains("accepting on the inherited socket 3 ('unknown')"), "\(stopped.output)")
+    }
+
+    @Test("socket-activated: a body larger than app.routes.defaultMaxBodySize is answered 413 and the connection closed")
+    func bodyTooLarge() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try SocketActivatedSample(
+            sample: try Self.product("vapor-launch-sample", in: Self.binDirectory), outputPath: directory + "/out")
+        // 16 KiB by default: said by Content-Length, and sent without one.
+        let declared = try server.exchange(
+            "POST /echo HTTP/1.1\r\nHost: test\r\nContent-Length: 1000000\r\n\r\n" + String(repeating: "x", count: 1000))
+        let chunk = String(repeating: "y", count: 8192)
+        let chunked = try server.exchange(
+            "POST /echo HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + String(repeating: "2000\r\n\(chunk)\r\n", count: 3) + "0\r\n\r\n")
+        let health = try server.exchange("GET /health HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        let stopped = server.stop()
+        #expect(declared.hasPrefix("HTTP/1.1 413 Payload Too Large\r\n"), "\(declared)\n\(stopped.output)")
+        #expect(declared.lowercased().contains("connection: close"), "\(declared)")
+        #expect(chunked.hasPrefix("HTTP/1.1 413 Payload Too Large\r\n"), "\(chunked)\n\(stopped.output)")
+        #expect(health.hasPrefix("HTTP/1.1 200 OK\r\n"), "the server serves on: \(health)")
+    }
+
+    @Test("an inherited descriptor that is a file, not a listening socket: a clear error naming it, exit 2, no hang")
+    func inheritedFileRefused() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let sample = try Self.product("vapor-launch-sample", in: Self.binDirectory)
+        let file = directory + "/not-a-socket"
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: file))
+        // LISTEN_PID must be the server's own pid: the shell's, kept by exec.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "export LISTEN_PID=$$ LISTEN_FDS=1; exec \"$0\" 3<\"$1\"", sample, file]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let watchdog = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        watchdog.cancel()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 2, "\(output)")
+        #expect(output.contains("cannot accept on the inherited socket 3 ('unknown')"), "\(output)")
     }
 }
