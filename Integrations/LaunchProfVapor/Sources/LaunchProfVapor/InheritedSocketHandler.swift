@@ -70,6 +70,11 @@ final class InheritedSocketHandler: ChannelInboundHandler, RemovableChannelHandl
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            // Vapor's idleTimeout, as its own server closes then.
+            configuration.application.logger.debug("Closing idle connection")
+            return context.close(promise: nil)
+        }
         if event is ChannelShouldQuiesceEvent { quiescing = true }
         context.fireUserInboundEventTriggered(event)
     }

@@ -15,7 +15,9 @@ import Vapor
 /// Each connection is HTTP/1.1 (NIOHTTP1's server pipeline, pipelined
 /// requests answered in order, a 400 for a malformed one), and each request
 /// is answered by the application's responder (`app.responder.current`,
-/// its middleware and routes) through ``InheritedSocketHandler``.
+/// its middleware and routes) through ``InheritedSocketHandler``. Of
+/// `app.http.server.configuration`, the server name, `tcpNoDelay` and
+/// `idleTimeout` apply; TLS, HTTP/2 and compression do not.
 /// ``VaporLaunch/execute(_:)`` uses it when the process was
 /// socket-activated; the address the serve command is given is then not
 /// bound. `shutdown()` stops accepting and lets each open connection finish
@@ -73,9 +75,10 @@ final class InheritedSocketServer: Server, Sendable {
         }
         let group = application.eventLoopGroup
         let quiescing = ServerQuiescingHelper(group: group)
+        let http = application.http.server.configuration
         let handling = InheritedSocketHandler.Configuration(
             application: application, maxBodySize: application.routes.defaultMaxBodySize.value,
-            serverName: application.http.server.configuration.serverName, date: HTTPDate())
+            serverName: http.serverName, date: HTTPDate())
         return ServerBootstrap(group: group)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -84,6 +87,14 @@ final class InheritedSocketServer: Server, Sendable {
             }
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    // Vapor's own options where they apply: TCP_NODELAY on a
+                    // TCP socket (not on a Unix one), its idle timeout.
+                    if http.tcpNoDelay, channel.localAddress?.protocol != .unix {
+                        try channel.syncOptions?.setOption(.socketOption(.tcp_nodelay), value: 1)
+                    }
+                    if let idleTimeout = http.idleTimeout {
+                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: idleTimeout))
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(InheritedSocketHandler(handling))
                 }

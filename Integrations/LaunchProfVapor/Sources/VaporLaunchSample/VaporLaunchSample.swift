@@ -8,6 +8,7 @@
 //
 //   vapor-launch-sample [serve --port N]     (default: a free port)
 //   LP_SAMPLE_SLOW_ROUTES_MS=N   N ms more of CPU work inside "register routes"
+//   LP_SAMPLE_IDLE_TIMEOUT_MS=N  close a connection idle for N ms (Vapor's idleTimeout)
 import LaunchProf
 import LaunchProfVapor
 import Vapor
@@ -23,6 +24,7 @@ struct VaporLaunchSample {
     static func main() async throws {
         LaunchTracker.recordLaunchStart()
         let slowRoutes = SampleOptions.milliseconds("LP_SAMPLE_SLOW_ROUTES_MS")
+        let idleTimeout = SampleOptions.milliseconds("LP_SAMPLE_IDLE_TIMEOUT_MS")
         var environment = try Environment.detect()
         try LoggingSystem.bootstrap(from: &environment)
         let app = try await Application.make(environment)
@@ -30,6 +32,7 @@ struct VaporLaunchSample {
         // A free port unless `serve --port N` says otherwise.
         app.http.server.configuration.hostname = "127.0.0.1"
         app.http.server.configuration.port = 0
+        if idleTimeout > 0 { app.http.server.configuration.idleTimeout = .milliseconds(Int64(idleTimeout)) }
         signposter.withIntervalSignpost("register routes") {
             _ = SampleOptions.spin(milliseconds: 1 + slowRoutes)
             app.get("health") { _ in "ok\n" }

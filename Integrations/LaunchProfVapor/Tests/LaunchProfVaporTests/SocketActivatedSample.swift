@@ -20,7 +20,7 @@ final class SocketActivatedSample {
         var description: String
     }
 
-    init(sample: String, outputPath: String) throws {
+    init(sample: String, outputPath: String, environment: [String: String] = [:]) throws {
         self.outputPath = outputPath
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw Failure(description: "socket: errno \(errno)") }
@@ -47,7 +47,10 @@ final class SocketActivatedSample {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
         guard spawned == 0 else { throw Failure(description: "posix_spawn: error \(spawned)") }
         self.pid = pid
     }

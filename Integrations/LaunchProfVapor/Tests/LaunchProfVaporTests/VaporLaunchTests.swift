@@ -140,6 +140,23 @@ struct VaporLaunchTests {
         #expect(health.hasPrefix("HTTP/1.1 200 OK\r\n"), "the server serves on: \(health)")
     }
 
+    @Test("socket-activated with app.http.server.configuration.idleTimeout: an idle connection is closed")
+    func idleConnectionClosed() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try SocketActivatedSample(
+            sample: try Self.product("vapor-launch-sample", in: Self.binDirectory), outputPath: directory + "/out",
+            environment: ["LP_SAMPLE_IDLE_TIMEOUT_MS": "200"])
+        let answered = try server.exchange("GET /health HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        try #require(answered.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(answered)")
+        // Kept open, the exchange would wait out its 30 s read timeout.
+        let start = Date()
+        let idle = try server.exchange("")
+        let waited = Date().timeIntervalSince(start)
+        let stopped = server.stop()
+        #expect(idle.isEmpty && waited < 15, "closed after \(waited) s: \(idle)\n\(stopped.output)")
+    }
+
     @Test("an inherited descriptor that is a file, not a listening socket: a clear error naming it, exit 2, no hang")
     func inheritedFileRefused() throws {
         let directory = try scratch()
