@@ -69,9 +69,13 @@ final class InheritedSocketServer: Server, Sendable {
         let application = self.application
         let socket = self.socket
         if let address {
+            let given =
+                switch address {
+                case .hostname(let host, let port): "\(host ?? "the configured host"):\(port.map(String.init) ?? "the configured port")"
+                case .unixDomainSocket(let path): path
+                }
             application.logger.notice(
-                "Socket-activated: serving on the inherited socket \(socket.descriptor) ('\(socket.name)'), not on \(address)"
-            )
+                "Socket-activated: serving on the inherited socket \(socket.descriptor) ('\(socket.name)'), not on \(given)")
         }
         let group = application.eventLoopGroup
         let quiescing = ServerQuiescingHelper(group: group)
