@@ -103,8 +103,10 @@ typedef struct lp_sampler_thread_hook {
 /// (sampler_entry.c) with a link-time offset.
 __attribute__((visibility("hidden"))) int lp_sampler_register_thread_hook(lp_sampler_thread_hook_t *hook);
 
-/// Stops sampling, waits for handlers in flight and snapshots the loaded
-/// modules. Idempotent; safe to call when sampling never started.
+/// Stops sampling: deletes every thread's timer and waits for handlers in
+/// flight (the module map and the threads' names are read later, by
+/// lp_sampler_encode_sections). Idempotent; safe to call when sampling never
+/// started.
 void lp_sampler_stop(void);
 
 /// Why the last start failed (static text), or NULL.
