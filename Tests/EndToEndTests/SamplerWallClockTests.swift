@@ -55,6 +55,32 @@ struct SamplerWallClockTests {
         #expect(profiled.folded.allSatisfy { $0.frames.first == "[off CPU]" || $0.frames.first == "[on CPU]" })
     }
 
+    /// lp-sample-lock-wait: its main thread blocks on a mutex the loader
+    /// thread holds while it builds the catalog. The wall clock samples the
+    /// wait, off CPU, in glibc's lock wait under the call that waited; the CPU
+    /// clock has (almost) nothing there.
+    @Test func aSwiftLaunchWaitingOnALockShowsTheWaitUnderTheCallThatWaited() throws {
+        let program = try Products.path("lp-sample-lock-wait")
+        let wall = try ProfiledRun.profile([program, "--hold-ms", "150"], name: "lock-wall", options: ["--clock", "wall"])
+        defer { try? FileManager.default.removeItem(atPath: wall.directory) }
+        func weight(_ stacks: [(frames: [String], weight: UInt64)]) -> UInt64 { stacks.reduce(0) { $0 + $1.weight } }
+        let waiting = wall.folded.filter { stack in
+            guard let call = stack.frames.firstIndex(where: { $0.contains("waitForCatalog") }) else { return false }
+            return stack.frames[(call + 1)...].contains { $0.contains("lll_lock_wait") || $0.contains("futex") }
+        }
+        let offCPU = waiting.filter { $0.frames.first == "[off CPU]" }
+        // 150 ms of the loader's CPU at 1 kHz: the main thread waits at least that long.
+        #expect(weight(offCPU) >= 100, "the wait is sampled off CPU under waitForCatalog: \(wall.foldedText)")
+        #expect(Double(weight(offCPU)) >= 0.8 * Double(weight(waiting)), "\(waiting)")
+        #expect(wall.folded.contains { $0.frames.contains { $0.contains("buildCatalog") } }, "the holder's work is there too")
+
+        let cpu = try ProfiledRun.profile([program, "--hold-ms", "150"], name: "lock-cpu")
+        defer { try? FileManager.default.removeItem(atPath: cpu.directory) }
+        let waitedOnCPU = weight(cpu.folded.filter { $0.frames.contains { $0.contains("waitForCatalog") } })
+        #expect(waitedOnCPU <= 5, "a CPU-time profile does not see the wait: \(cpu.foldedText)")
+        #expect(weight(cpu.folded.filter { $0.frames.contains { $0.contains("buildCatalog") } }) >= 100)
+    }
+
     @Test func aClockOtherThanCPUOrWallIsRefused() throws {
         let run = try CommandRun.run(try Products.path("launchprof"), ["profile", "--clock", "monotonic", "--", "/bin/true"])
         #expect(run.status == 2, "\(run.standardError)")
