@@ -12,11 +12,7 @@
 #                   liblaunchprof-preload.so (libunwind at start-up, every thread);
 #      posix-R      profiled-R with LAUNCHPROF_SAMPLE_TIMER=posix (the POSIX
 #                   CPU-time timers the sampler falls back to);
-#      preloaded    LD_PRELOAD alone, no sampling: what loading the library costs;
-#      traced       plain, writing its trace after ready (LAUNCHPROF_TRACE);
-#      written-R    profiled-R, writing its trace after ready: with traced, what
-#                   encoding and writing the samples and module map cost (the
-#                   first rate of RATES only).
+#      preloaded    LD_PRELOAD alone, no sampling: what loading the library costs.
 #    for each rate R of RATES. The measured runs write no trace otherwise
 #    (--no-trace-runs): the table is what sampling costs the launch itself.
 #    Prints, for each, the medians of the CPU the launch used (user + system,
@@ -57,11 +53,6 @@ for rate in $RATES; do
     environment: {LAUNCHPROF_SAMPLE_HZ: \"$rate\", LAUNCHPROF_SAMPLE_TIMER: posix, LD_PRELOAD: $preload}
 "
 done
-first=${RATES%% *}
-rate_targets+="  - name: written-$first
-    command: [$bin/lp-sample-app]
-    environment: {LAUNCHPROF_SAMPLE_HZ: \"$first\", LD_PRELOAD: $preload, LAUNCHPROF_TRACE: $work/written.lptrace, LAUNCHPROF_TRACE_AT: after-ready}
-"
 cat > "$work/launchprof.yml" <<YML
 version: 1
 reference: plain
@@ -72,9 +63,6 @@ defaults:
 targets:
   - name: plain
     command: [$bin/lp-sample-app]
-  - name: traced
-    command: [$bin/lp-sample-app]
-    environment: {LAUNCHPROF_TRACE: $work/traced.lptrace, LAUNCHPROF_TRACE_AT: after-ready}
 $rate_targets
   - name: preloaded
     command: [$bin/lp-sample-app]
@@ -98,8 +86,7 @@ wall = {r["target"]["name"]: [x["wallToReady"] / 1e6 for x in r["runs"] if x.get
 cpu = {r["target"]["name"]: [(x["userCPU"] + x["systemCPU"]) / 1e6 for x in r["runs"] if x.get("wallToReady")] for r in results}
 swift = [name for name in wall if not name.startswith("c-")]
 print(f"{'target':14} {'CPU (user+sys)':>34}   {'wall to ready':>34}")
-pairs = [(name, "traced" if name.startswith("written-") else "plain") for name in swift]
-for name, reference in pairs + [("c-plain", "c-plain"), ("c-preloaded", "c-plain")]:
+for name, reference in [(name, "plain") for name in swift] + [("c-plain", "c-plain"), ("c-preloaded", "c-plain")]:
     cells = []
     for measure in (cpu, wall):
         value, base = statistics.median(measure[name]), statistics.median(measure[reference])
