@@ -13,7 +13,7 @@
 #      posix-R      profiled-R with LAUNCHPROF_SAMPLE_TIMER=posix (the POSIX
 #                   CPU-time timers the sampler falls back to);
 #      preloaded    LD_PRELOAD alone, no sampling: what loading the library costs.
-#    for each rate R of RATES. The measured runs write no trace otherwise
+#    for each rate R of RATES. The measured runs write no trace
 #    (--no-trace-runs): the table is what sampling costs the launch itself.
 #    Prints, for each, the medians of the CPU the launch used (user + system,
 #    rusage) and of its wall time to ready, and their ratios to plain,
@@ -23,7 +23,7 @@
 #    swiftc links into every product) cost a program that has neither.
 # 3. Handler cost: a C program whose hot function sits 30 frames deep,
 #    profiled at 1 kHz through the preload library, HANDLER_RUNS times; the
-#    sampler times each unwind (two clock reads around unw_backtrace, stored
+#    sampler times each unwind (two clock reads around the stack walk, stored
 #    per sample) and `launchprof profile` prints the median of each run.
 #
 # Usage: Scripts/compare/compare-sampling-overhead.sh     RUNS=200 WARMUP=20 HANDLER_RUNS=10 RATES="250 1000 4000"
