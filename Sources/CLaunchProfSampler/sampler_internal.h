@@ -120,8 +120,10 @@ void lp_sampler_scan_once(void);
 void *lp_sampler_thread_began(void);
 void lp_sampler_thread_ending(void *slot);
 /// Starts the calling thread's wall-clock on/off-CPU accounting from its
-/// CPU time now (sampler.c).
+/// CPU time and run-queue wait now (sampler.c).
 void lp_sampler_thread_cpu_reset(void);
+/// Closes the calling thread's schedstat file, if the wall clock opened one.
+void lp_sampler_thread_wall_release(void);
 /// Whether the calling thread is in the SIGPROF handler, inside libunwind.
 int lp_sampler_unwinding(void);
 /// Reads /proc/self/task/<tid>/comm into `name`.

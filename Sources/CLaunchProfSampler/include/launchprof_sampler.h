@@ -35,6 +35,9 @@ enum {
     LP_SAMPLE_UNWIND_FAILED = 2,  ///< libunwind failed: only the interrupted PC.
     LP_SAMPLE_LOADER_BUSY = 4,    ///< A loader lock was taken: only the interrupted PC.
     LP_SAMPLE_OFF_CPU = 8,        ///< Wall clock: the thread used under half the period's CPU (it waited).
+    /// Wall clock, with LP_SAMPLE_OFF_CPU: most of the time the thread did not
+    /// run it was runnable, waiting for a CPU (schedstat's run-queue time).
+    LP_SAMPLE_RUNNABLE = 16,
 };
 
 #define LP_SAMPLER_DEFAULT_HZ 1000
