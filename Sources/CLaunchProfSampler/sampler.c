@@ -14,7 +14,6 @@
 #include "sampler_internal.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -32,79 +31,6 @@ lp_sampler_t lp_sampler_state = {.wake_fd = -1};
 static __thread int unwinding __attribute__((tls_model("initial-exec")));
 
 int lp_sampler_unwinding(void) { return unwinding; }
-
-/// The thread's CPU time at its previous wall-clock sample (ns).
-static __thread uint64_t wall_cpu_ns __attribute__((tls_model("initial-exec")));
-/// Wall clock: the thread's /proc/thread-self/schedstat (descriptor + 1; -1
-/// when it cannot be opened), and the time it had spent runnable on a run
-/// queue, waiting for a CPU, at its previous sample (when `wall_queue_known`).
-static __thread int schedstat_fd __attribute__((tls_model("initial-exec")));
-static __thread uint64_t wall_queue_ns __attribute__((tls_model("initial-exec")));
-static __thread int wall_queue_known __attribute__((tls_model("initial-exec")));
-
-static uint64_t thread_cpu_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
-
-/// The calling thread's run-queue wait so far (ns), the second field of
-/// /proc/thread-self/schedstat ("run wait slices"): 1 when read. open and
-/// pread are async-signal-safe; the file is opened once per thread.
-static int read_queue_ns(uint64_t *queued) {
-    if (schedstat_fd == 0) {
-        int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-        schedstat_fd = fd >= 0 ? fd + 1 : -1;
-    }
-    if (schedstat_fd < 0) return 0;
-    char text[96];
-    ssize_t got = pread(schedstat_fd - 1, text, sizeof text - 1, 0);
-    if (got <= 0) return 0;
-    text[got] = '\0';
-    const char *at = text;
-    while (*at >= '0' && *at <= '9') at++;  // the run time
-    if (*at != ' ') return 0;
-    at++;
-    uint64_t value = 0;
-    int digits = 0;
-    for (; *at >= '0' && *at <= '9' && digits < 20; at++, digits++) value = value * 10 + (uint64_t)(*at - '0');
-    if (digits == 0) return 0;
-    *queued = value;
-    return 1;
-}
-
-void lp_sampler_thread_cpu_reset(void) {
-    wall_cpu_ns = thread_cpu_ns();
-    if (lp_sampler_state.wall_clock) wall_queue_known = read_queue_ns(&wall_queue_ns);
-}
-
-void lp_sampler_thread_wall_release(void) {
-    if (schedstat_fd > 0) close(schedstat_fd - 1);
-    schedstat_fd = 0;
-    wall_queue_known = 0;
-}
-
-/// Wall clock: whether the thread ran for less than half of the periods this
-/// sample stands for, from the CPU time the kernel accounts to it (read in
-/// the handler: clock_gettime is async-signal-safe). Off CPU, the signal
-/// found it waiting — in a system call, on a lock, for the disk — and its
-/// stack says where; or, when most of the time it did not run it was
-/// runnable on a run queue (schedstat), waiting for a CPU: a busy machine,
-/// not the program (LP_SAMPLE_RUNNABLE as well).
-static uint16_t off_cpu_flag(uint32_t weight) {
-    if (!lp_sampler_state.wall_clock) return 0;
-    uint64_t now = thread_cpu_ns(), ran = now - wall_cpu_ns;
-    wall_cpu_ns = now;
-    uint64_t queue_now = 0, queued = 0;
-    int known = read_queue_ns(&queue_now);
-    if (known && wall_queue_known && queue_now >= wall_queue_ns) queued = queue_now - wall_queue_ns;
-    if (known) wall_queue_ns = queue_now;
-    wall_queue_known = known;
-    uint64_t total = UINT64_C(1000000000) / lp_sampler_state.hz * weight;
-    if (ran * 2 >= total) return 0;
-    uint64_t stopped = total - ran;
-    return queued * 2 >= stopped ? (uint16_t)(LP_SAMPLE_OFF_CPU | LP_SAMPLE_RUNNABLE) : (uint16_t)LP_SAMPLE_OFF_CPU;
-}
 
 /// Frames of the handler itself (handler, signal trampoline) that precede
 /// the interrupted PC in unw_backtrace's answer.
@@ -171,7 +97,7 @@ static void handler(int signo, siginfo_t *info, void *context) {
         uint32_t weight = timer && info->si_overrun > 0 ? 1 + (uint32_t)info->si_overrun : 1;
         void *frames[LP_SAMPLER_MAX_DEPTH + LP_HANDLER_FRAMES];
         int capacity = (int)lp_sampler_state.max_depth + LP_HANDLER_FRAMES;
-        uint16_t state = off_cpu_flag(weight);
+        uint16_t state = lp_sampler_wall_state(weight, tid);
         uint64_t t0 = lp_sampler_now();
         if (lp_sampler_loader_busy()) {
             // Unwinding could wait for a loader lock this thread is taking.

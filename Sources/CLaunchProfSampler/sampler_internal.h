@@ -119,8 +119,12 @@ void lp_sampler_scan_once(void);
 /// ends.
 void *lp_sampler_thread_began(void);
 void lp_sampler_thread_ending(void *slot);
+/// Wall clock: the sample flags (LP_SAMPLE_OFF_CPU, with
+/// LP_SAMPLE_RUNNABLE) of a sample of `weight` periods taken now on the
+/// calling thread `tid`, in the handler; 0 for the CPU clock (sampler_wall.c).
+uint16_t lp_sampler_wall_state(uint32_t weight, uint32_t tid);
 /// Starts the calling thread's wall-clock on/off-CPU accounting from its
-/// CPU time and run-queue wait now (sampler.c).
+/// CPU time and run-queue wait now (sampler_wall.c).
 void lp_sampler_thread_cpu_reset(void);
 /// Closes the calling thread's schedstat file, if the wall clock opened one.
 void lp_sampler_thread_wall_release(void);
