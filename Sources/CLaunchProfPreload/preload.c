@@ -35,6 +35,9 @@
 static uint64_t preload_entry_ns;
 static uint64_t preload_spawn_ns;
 static pid_t preload_pid;
+/// The process whose SIGPROF handler samples (this library's sampler, or
+/// LaunchProf's it registered with): only its execs need SIGPROF ignored.
+static pid_t sampled_pid;
 static const char *preload_trace_path;
 
 /// The sampler this library's hooks serve — its own, or LaunchProf's in a
@@ -177,18 +180,21 @@ static execve_fn real_execve;
 static fexecve_fn real_fexecve;
 static execvpe_fn real_execvpe;
 
-/// Ignores SIGPROF for the exec; `*saved` gets the action to put back.
-static void exec_begins(struct sigaction *saved) {
+/// Ignores SIGPROF for the exec in the sampled process, keeping the action
+/// to put back in `*saved`: 1 when it did. Nothing is changed in a process
+/// that does not sample (a forked child, a child that inherited LD_PRELOAD).
+static int exec_begins(struct sigaction *saved) {
+    if (getpid() != __atomic_load_n(&sampled_pid, __ATOMIC_ACQUIRE)) return 0;
     struct sigaction ignore;
     memset(&ignore, 0, sizeof ignore);
     ignore.sa_handler = SIG_IGN;
     sigemptyset(&ignore.sa_mask);
-    if (sigaction(SIGPROF, &ignore, saved) != 0) saved->sa_handler = SIG_IGN;
+    return sigaction(SIGPROF, &ignore, saved) == 0;
 }
 
-static int exec_failed(const struct sigaction *saved) {
+static int exec_failed(const struct sigaction *saved, int changed) {
     int code = errno;
-    sigaction(SIGPROF, saved, NULL);
+    if (changed) sigaction(SIGPROF, saved, NULL);
     errno = code;
     return -1;
 }
@@ -208,9 +214,9 @@ static int call_execve(const char *path, char *const argv[], char *const envp[])
         return -1;
     }
     struct sigaction saved;
-    exec_begins(&saved);
+    int changed = exec_begins(&saved);
     next(path, argv, envp);
-    return exec_failed(&saved);
+    return exec_failed(&saved, changed);
 }
 
 static int call_execvpe(const char *file, char *const argv[], char *const envp[]) {
@@ -220,9 +226,9 @@ static int call_execvpe(const char *file, char *const argv[], char *const envp[]
         return -1;
     }
     struct sigaction saved;
-    exec_begins(&saved);
+    int changed = exec_begins(&saved);
     next(file, argv, envp);
-    return exec_failed(&saved);
+    return exec_failed(&saved, changed);
 }
 
 __attribute__((visibility("default"))) int execve(const char *path, char *const argv[], char *const envp[]) {
@@ -248,9 +254,9 @@ __attribute__((visibility("default"))) int fexecve(int fd, char *const argv[], c
         return -1;
     }
     struct sigaction saved;
-    exec_begins(&saved);
+    int changed = exec_begins(&saved);
     next(fd, argv, envp);
-    return exec_failed(&saved);
+    return exec_failed(&saved, changed);
 }
 
 /// execl, execle and execlp: their arguments gathered on the stack (no
@@ -339,6 +345,7 @@ __attribute__((constructor(101))) static void launchprof_preload_entry(void) {
         // this library only arms its threads (an older LaunchProf, whose
         // note has no registration, starts a helper thread instead).
         if (search.found != NULL) hook_into(search.found);
+        __atomic_store_n(&sampled_pid, getpid(), __ATOMIC_RELEASE);  // LaunchProf samples
         return;
     }
     hook_into(lp_sampler_register_thread_hook);
@@ -355,5 +362,6 @@ __attribute__((constructor(101))) static void launchprof_preload_entry(void) {
         return;
     }
     preload_pid = getpid();
+    __atomic_store_n(&sampled_pid, preload_pid, __ATOMIC_RELEASE);
     atexit(preload_at_exit);
 }
