@@ -9,11 +9,22 @@
 #include "sampler_internal.h"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
-/// The thread's CPU time at its previous wall-clock sample (ns).
+/// The thread's CPU time at its previous wall-clock sample, and when that
+/// sample was taken (CLOCK_MONOTONIC), in ns.
 static __thread uint64_t wall_cpu_ns __attribute__((tls_model("initial-exec")));
+static __thread uint64_t wall_at_ns __attribute__((tls_model("initial-exec")));
+/// The thread's voluntary context switches at its previous sample.
+static __thread long wall_voluntary __attribute__((tls_model("initial-exec")));
+
+/// The calling thread's voluntary context switches (it blocked), or -1.
+static long voluntary_switches(void) {
+    struct rusage usage;
+    return getrusage(RUSAGE_THREAD, &usage) == 0 ? usage.ru_nvcsw : -1;
+}
 /// Wall clock: the thread's /proc/thread-self/schedstat (descriptor + 1; -1
 /// when it cannot be opened), and the time it had spent runnable on a run
 /// queue, waiting for a CPU, at its previous sample (when `wall_queue_known`).
@@ -54,6 +65,8 @@ static int read_queue_ns(uint64_t *queued) {
 
 void lp_sampler_thread_cpu_reset(void) {
     wall_cpu_ns = thread_cpu_ns();
+    wall_at_ns = lp_sampler_now();
+    wall_voluntary = voluntary_switches();
     if (lp_sampler_state.wall_clock) wall_queue_known = read_queue_ns(&wall_queue_ns);
 }
 
@@ -63,11 +76,13 @@ void lp_sampler_thread_wall_release(void) {
     wall_queue_known = 0;
 }
 
-/// How long ago the thread's wall-clock timer last expired (ns), 0 when
-/// unknown: the time the signal took to reach the handler. A thread blocked
-/// in the program is made runnable by the signal itself, so that part of its
-/// run-queue time is the profiler's, not a busy machine's.
-static uint64_t signal_latency_ns(uint32_t tid, uint64_t period) {
+/// How long ago the expiry that raised this signal was (ns), 0 when
+/// unknown: the time the signal took to reach the handler — the timer's last
+/// expiry, and one period more for each it missed meanwhile (the overrun,
+/// `weight` - 1). A thread blocked in the program is made runnable by the
+/// signal itself, so that part of its run-queue time is the profiler's, not
+/// a busy machine's.
+static uint64_t signal_latency_ns(uint32_t tid, uint64_t period, uint32_t weight) {
     lp_sampled_thread_t *thread = lp_sampler_thread((int32_t)tid);
     if (thread == NULL || __atomic_load_n(&thread->state, __ATOMIC_ACQUIRE) != LP_THREAD_ARMED || thread->event != 0) {
         return 0;
@@ -75,11 +90,11 @@ static uint64_t signal_latency_ns(uint32_t tid, uint64_t period) {
     struct itimerspec left;
     if (timer_gettime(thread->timer, &left) != 0) return 0;
     uint64_t next = (uint64_t)left.it_value.tv_sec * UINT64_C(1000000000) + (uint64_t)left.it_value.tv_nsec;
-    return next < period ? period - next : 0;
+    return next < period ? period - next + (uint64_t)(weight - 1) * period : 0;
 }
 
-/// Wall clock: whether the thread ran for less than half of the periods this
-/// sample stands for, from the CPU time the kernel accounts to it (read in
+/// Wall clock: whether the thread ran for less than half of the time since
+/// its previous sample, from the CPU time the kernel accounts to it (read in
 /// the handler: clock_gettime is async-signal-safe). Off CPU, the signal
 /// found it waiting — in a system call, on a lock, for the disk — and its
 /// stack says where; or, when most of the time it did not run it was
@@ -88,18 +103,32 @@ static uint64_t signal_latency_ns(uint32_t tid, uint64_t period) {
 /// as well).
 uint16_t lp_sampler_wall_state(uint32_t weight, uint32_t tid) {
     if (!lp_sampler_state.wall_clock) return 0;
-    uint64_t now = thread_cpu_ns(), ran = now - wall_cpu_ns;
+    uint64_t now = thread_cpu_ns(), ran = now - wall_cpu_ns, at = lp_sampler_now();
     wall_cpu_ns = now;
     uint64_t queue_now = 0, queued = 0;
     int known = read_queue_ns(&queue_now);
     if (known && wall_queue_known && queue_now >= wall_queue_ns) queued = queue_now - wall_queue_ns;
     if (known) wall_queue_ns = queue_now;
     wall_queue_known = known;
-    uint64_t period = UINT64_C(1000000000) / lp_sampler_state.hz, total = period * weight;
+    // The time since the thread's previous sample, not the periods the
+    // sample stands for: a signal that waited for the thread is followed by
+    // the timer's next expiry, on its schedule, well within a period.
+    uint64_t period = UINT64_C(1000000000) / lp_sampler_state.hz;
+    uint64_t total = wall_at_ns != 0 && at > wall_at_ns ? at - wall_at_ns : period * weight;
+    wall_at_ns = at;
+    // A thread that blocked since its previous sample (a voluntary switch)
+    // was made runnable by this sample's signal: its run-queue time since
+    // then is the profiler's. One that was only preempted was runnable all
+    // along, and all of it was a busy machine's.
+    long voluntary = voluntary_switches();
+    int blocked = voluntary < 0 || voluntary != wall_voluntary;
+    wall_voluntary = voluntary;
     if (ran * 2 >= total) return 0;
     if (queued == 0) return LP_SAMPLE_OFF_CPU;
-    uint64_t latency = signal_latency_ns(tid, period);
-    queued = queued > latency ? queued - latency : 0;
+    if (blocked) {
+        uint64_t latency = signal_latency_ns(tid, period, weight);
+        queued = queued > latency ? queued - latency : 0;
+    }
     uint64_t stopped = total - ran;
     return queued * 2 >= stopped ? (uint16_t)(LP_SAMPLE_OFF_CPU | LP_SAMPLE_RUNNABLE) : (uint16_t)LP_SAMPLE_OFF_CPU;
 }

@@ -33,7 +33,9 @@ struct SamplerUnwindTests {
         #expect(total >= 100, "\(profiled.foldedText)")
         // No frame of the sampler's handler or of the signal trampoline.
         let foreign = profiled.folded.filter { stack in
-            stack.frames.contains { $0.contains("handler") || $0.contains("__restore_rt") || $0.contains("lp_sampler") }
+            stack.frames.contains {
+                $0 == "handler" || $0.hasPrefix("handler+") || $0.contains("__restore_rt") || $0.contains("lp_sampler")
+            }
         }
         #expect(foreign.isEmpty, "\(foreign)")
         // Leaf first in the trace, root first in the folded stacks: the

@@ -92,6 +92,7 @@ struct SamplerWallClockTests {
         #expect(all >= 300, "\(profiled.foldedText)")
         #expect(weight("[waiting for CPU]") * 4 >= all, "runnable threads wait for the CPU: \(profiled.foldedText)")
         #expect(weight("[on CPU]") > 0, "\(profiled.foldedText)")
+        #expect(weight("[off CPU]") * 5 <= all, "a busy thread is never blocked: \(profiled.foldedText)")
     }
 
     /// lp-sample-lock-wait: its main thread blocks on a mutex the loader
