@@ -41,6 +41,7 @@ let package = Package(
         .executable(name: "lp-hello-plain", targets: ["HelloPlain"]),
         .executable(name: "lp-sample-lifecycle", targets: ["SampleLifecycle"]),
         .executable(name: "lp-sample-background", targets: ["SampleBackground"]),
+        .executable(name: "lp-sample-lock-wait", targets: ["SampleLockWait"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -253,6 +254,13 @@ let package = Package(
             name: "SampleBackground",
             dependencies: ["LaunchProf", "LaunchProfLifecycle"],
             path: "Sources/Samples/SampleBackground"
+        ),
+        // A launch that waits on a lock another thread holds: what
+        // `launchprof profile --clock wall` shows off CPU (docs/sampling.md).
+        .executableTarget(
+            name: "SampleLockWait",
+            dependencies: ["LaunchProf"],
+            path: "Sources/Samples/SampleLockWait"
         ),
         .testTarget(
             name: "LaunchProfTests",

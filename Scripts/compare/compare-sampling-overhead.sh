@@ -13,20 +13,23 @@
 #      posix-R      profiled-R with LAUNCHPROF_SAMPLE_TIMER=posix (the POSIX
 #                   CPU-time timers the sampler falls back to);
 #      preloaded    LD_PRELOAD alone, no sampling: what loading the library costs.
-#    for each rate R of RATES.
-#    Prints each median and the ratios to plain, measured in the same run.
+#    for each rate R of RATES. The measured runs write no trace
+#    (--no-trace-runs): the table is what sampling costs the launch itself.
+#    Prints, for each, the medians of the CPU the launch used (user + system,
+#    rusage) and of its wall time to ready, and their ratios to plain,
+#    measured in the same run.
 # 2. The same for lp-hello-c (a C program, 2-3 ms): plain vs preloaded, what
 #    the preload library's dependencies (libunwind, and the Swift runtime
 #    swiftc links into every product) cost a program that has neither.
 # 3. Handler cost: a C program whose hot function sits 30 frames deep,
 #    profiled at 1 kHz through the preload library, HANDLER_RUNS times; the
-#    sampler times each unwind (two clock reads around unw_backtrace, stored
+#    sampler times each unwind (two clock reads around the stack walk, stored
 #    per sample) and `launchprof profile` prints the median of each run.
 #
-# Usage: Scripts/compare/compare-sampling-overhead.sh     RUNS=200 WARMUP=20 HANDLER_RUNS=10 RATES="1000 4000"
+# Usage: Scripts/compare/compare-sampling-overhead.sh     RUNS=200 WARMUP=20 HANDLER_RUNS=10 RATES="250 1000 4000"
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-RATES=${RATES:-1000 4000}
+RATES=${RATES:-250 1000 4000}
 RUNS=${RUNS:-200}
 WARMUP=${WARMUP:-20}
 HANDLER_RUNS=${HANDLER_RUNS:-10}
@@ -72,19 +75,23 @@ $rate_targets
     ready: exit
     environment: {LD_PRELOAD: $bin/launchprof_launchprof.resources/liblaunchprof-preload.so}
 YML
-"$bin/launchprof" run --config "$work/launchprof.yml" --export-json "$work/results.json" >/dev/null
+"$bin/launchprof" run --no-trace-runs --config "$work/launchprof.yml" --export-json "$work/results.json" >/dev/null
 
 python3 - "$work/results.json" <<'PY'
 import json, statistics, sys
 results = json.load(open(sys.argv[1]))["results"]
-runs = {r["target"]["name"]: [x["wallToReady"] / 1e6 for x in r["runs"] if x.get("wallToReady")] for r in results}
-median = {name: statistics.median(times) for name, times in runs.items()}
-swift = [name for name in runs if not name.startswith("c-")]
-for name, reference, what in [(name, "plain", "to launch complete") for name in swift] + [
-        ("c-plain", "c-plain", "lp-hello-c to exit"), ("c-preloaded", "c-plain", "lp-hello-c to exit")]:
-    ratio = median[name] / median[reference]
-    print(f"{name:14} ({what}) median {median[name]:.3f} ms over {len(runs[name])} runs, "
-          f"{(ratio - 1) * 100:+.1f}% ({(median[name] - median[reference]) * 1000:+.0f} µs) vs {reference}")
+# Per run: wall time to ready, and the CPU the launch used (user + system, of
+# the whole process until it exited: sampling ends at launch complete).
+wall = {r["target"]["name"]: [x["wallToReady"] / 1e6 for x in r["runs"] if x.get("wallToReady")] for r in results}
+cpu = {r["target"]["name"]: [(x["userCPU"] + x["systemCPU"]) / 1e6 for x in r["runs"] if x.get("wallToReady")] for r in results}
+swift = [name for name in wall if not name.startswith("c-")]
+print(f"{'target':14} {'CPU (user+sys)':>34}   {'wall to ready':>34}")
+for name, reference in [(name, "plain") for name in swift] + [("c-plain", "c-plain"), ("c-preloaded", "c-plain")]:
+    cells = []
+    for measure in (cpu, wall):
+        value, base = statistics.median(measure[name]), statistics.median(measure[reference])
+        cells.append(f"{value:8.3f} ms {(value / base - 1) * 100:+6.1f}% ({(value - base) * 1000:+5.0f} µs)")
+    print(f"{name:14} {cells[0]:>34}   {cells[1]:>34}   ({len(wall[name])} runs, vs {reference})")
 PY
 
 cat > "$work/deep.c" <<'C'

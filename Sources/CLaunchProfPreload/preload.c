@@ -4,15 +4,15 @@
 // It is linked with the CLaunchProfSampler target's translation units (one
 // implementation, one trace format: Plugins/PreloadLibrary builds it from
 // that target's file list, with -fvisibility=hidden so that they bind to
-// themselves, never to a program's copy; only the two interposers below are
-// exported). It records process entry, samples from its constructor until
-// exit and writes a whole trace file to LAUNCHPROF_TRACE from an atexit
-// handler. In a program that links LaunchProf (its ELF note is in the main
-// program) it stands down: LaunchProf samples and writes the trace itself,
-// and this library's pthread_create hook registers with LaunchProf's sampler
-// instead of its own. Linking libunwind here also loads it at start-up, so
-// its thread-local data is static TLS, safe to touch from the handler on
-// every thread.
+// themselves, never to a program's copy; only the interposers below are
+// exported: pthread_create, sigprocmask and the exec functions). It records
+// process entry, samples from its constructor until exit and writes a whole
+// trace file to LAUNCHPROF_TRACE from an atexit handler. In a program that
+// links LaunchProf (its ELF note is in the main program) it stands down:
+// LaunchProf samples and writes the trace itself, and this library's
+// pthread_create hook registers with LaunchProf's sampler instead of its own.
+// Linking libunwind here also loads it at start-up, so its thread-local data
+// is static TLS, safe to touch from the handler on every thread.
 #define _GNU_SOURCE
 
 #include "launchprof_sampler.h"
@@ -25,6 +25,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,9 @@
 static uint64_t preload_entry_ns;
 static uint64_t preload_spawn_ns;
 static pid_t preload_pid;
+/// The process whose SIGPROF handler samples (this library's sampler, or
+/// LaunchProf's it registered with): only its execs need SIGPROF ignored.
+static pid_t sampled_pid;
 static const char *preload_trace_path;
 
 /// The sampler this library's hooks serve — its own, or LaunchProf's in a
@@ -158,6 +162,140 @@ __attribute__((visibility("default"))) int sigprocmask(int how, const sigset_t *
     return next(how, set, old);
 }
 
+// MARK: - Exec
+
+/// A SIGPROF still pending when the process execs outlives the handler: the
+/// new image starts with SIGPROF's default action, terminate, and dies of it
+/// before its own code runs. An exec costs more CPU than a period at 4 kHz
+/// (its kernel time counts), so `launchprof profile --hz 4000 -- env X=1 PROG`
+/// was killed every time. The sampler's timers end with the old image anyway
+/// (perf events are close-on-exec, POSIX timers are deleted by exec), so each
+/// exec first sets SIGPROF to ignored, which drops a pending one and is kept
+/// across the exec: the new image's sampler installs its handler as it
+/// starts. If the exec fails, the handler is put back.
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*fexecve_fn)(int, char *const[], char *const[]);
+typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
+static execve_fn real_execve;
+static fexecve_fn real_fexecve;
+static execvpe_fn real_execvpe;
+
+/// Ignores SIGPROF for the exec in the sampled process, keeping the action
+/// to put back in `*saved`: 1 when it did. Nothing is changed in a process
+/// that does not sample (a forked child, a child that inherited LD_PRELOAD).
+static int exec_begins(struct sigaction *saved) {
+    if (getpid() != __atomic_load_n(&sampled_pid, __ATOMIC_ACQUIRE)) return 0;
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    return sigaction(SIGPROF, &ignore, saved) == 0;
+}
+
+static int exec_failed(const struct sigaction *saved, int changed) {
+    int code = errno;
+    if (changed) sigaction(SIGPROF, saved, NULL);
+    errno = code;
+    return -1;
+}
+
+/// Resolved in the constructor: a child of a threaded program must not call
+/// dlsym between fork and exec.
+static void resolve_exec(void) {
+    __atomic_store_n(&real_execve, (execve_fn)dlsym(RTLD_NEXT, "execve"), __ATOMIC_RELEASE);
+    __atomic_store_n(&real_fexecve, (fexecve_fn)dlsym(RTLD_NEXT, "fexecve"), __ATOMIC_RELEASE);
+    __atomic_store_n(&real_execvpe, (execvpe_fn)dlsym(RTLD_NEXT, "execvpe"), __ATOMIC_RELEASE);
+}
+
+static int call_execve(const char *path, char *const argv[], char *const envp[]) {
+    execve_fn next = __atomic_load_n(&real_execve, __ATOMIC_ACQUIRE);
+    if (next == NULL) {
+        errno = ENOSYS;
+        return -1;
+    }
+    struct sigaction saved;
+    int changed = exec_begins(&saved);
+    next(path, argv, envp);
+    return exec_failed(&saved, changed);
+}
+
+static int call_execvpe(const char *file, char *const argv[], char *const envp[]) {
+    execvpe_fn next = __atomic_load_n(&real_execvpe, __ATOMIC_ACQUIRE);
+    if (next == NULL) {
+        errno = ENOSYS;
+        return -1;
+    }
+    struct sigaction saved;
+    int changed = exec_begins(&saved);
+    next(file, argv, envp);
+    return exec_failed(&saved, changed);
+}
+
+__attribute__((visibility("default"))) int execve(const char *path, char *const argv[], char *const envp[]) {
+    return call_execve(path, argv, envp);
+}
+
+__attribute__((visibility("default"))) int execv(const char *path, char *const argv[]) {
+    return call_execve(path, argv, environ);
+}
+
+__attribute__((visibility("default"))) int execvpe(const char *file, char *const argv[], char *const envp[]) {
+    return call_execvpe(file, argv, envp);
+}
+
+__attribute__((visibility("default"))) int execvp(const char *file, char *const argv[]) {
+    return call_execvpe(file, argv, environ);
+}
+
+__attribute__((visibility("default"))) int fexecve(int fd, char *const argv[], char *const envp[]) {
+    fexecve_fn next = __atomic_load_n(&real_fexecve, __ATOMIC_ACQUIRE);
+    if (next == NULL) {
+        errno = ENOSYS;
+        return -1;
+    }
+    struct sigaction saved;
+    int changed = exec_begins(&saved);
+    next(fd, argv, envp);
+    return exec_failed(&saved, changed);
+}
+
+/// execl, execle and execlp: their arguments gathered on the stack (no
+/// malloc: they are called between fork and exec), as glibc does.
+#define LP_EXECL_MAX 8192
+#define GATHER_ARGUMENTS(first, after_null)                                 \
+    va_list count_list;                                                     \
+    va_start(count_list, first);                                            \
+    size_t count = 1;                                                       \
+    while (count < LP_EXECL_MAX && va_arg(count_list, char *) != NULL) count++; \
+    va_end(count_list);                                                     \
+    if (count == LP_EXECL_MAX) {                                            \
+        errno = E2BIG;                                                      \
+        return -1;                                                          \
+    }                                                                       \
+    char *argv[count + 1];                                                  \
+    va_list list;                                                           \
+    va_start(list, first);                                                  \
+    argv[0] = (char *)first;                                                \
+    for (size_t i = 1; i <= count; i++) argv[i] = va_arg(list, char *);     \
+    after_null;                                                             \
+    va_end(list)
+
+__attribute__((visibility("default"))) int execl(const char *path, const char *arg, ...) {
+    GATHER_ARGUMENTS(arg, (void)0);
+    return call_execve(path, argv, environ);
+}
+
+__attribute__((visibility("default"))) int execlp(const char *file, const char *arg, ...) {
+    GATHER_ARGUMENTS(arg, (void)0);
+    return call_execvpe(file, argv, environ);
+}
+
+__attribute__((visibility("default"))) int execle(const char *path, const char *arg, ...) {
+    char *const *envp;
+    GATHER_ARGUMENTS(arg, envp = va_arg(list, char *const *));
+    return call_execve(path, argv, envp);
+}
+
 // MARK: - Process entry and exit
 
 static void preload_at_exit(void) {
@@ -192,6 +330,7 @@ __attribute__((constructor(101))) static void launchprof_preload_entry(void) {
     preload_entry_ns = now_ns();
     // Now, so that a program's own signal handler never runs dlsym.
     __atomic_store_n(&real_sigprocmask, (sigprocmask_fn)dlsym(RTLD_NEXT, "sigprocmask"), __ATOMIC_RELEASE);
+    resolve_exec();
     lp_sampler_options_t options;
     if (!lp_sampler_requested(environment, &options)) return;
     // Left in the environment, so that an exec keeps sampling the launch;
@@ -206,6 +345,7 @@ __attribute__((constructor(101))) static void launchprof_preload_entry(void) {
         // this library only arms its threads (an older LaunchProf, whose
         // note has no registration, starts a helper thread instead).
         if (search.found != NULL) hook_into(search.found);
+        __atomic_store_n(&sampled_pid, getpid(), __ATOMIC_RELEASE);  // LaunchProf samples
         return;
     }
     hook_into(lp_sampler_register_thread_hook);
@@ -222,5 +362,6 @@ __attribute__((constructor(101))) static void launchprof_preload_entry(void) {
         return;
     }
     preload_pid = getpid();
+    __atomic_store_n(&sampled_pid, preload_pid, __ATOMIC_RELEASE);
     atexit(preload_at_exit);
 }

@@ -1,12 +1,15 @@
 // sampler.c — start, stop and the SIGPROF handler of the launch sampler.
 //
-// The handler is async-signal-safe: it reads the clock, calls libunwind's
-// unw_backtrace (warmed on the starting thread beforehand, so its caches and
-// its thread-specific key exist), reserves space in a preallocated buffer
-// with one fetch_add, copies the PCs and commits with a release store. No
-// malloc, no locks of ours, no Swift. A sample that does not fit is counted
-// as lost; a stack libunwind cannot walk is recorded as the interrupted PC
-// alone and counted as failed.
+// The handler is async-signal-safe: it reads the clock, walks the
+// interrupted stack with libunwind from the signal's context
+// (sampler_unwind.c; unw_backtrace where libunwind's cursor functions are
+// not found), warmed on the starting thread beforehand, reserves space in a
+// preallocated buffer with one fetch_add, copies the PCs and commits with a
+// release store. No malloc, no locks of ours, no Swift. A sample that does
+// not fit is counted as lost; a stack libunwind cannot walk is recorded as
+// the interrupted PC alone and counted as failed. Stopping only stops the
+// timers: the module map and the threads' names are read when the trace is
+// encoded, off the launch's way to ready.
 #define _GNU_SOURCE
 #include "sampler_internal.h"
 
@@ -28,30 +31,6 @@ lp_sampler_t lp_sampler_state = {.wake_fd = -1};
 static __thread int unwinding __attribute__((tls_model("initial-exec")));
 
 int lp_sampler_unwinding(void) { return unwinding; }
-
-/// The thread's CPU time at its previous wall-clock sample (ns).
-static __thread uint64_t wall_cpu_ns __attribute__((tls_model("initial-exec")));
-
-static uint64_t thread_cpu_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
-
-void lp_sampler_thread_cpu_reset(void) { wall_cpu_ns = thread_cpu_ns(); }
-
-/// Wall clock: whether the thread ran less than half of the periods this
-/// sample stands for, from the CPU time the kernel accounts to it (read in
-/// the handler: clock_gettime is async-signal-safe). Off CPU, the signal
-/// found it waiting — in a system call, on a lock, for the disk — and its
-/// stack says where.
-static uint16_t off_cpu_flag(uint32_t weight) {
-    if (!lp_sampler_state.wall_clock) return 0;
-    uint64_t now = thread_cpu_ns(), ran = now - wall_cpu_ns;
-    wall_cpu_ns = now;
-    uint64_t period = UINT64_C(1000000000) / lp_sampler_state.hz;
-    return ran * 2 < period * weight ? LP_SAMPLE_OFF_CPU : 0;
-}
 
 /// Frames of the handler itself (handler, signal trampoline) that precede
 /// the interrupted PC in unw_backtrace's answer.
@@ -118,13 +97,34 @@ static void handler(int signo, siginfo_t *info, void *context) {
         uint32_t weight = timer && info->si_overrun > 0 ? 1 + (uint32_t)info->si_overrun : 1;
         void *frames[LP_SAMPLER_MAX_DEPTH + LP_HANDLER_FRAMES];
         int capacity = (int)lp_sampler_state.max_depth + LP_HANDLER_FRAMES;
-        uint16_t state = off_cpu_flag(weight);
+        uint16_t state = lp_sampler_wall_state(weight, tid);
         uint64_t t0 = lp_sampler_now();
         if (lp_sampler_loader_busy()) {
             // Unwinding could wait for a loader lock this thread is taking.
             __atomic_fetch_add(&lp_sampler_state.failed, 1, __ATOMIC_RELAXED);
             frames[0] = (void *)interrupted_pc(context);
             record_sample(frames, 1, LP_SAMPLE_LOADER_BUSY | state, tid, weight, t0, 0);
+            goto done;
+        }
+        if (lp_sampler_state.unwind_context != NULL) {
+            // From the signal's context: the interrupted PC comes first.
+            int capacity_here = (int)lp_sampler_state.max_depth + 1;
+            unwinding = 1;
+            int count = lp_sampler_state.unwind_context(context, frames, capacity_here);
+            unwinding = 0;
+            uint64_t t1 = lp_sampler_now();
+            if (count <= 0) {
+                __atomic_fetch_add(&lp_sampler_state.failed, 1, __ATOMIC_RELAXED);
+                frames[0] = (void *)interrupted_pc(context);
+                record_sample(frames, 1, LP_SAMPLE_UNWIND_FAILED | state, tid, weight, t0, t1 - t0);
+                goto done;
+            }
+            uint16_t flags = state;
+            if (count == capacity_here) {
+                flags |= LP_SAMPLE_TRUNCATED;
+                count = (int)lp_sampler_state.max_depth;
+            }
+            record_sample(frames, count, flags, tid, weight, t0, t1 - t0);
             goto done;
         }
         unwinding = 1;
@@ -162,6 +162,7 @@ static void forked_child(void) {
     __atomic_store_n(&lp_sampler_state.active, 0, __ATOMIC_RELEASE);
     lp_sampler_state.forked_child = 1;
     lp_sampler_state.helper_running = 0;
+    lp_sampler_thread_wall_release();  // the parent's thread's file
     // Perf event descriptors are inherited (timers are not): they watch the
     // parent's threads, so the child lets go of them.
     for (uint32_t i = 0; lp_sampler_state.threads != NULL && i < LP_SAMPLER_MAX_THREADS; i++) {
@@ -194,7 +195,7 @@ int lp_sampler_start_with(const lp_sampler_options_t *options) {
     lp_sampler_state.hz = hz;
     lp_sampler_state.max_depth = max_depth;
     int preloaded = options->backtrace != NULL;
-    lp_sampler_state.backtrace = preloaded ? options->backtrace : lp_sampler_find_backtrace(&preloaded);
+    lp_sampler_find_unwinder(options->backtrace, &preloaded);
     if (lp_sampler_state.backtrace == NULL) return fail("libunwind (libunwind.so.8) cannot be loaded");
     // libunwind's thread-local data of a dlopen'ed copy is allocated lazily,
     // with malloc, on a thread's first use: unsafe in a signal handler. Only
@@ -211,11 +212,16 @@ int lp_sampler_start_with(const lp_sampler_options_t *options) {
     lp_sampler_state.threads = calloc(LP_SAMPLER_MAX_THREADS, sizeof *lp_sampler_state.threads);
     if (lp_sampler_state.threads == NULL) return fail("cannot allocate the thread table");
 
-    // Warm libunwind here, outside signal context: its caches, its
+    // Warm libunwind here, outside signal context: its global set-up, its
+    // caches, the lazy binding of what it calls and, for unw_backtrace, its
     // pthread key (created now, with a low index: no malloc on first use in
-    // the handler) and the lazy binding of what it calls.
-    void *warm[LP_HANDLER_FRAMES];
-    lp_sampler_state.backtrace(warm, LP_HANDLER_FRAMES);
+    // the handler).
+    if (lp_sampler_state.unwind_context != NULL) {
+        lp_sampler_warm_unwinder();
+    } else {
+        void *warm[LP_HANDLER_FRAMES];
+        lp_sampler_state.backtrace(warm, LP_HANDLER_FRAMES);
+    }
     lp_sampler_find_loader_locks();
     if (lp_sampler_state.loader_locks[0] == NULL) lp_sampler_state.flags |= LP_SAMPLER_LOADER_UNGUARDED;
 
@@ -299,10 +305,6 @@ void lp_sampler_stop(void) {
         for (uint32_t i = 0; i < LP_SAMPLER_MAX_THREADS; i++) {
             lp_sampled_thread_t *thread = &lp_sampler_state.threads[i];
             if (__atomic_load_n(&thread->tid, __ATOMIC_ACQUIRE) == 0) continue;
-            // Threads often name themselves after they start: the name now.
-            if (__atomic_load_n(&thread->state, __ATOMIC_ACQUIRE) == LP_THREAD_ARMED) {
-                lp_sampler_read_comm((uint32_t)thread->tid, thread->name);
-            }
             lp_sampler_disarm(thread, NULL);
         }
     }
@@ -310,7 +312,7 @@ void lp_sampler_stop(void) {
     for (int spins = 0; spins < 100000 && __atomic_load_n(&lp_sampler_state.inflight, __ATOMIC_ACQUIRE); spins++) {
         sched_yield();
     }
-    lp_sampler_snapshot_modules();
+    lp_sampler_thread_wall_release();  // this thread's; the others' go as they end
     lp_sampler_unlock();
 }
 

@@ -77,7 +77,13 @@ static int take_snapshot(snapshot_t *snapshot) {
         int32_t tid = __atomic_load_n(&lp_sampler_state.threads[i].tid, __ATOMIC_ACQUIRE);
         if (tid == 0) continue;
         snapshot->threads[snapshot->thread_count].tid = (uint32_t)tid;
-        memcpy(snapshot->threads[snapshot->thread_count].name, lp_sampler_state.threads[i].name, 16);
+        // Threads often name themselves after they start: a thread still
+        // running is named as it is now (read here, not when sampling
+        // stopped: that was on the launch's way to ready); one that ended
+        // keeps the name it had then.
+        char now[16];
+        lp_sampler_read_comm((uint32_t)tid, now);
+        memcpy(snapshot->threads[snapshot->thread_count].name, now[0] ? now : lp_sampler_state.threads[i].name, 16);
         snapshot->thread_count++;
     }
     return 0;
@@ -152,9 +158,14 @@ uint8_t *lp_sampler_encode_sections(size_t *size) {
     if (!__atomic_load_n(&lp_sampler_state.started, __ATOMIC_ACQUIRE) || lp_sampler_state.buffer == NULL) return NULL;
     // One writer at a time, and never while stop() replaces the module map.
     lp_sampler_lock();
-    // A trace written while sampling still runs (Tracer.flush, a terminating
-    // Lifecycle) needs the module map too; stop() takes the final one.
-    if (lp_sampler_state.modules == NULL) lp_sampler_snapshot_modules();
+    // The module map is taken here, in the writer, not when sampling stops
+    // (that is on the launch's way to ready): once while sampling still runs
+    // (Tracer.flush, a terminating Lifecycle), and once more after it
+    // stopped, which covers every sample.
+    if (lp_sampler_state.modules == NULL || (!lp_sampler_state.modules_final &&
+                                             __atomic_load_n(&lp_sampler_state.stopped, __ATOMIC_ACQUIRE))) {
+        lp_sampler_snapshot_modules();
+    }
     snapshot_t snapshot;
     uint8_t *bytes = NULL;
     if (take_snapshot(&snapshot) == 0) {

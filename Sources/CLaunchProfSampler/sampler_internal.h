@@ -40,7 +40,7 @@ enum {
     LP_THREAD_ARMED = 2,    ///< A timer is set.
 };
 
-/// One loaded object, snapshotted at stop (normal context).
+/// One loaded object, snapshotted when the trace is encoded (normal context).
 typedef struct lp_module {
     uint64_t bias;       ///< Load bias: runtime address = bias + ELF vaddr.
     uint64_t start, end; ///< Runtime range of its PT_LOAD segments.
@@ -66,6 +66,8 @@ typedef struct lp_sampler {
     uint64_t used;                   ///< atomic: bytes reserved
     uint64_t samples, lost, failed, handler_ns;  ///< atomic
     int (*backtrace)(void **, int);
+    /// Walks the stack of a signal's ucontext, its PC first (sampler_unwind.c), or NULL: unw_backtrace.
+    int (*unwind_context)(void *context, void **frames, int capacity);
     lp_sampled_thread_t *threads;    ///< LP_SAMPLER_MAX_THREADS slots
     uint32_t thread_count;           ///< atomic: slots claimed
     uint32_t main_tid;
@@ -74,6 +76,7 @@ typedef struct lp_sampler {
     int wake_fd;
     lp_module_t *modules;
     uint32_t module_count;
+    int modules_final;               ///< The map was taken after sampling stopped.
     const char *error;
     pthread_mutex_t *loader_locks[2];  ///< glibc's dl_load_write_lock, dl_load_tls_lock
 } lp_sampler_t;
@@ -116,9 +119,15 @@ void lp_sampler_scan_once(void);
 /// ends.
 void *lp_sampler_thread_began(void);
 void lp_sampler_thread_ending(void *slot);
+/// Wall clock: the sample flags (LP_SAMPLE_OFF_CPU, with
+/// LP_SAMPLE_RUNNABLE) of a sample of `weight` periods taken now on the
+/// calling thread `tid`, in the handler; 0 for the CPU clock (sampler_wall.c).
+uint16_t lp_sampler_wall_state(uint32_t weight, uint32_t tid);
 /// Starts the calling thread's wall-clock on/off-CPU accounting from its
-/// CPU time now (sampler.c).
+/// CPU time and run-queue wait now (sampler_wall.c).
 void lp_sampler_thread_cpu_reset(void);
+/// Closes the calling thread's schedstat file, if the wall clock opened one.
+void lp_sampler_thread_wall_release(void);
 /// Whether the calling thread is in the SIGPROF handler, inside libunwind.
 int lp_sampler_unwinding(void);
 /// Reads /proc/self/task/<tid>/comm into `name`.
@@ -137,8 +146,13 @@ void lp_sampler_snapshot_modules(void);
 void lp_sampler_lock(void);
 void lp_sampler_unlock(void);
 
-/// Finds libunwind's unw_backtrace when the starter did not pass it: loaded
-/// already (`*preloaded` = 1), or dlopen'ed.
-int (*lp_sampler_find_backtrace(int *preloaded))(void **, int);
+/// Sets lp_sampler_state.backtrace (`backtrace` when the starter passed it,
+/// else libunwind's, loaded already — `*preloaded` = 1 — or dlopen'ed) and,
+/// where libunwind's cursor functions are found, unwind_context
+/// (sampler_unwind.c).
+void lp_sampler_find_unwinder(int (*backtrace)(void **, int), int *preloaded);
+/// Runs libunwind once on the calling thread, outside signal context, the
+/// way unwind_context will (its set-up, lazy binding, caches).
+void lp_sampler_warm_unwinder(void);
 
 #endif

@@ -1,16 +1,15 @@
-// sampler_modules.c — the loaded-module map written beside the samples, and
-// finding libunwind.
+// sampler_modules.c — the loaded-module map written beside the samples.
 //
-// Modules come from dl_iterate_phdr at stop time (normal context, never in
-// the handler): the loader's own list gives each object's load bias, its
-// PT_LOAD ranges and its GNU build id (the PT_NOTE segments are mapped), with
-// no parsing of /proc/self/maps and no reading of files. A library unloaded
-// before sampling stops is missing from the map; its frames stay as
-// addresses (docs/trace-format.md).
+// Modules come from dl_iterate_phdr when the trace is encoded (normal
+// context, never in the handler, and not when sampling stops, which is on the
+// launch's way to ready): the loader's own list gives each object's load
+// bias, its PT_LOAD ranges and its GNU build id (the PT_NOTE segments are
+// mapped), with no parsing of /proc/self/maps and no reading of files. A
+// library unloaded before the trace is written is missing from the map; its
+// frames stay as addresses (docs/trace-format.md).
 #define _GNU_SOURCE
 #include "sampler_internal.h"
 
-#include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <stdlib.h>
@@ -105,15 +104,5 @@ void lp_sampler_snapshot_modules(void) {
     dl_iterate_phdr(add_module, &list);
     lp_sampler_state.modules = list.modules;
     lp_sampler_state.module_count = list.count;
-}
-
-int (*lp_sampler_find_backtrace(int *preloaded))(void **, int) {
-    // Already loaded at start-up (launchprof profile preloads it with
-    // liblaunchprof-preload.so): its thread-local data is static TLS.
-    void *handle = dlopen("libunwind.so.8", RTLD_NOW | RTLD_NOLOAD);
-    *preloaded = handle != NULL;
-    if (handle == NULL) handle = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) handle = dlopen("libunwind.so", RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) return NULL;
-    return (int (*)(void **, int))dlsym(handle, "unw_backtrace");
+    lp_sampler_state.modules_final = __atomic_load_n(&lp_sampler_state.stopped, __ATOMIC_ACQUIRE);
 }

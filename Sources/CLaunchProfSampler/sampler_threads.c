@@ -196,6 +196,7 @@ void lp_sampler_thread_ending(void *slot) {
     char name[16] = {0};
     prctl(PR_GET_NAME, name);  // threads often name themselves after they start
     lp_sampler_disarm(slot, name);
+    lp_sampler_thread_wall_release();
 }
 
 /// The helper thread: started only when no hook registered, so it is never

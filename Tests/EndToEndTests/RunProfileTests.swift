@@ -99,6 +99,30 @@ struct RunProfileTests {
         #expect(!html.contains("<script"))
     }
 
+    /// `run --profile --profile-clock wall`: the lock-wait sample's wait is in
+    /// the profile, off CPU under the call that waited, in the folded stacks,
+    /// the report's flame graph and the results (which say the clock).
+    @Test func runProfileOnTheWallClockShowsTheWaitEverywhere() throws {
+        let directory = Products.temporaryPath("run-profile-wall")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let program = try Products.path("lp-sample-lock-wait")
+        let run = try CommandRun.run(
+            try Products.path("launchprof"),
+            [
+                "run", "--runs", "2", "--warmup", "0", "--ready", "tracer", "--profile", "--profile-runs", "2",
+                "--profile-clock", "wall", "--profile-dir", directory, "--export-json", "\(directory)/results.json",
+                "--report", "\(directory)/report.html", "--command-name", "lock wait", "\(program) --hold-ms 100",
+            ])
+        try #require(run.status == 0, "\(run.standardError)")
+        let stacks = try SamplerPrograms.folded("\(directory)/lock-wait.folded")
+        let waited = stacks.filter { $0.frames.first == "[off CPU]" && $0.frames.contains { $0.contains("waitForCatalog") } }
+        #expect(waited.reduce(0) { $0 + $1.weight } >= 100, "\(stacks)")
+        let record = try #require(try ResultsDocument.load(from: "\(directory)/results.json").profiles?.first)
+        #expect(record.clock == "wall")
+        let html = try String(contentsOfFile: "\(directory)/report.html", encoding: .utf8)
+        #expect(html.contains("[off CPU]") && html.contains("waitForCatalog"))
+    }
+
     @Test func profileOptionsNeedProfile() throws {
         let run = try CommandRun.run(try Products.path("launchprof"), ["run", "--profile-runs", "3", "/bin/true"])
         #expect(run.status == 2)

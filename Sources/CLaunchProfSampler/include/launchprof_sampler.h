@@ -35,6 +35,9 @@ enum {
     LP_SAMPLE_UNWIND_FAILED = 2,  ///< libunwind failed: only the interrupted PC.
     LP_SAMPLE_LOADER_BUSY = 4,    ///< A loader lock was taken: only the interrupted PC.
     LP_SAMPLE_OFF_CPU = 8,        ///< Wall clock: the thread used under half the period's CPU (it waited).
+    /// Wall clock, with LP_SAMPLE_OFF_CPU: most of the time the thread did not
+    /// run it was runnable, waiting for a CPU (schedstat's run-queue time).
+    LP_SAMPLE_RUNNABLE = 16,
 };
 
 #define LP_SAMPLER_DEFAULT_HZ 1000
@@ -103,8 +106,10 @@ typedef struct lp_sampler_thread_hook {
 /// (sampler_entry.c) with a link-time offset.
 __attribute__((visibility("hidden"))) int lp_sampler_register_thread_hook(lp_sampler_thread_hook_t *hook);
 
-/// Stops sampling, waits for handlers in flight and snapshots the loaded
-/// modules. Idempotent; safe to call when sampling never started.
+/// Stops sampling: deletes every thread's timer and waits for handlers in
+/// flight (the module map and the threads' names are read later, by
+/// lp_sampler_encode_sections). Idempotent; safe to call when sampling never
+/// started.
 void lp_sampler_stop(void);
 
 /// Why the last start failed (static text), or NULL.

@@ -24,4 +24,7 @@ public struct TraceSample: Sendable, Equatable {
     /// Wall clock: the thread used under half the periods' CPU time, so the
     /// signal found it waiting (in a system call, on a lock).
     public var offCPU = false
+    /// Wall clock, off CPU: most of the time the thread did not run it was
+    /// runnable, waiting for a CPU (a busy machine), not blocked.
+    public var waitingForCPU = false
 }

@@ -31,8 +31,14 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
     public var samples: Int
     /// Timer periods sampled, in all (each ≈ 1/rateHz s of one thread's CPU).
     public var weight: UInt64
-    /// The sampling rate asked for, per CPU-second of each thread.
+    /// The sampling rate asked for, per CPU-second of each thread (per
+    /// second of the wall clock with ``clock`` `wall`).
     public var rateHz: Int
+    /// What a period counted: `cpu` (each thread's CPU time) or `wall`
+    /// (every thread, running or waiting; stacks rooted at `[on CPU]`,
+    /// `[off CPU]` or `[waiting for CPU]`). nil in results written before it
+    /// was recorded.
+    public var clock: String?
     /// The hottest functions by self samples, hottest first (at most ten).
     public var hottest: [HotFrame]
     /// The flame graph SVG's path.
@@ -47,7 +53,7 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
     /// A record with these contents.
     public init(
         target: String, launches: Int, samples: Int, weight: UInt64, rateHz: Int, hottest: [HotFrame], flameGraph: String,
-        speedscope: String, folded: String, warnings: [ResultWarning] = []
+        speedscope: String, folded: String, warnings: [ResultWarning] = [], clock: String? = nil
     ) {
         self.target = target
         self.launches = launches
@@ -59,5 +65,6 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
         self.speedscope = speedscope
         self.folded = folded
         self.warnings = warnings
+        self.clock = clock
     }
 }

@@ -8,7 +8,8 @@ extension ProfileRecord {
             target: target, launches: profile.runCount, samples: profile.stacks.count, weight: profile.totalWeight,
             rateHz: Int(profile.sampling.rate), hottest: HotFrame.hottest(in: profile, limit: 10),
             flameGraph: flameGraph, speedscope: speedscope, folded: folded,
-            warnings: profile.warnings.map { ResultWarning(.symbolization, $0) })
+            warnings: profile.warnings.map { ResultWarning(.symbolization, $0) },
+            clock: profile.sampling.timerMode == .threadWallClock ? "wall" : "cpu")
     }
 }
 

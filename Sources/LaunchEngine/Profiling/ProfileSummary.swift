@@ -51,10 +51,14 @@ public struct ProfileSummary: Sendable {
             "\(profile.stacks.count) samples\(launches) (weight \(total), ≈\(String(format: "%.1f", Double(total) * profile.nanosecondsPerWeight / 1e6)) ms \(sampling.timerMode == .threadWallClock ? "of threads' wall time" : "CPU")) on \(threads) thread\(threads == 1 ? "" : "s") at \(sampling.rate) Hz, \(sampling.timerMode)"
         ]
         if sampling.timerMode == .threadWallClock {
-            let waiting = sampling.samples.filter(\.offCPU).reduce(UInt64(0)) { $0 + UInt64($1.weight) }
-            let all = sampling.samples.reduce(UInt64(0)) { $0 + UInt64($1.weight) }
+            func weight(_ include: (TraceSample) -> Bool) -> UInt64 {
+                sampling.samples.filter(include).reduce(UInt64(0)) { $0 + UInt64($1.weight) }
+            }
+            let all = Double(max(weight { _ in true }, 1))
+            let blocked = Double(weight { $0.offCPU && !$0.waitingForCPU }), queued = Double(weight(\.waitingForCPU))
             lines.append(
-                "wall clock: \(String(format: "%.0f", Double(waiting) / Double(max(all, 1)) * 100))% of the threads' time off CPU (waiting), under [off CPU]; the rest under [on CPU]"
+                "wall clock: \(String(format: "%.0f", blocked / all * 100))% of the threads' time off CPU (waiting), under [off CPU]; "
+                    + "\(String(format: "%.0f", queued / all * 100))% runnable but waiting for a CPU (a busy machine), under [waiting for CPU]; the rest under [on CPU]"
             )
         }
         if sampling.sampledCPUMicroseconds > 0 {

@@ -49,6 +49,9 @@ public struct Symbolizer: Sendable {
     public static let offCPUFrame = "[off CPU]"
     /// See ``offCPUFrame``.
     public static let onCPUFrame = "[on CPU]"
+    /// The outermost frame of a wall-clock sample that found its thread off
+    /// CPU but runnable most of that time: waiting for a CPU, not blocked.
+    public static let waitingForCPUFrame = "[waiting for CPU]"
 
     /// One launch's profile: `trace`'s samples symbolized through its
     /// module map; `name` titles it.
@@ -99,7 +102,8 @@ public struct Symbolizer: Sendable {
                 if sample.loaderBusy { frames.insert(builder.marker(Self.loaderBusyFrame), at: 0) }
                 // Wall clock: running and waiting side by side, from the root.
                 if sampling.timerMode == .threadWallClock {
-                    frames.insert(builder.marker(sample.offCPU ? Self.offCPUFrame : Self.onCPUFrame), at: 0)
+                    let state = sample.waitingForCPU ? Self.waitingForCPUFrame : sample.offCPU ? Self.offCPUFrame : Self.onCPUFrame
+                    frames.insert(builder.marker(state), at: 0)
                 }
                 stacks.append(
                     SymbolizedProfile.Stack(

@@ -1,0 +1,55 @@
+import Foundation
+import LaunchBenchmark
+import LaunchProfTestSupport
+import Testing
+
+/// The handler walks the interrupted stack from the signal's own context
+/// (libunwind's cursor from the ucontext, sampler_unwind.c): every stack
+/// starts at the interrupted code, with no frame of the handler or of the
+/// signal trampoline, and runs up to the program's entry.
+@Suite(.serialized)
+struct SamplerUnwindTests {
+    /// main → outer_caller → middle_caller → burn_leaf, each never inlined;
+    /// ~300 ms of CPU in burn_leaf, on the main thread and on a worker.
+    static let chain = """
+        #include <pthread.h>
+        #include <stdio.h>
+        __attribute__((noinline)) double burn_leaf(long n) { double x = 0; for (long i = 0; i < n; i++) x += (double)i * 1e-9; return x; }
+        __attribute__((noinline)) double middle_caller(long n) { return burn_leaf(n) + 1.0; }
+        __attribute__((noinline)) double outer_caller(long n) { return middle_caller(n) + 1.0; }
+        __attribute__((noinline)) void *worker_entry(void *p) { *(double *)p = outer_caller(150000000); return NULL; }
+        int main(void) { pthread_t t; double r = 0; pthread_create(&t, NULL, worker_entry, &r);
+          double x = outer_caller(150000000); pthread_join(t, NULL); printf("%f\\n", x + r); return 0; }
+        """
+
+    @Test func everyStackStartsAtTheInterruptedCodeAndReachesTheThreadsEntry() throws {
+        let binary = try SamplerPrograms.compile(Self.chain, name: "unwind-chain")
+        defer { unlink(binary) }
+        let profiled = try ProfiledRun.profile([binary], name: "unwind")
+        defer { try? FileManager.default.removeItem(atPath: profiled.directory) }
+        let sampling = try #require(profiled.trace.sampling)
+        #expect(sampling.samples.allSatisfy { !$0.unwindFailed }, "libunwind walked every stack")
+        let total = profiled.folded.reduce(0) { $0 + $1.weight }
+        #expect(total >= 100, "\(profiled.foldedText)")
+        // No frame of the sampler's handler or of the signal trampoline.
+        let foreign = profiled.folded.filter { stack in
+            stack.frames.contains {
+                $0 == "handler" || $0.hasPrefix("handler+") || $0.contains("__restore_rt") || $0.contains("lp_sampler")
+            }
+        }
+        #expect(foreign.isEmpty, "\(foreign)")
+        // Leaf first in the trace, root first in the folded stacks: the
+        // whole chain, in order, up to the thread's entry.
+        func share(_ chain: [String], under entry: String) -> Double {
+            let hits = profiled.folded.filter { stack in
+                guard stack.frames.count >= chain.count, stack.frames.contains(where: { $0.contains(entry) }) else { return false }
+                return Array(stack.frames.suffix(chain.count)) == chain
+            }
+            return Double(hits.reduce(0) { $0 + $1.weight }) / Double(max(total, 1))
+        }
+        let chain = ["outer_caller", "middle_caller", "burn_leaf"]
+        let onMain = share(chain, under: "main"), onWorker = share(["worker_entry"] + chain, under: "start_thread")
+        #expect(onMain >= 0.35 && onWorker >= 0.35, "main \(onMain), worker \(onWorker): \(profiled.foldedText)")
+        #expect(onMain + onWorker >= 0.9, "main \(onMain), worker \(onWorker): \(profiled.foldedText)")
+    }
+}
