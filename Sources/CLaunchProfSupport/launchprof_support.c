@@ -327,7 +327,7 @@ lp_ring_t *lp_global_ring_install(lp_ring_t *ring) {
 lp_ring_t *lp_global_ring_ensure(void) {
     lp_ring_t *ring = __atomic_load_n(&lp_global_ring, __ATOMIC_ACQUIRE);
     if (ring != NULL) return ring;
-    uint64_t capacity = 65536;
+    uint64_t capacity = LP_DEFAULT_RING_EVENTS;
     uint64_t requested;
     if (parse_u64(lp_env("LAUNCHPROF_BUFFER_EVENTS"), &requested) && requested > 0) {
         capacity = requested;

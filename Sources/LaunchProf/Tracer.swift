@@ -15,7 +15,7 @@ public enum Tracer {
 
     /// Sizes the process-wide ring. Only effective before the first event is
     /// recorded (the ring is fixed from then on); returns whether it took.
-    /// Without it, LAUNCHPROF_BUFFER_EVENTS (default 65536) and
+    /// Without it, LAUNCHPROF_BUFFER_EVENTS (default 262144) and
     /// LAUNCHPROF_BUFFER_POLICY (`drop-newest`, the default, or
     /// `overwrite-oldest`) decide.
     @discardableResult

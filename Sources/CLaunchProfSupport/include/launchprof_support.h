@@ -41,6 +41,11 @@ static const uint64_t LP_NAME_INTERNED = UINT64_C(1) << 63;
 #define LP_BLOCK_EVENTS 64
 #define LP_BLOCK_EVENTS_LARGE 256
 #define LP_LARGE_RING_EVENTS (LP_BLOCK_EVENTS_LARGE * 256)
+/// The process-wide ring's capacity without LAUNCHPROF_BUFFER_EVENTS: 256 Ki
+/// events (12 MiB of address space, pages touched only as blocks are
+/// claimed), so that it has 1,024 blocks of 256 events, as many threads'
+/// blocks as 64 Ki events had in blocks of 64.
+#define LP_DEFAULT_RING_EVENTS (LP_BLOCK_EVENTS_LARGE * 1024)
 
 // MARK: - Ring storage
 //
@@ -204,7 +209,7 @@ lp_ring_t *lp_ring_create(uint64_t capacity, uint32_t policy);
 void lp_ring_destroy(lp_ring_t *ring);
 
 /// The process-wide ring, created on first use with LAUNCHPROF_BUFFER_EVENTS
-/// (default 65536) and LAUNCHPROF_BUFFER_POLICY (drop-newest | overwrite-oldest).
+/// (default LP_DEFAULT_RING_EVENTS, 262144) and LAUNCHPROF_BUFFER_POLICY (drop-newest | overwrite-oldest).
 lp_ring_t *lp_global_ring_ensure(void);
 
 /// Installs `ring` as the process-wide ring if none exists yet.

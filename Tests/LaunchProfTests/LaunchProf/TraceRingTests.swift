@@ -30,6 +30,23 @@ struct TraceRingTests {
         #expect(Set(events.prefix(count).map { ($0.seq - 1) / 256 }) == [0, 1])
     }
 
+    @Test("the default ring keeps one event of each of 1,024 short-lived threads in drop-newest (a block each)")
+    func defaultRingHoldsManyThreadLifetimes() throws {
+        let ring = try #require(TraceRing(capacity: Int(LP_DEFAULT_RING_EVENTS), policy: .dropNewest))
+        #expect(ring.statistics.capacity == 262_144)  // 1,024 blocks of 256
+        // Threads one after another, each recording once and exiting: each
+        // takes a block and leaves it released with 255 slots unused.
+        for thread in 0..<1024 {
+            runThreads(1) { _ in ring.record(kind: UInt8(LP_KIND_EVENT), name: "lifetime", id: UInt64(thread) + 1) }
+        }
+        #expect(ring.statistics.lost == 0)
+        #expect(ring.snapshot().count == 1024)
+        // The 1,025th thread finds every block taken: its event is dropped, and counted.
+        runThreads(1) { _ in ring.record(kind: UInt8(LP_KIND_EVENT), name: "lifetime", id: 1025) }
+        #expect(ring.statistics.lost == 1)
+        #expect(ring.snapshot().count == 1024)
+    }
+
     @Test("drop-newest keeps the earliest events and counts every dropped one")
     func dropNewestOverflow() throws {
         let ring = try #require(TraceRing(capacity: 1000, policy: .dropNewest))
