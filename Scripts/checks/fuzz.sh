@@ -89,8 +89,9 @@ sources_for() {
         results-loader|config-reader)
             engine=Sources/LaunchEngine
             echo $support/*/*.swift Sources/LaunchProfFiles/*.swift $engine/Model/*.swift $engine/Budgets/*.swift
-            echo $engine/Statistics/*.swift $engine/Regression/{BaselineComparison,MetricChange,LaunchAttribution,LaunchAttribution+Libraries,LaunchAttribution+Summary}.swift
+            echo $engine/Statistics/*.swift $engine/Regression/{BaselineComparison,MetricChange}.swift $engine/Regression/LaunchAttribution*.swift
             echo $engine/Launch/{ReadyProbe+Parsing,ReadyProbeParseError,RunDefaults,TargetSchedule}.swift $analysis/Profile/ProfileDifference.swift
+            echo $engine/Loader/{LoaderLaunch,LoaderAuditError}.swift
             echo Fuzz/ResultsLoaderShims.swift
             if [ "$1" = results-loader ]; then echo Fuzz/ResultsLoaderFuzz.swift; else
                 ls Sources/LaunchBenchmark/Config/*.swift | grep -v 'LaunchConfig+Plan'
