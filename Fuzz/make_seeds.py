@@ -195,8 +195,16 @@ def capture_loader_launch(program, audit_source, include):
         listener.setblocking(False)
         env = dict(os.environ, LD_AUDIT=library, LD_DEBUG="files", LD_DEBUG_OUTPUT=os.path.join(tmp, "ld"),
                    LAUNCHPROF_AUDIT_SOCKET=path)
-        child = subprocess.Popen([program], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        child.wait(timeout=30)
+        try:
+            child = subprocess.Popen([program], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except OSError:
+            listener.close()
+            return None
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
         channel = None
         while True:
             try:
