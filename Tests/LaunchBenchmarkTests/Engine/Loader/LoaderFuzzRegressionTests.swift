@@ -34,7 +34,8 @@ struct LoaderFuzzRegressionTests {
             guard !digits.isEmpty, digits.endIndex < piece.endIndex, piece[digits.endIndex] == 0x20 else {
                 return LoaderLaunch.Datagram(bytes: Array(piece), stamp: 0)
             }
-            return LoaderLaunch.Datagram(bytes: Array(piece[(digits.endIndex + 1)...]), stamp: UInt64(String(decoding: digits, as: UTF8.self)) ?? 0)
+            return LoaderLaunch.Datagram(
+                bytes: Array(piece[(digits.endIndex + 1)...]), stamp: UInt64(String(decoding: digits, as: UTF8.self)) ?? 0)
         }
     }
 
