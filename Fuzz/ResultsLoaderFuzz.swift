@@ -5,7 +5,8 @@ import Foundation
 /// into one module).
 ///
 /// Every input is decoded as `launchprof report`, `compare` and `explain`
-/// load a results file. One that loads must hold only figures a reader can
+/// load a results file, with its `loader` field (`--loader`'s libraries). One
+/// that loads must hold only figures a reader can
 /// do arithmetic on, print through the units the reports use, and survive
 /// a round trip through the JSON launchprof writes.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -21,6 +22,12 @@ public func resultsLoaderFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
             _ = HumanUnits.format(summary.median, unit: unit)
             _ = HumanUnits.format(summary.max - summary.min, unit: unit)
             _ = HumanUnits.format(summary.mean * Double(summary.count), unit: unit)
+        }
+        if let loader = result.loader {
+            precondition(loader.libraries.count <= LoaderProfile.maximumLibraries, "more libraries than the cap were loaded")
+            let sum = loader.libraries.reduce(0) { $0 + $1.total }
+            _ = HumanUnits.duration(sum + loader.mapping + loader.relocation + loader.constructors + (loader.programInit ?? 0))
+            _ = loader.libraries.first.map { loader.library(named: $0.path) }
         }
     }
     let written = try? document.jsonData()

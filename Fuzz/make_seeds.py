@@ -12,11 +12,22 @@ quick and complete, with and without an app version and a payload.
 OUTDIR/elf: a minimal 64-bit ELF with PT_INTERP, PT_LOAD, PT_DYNAMIC
 (DT_NEEDED, DT_STRTAB, DT_RUNPATH, DT_RPATH), section headers, a symbol
 table, a GNU build-id note and .debug_line, for both ELF targets.
+OUTDIR/loader: loader audit channels (LoaderLaunch.parse's input, framed as
+the loader-audit target reads it: datagrams separated by NUL bytes, each
+"<kernel stamp> <bytes>"): a launch of /bin/ls captured live with
+liblaunchprof-audit.so built from Sources/CLaunchProfAudit/audit.c (when cc
+can build it), one captured the same way and kept below, and truncated,
+reordered and garbage variants of it.
 The seeds are generated, not committed, so the repository holds no binaries.
 """
+import array
 import os
+import random
+import socket
 import struct
+import subprocess
 import sys
+import tempfile
 
 FNV_OFFSET, FNV_PRIME = 0xCBF29CE484222325, 0x100000001B3
 
@@ -146,6 +157,123 @@ def states():
     }
 
 
+# A launch of /bin/ls (Ubuntu 24.04, x86_64) as the audit library reported it:
+# (kernel stamp, datagram). Captured with capture_loader_launch.
+CAPTURED_LS = [
+    (1795609637226319861, b"LPA1\nV 11802557962481 1795609637226083068\nF 3\nO 11802557979927 \n"
+     b"O 11802557980207 /lib64/ld-linux-x86-64.so.2\nO 11802557981489 linux-vdso.so.1\n"
+     b"S 11802557983041 libselinux.so.1\nO 11802558024453 /lib/x86_64-linux-gnu/libselinux.so.1\n"
+     b"S 11802558025354 libc.so.6\nO 11802558061608 /lib/x86_64-linux-gnu/libc.so.6\n"
+     b"S 11802558062590 libpcre2-8.so.0\nO 11802558088198 /lib/x86_64-linux-gnu/libpcre2-8.so.0\n"
+     b"C 11802558196319 1795609637226316826\n"),
+    (1795609637226330487, b"      3980:\t\n      3980:\tcalling init: /lib64/ld-linux-x86-64.so.2\n      3980:\t\n"),
+    (1795609637226332099, b"      3980:\t\n      3980:\tcalling init: /lib/x86_64-linux-gnu/libc.so.6\n      3980:\t\n"),
+    (1795609637226337948, b"      3980:\t\n      3980:\tcalling init: /lib/x86_64-linux-gnu/libpcre2-8.so.0\n      3980:\t\n"),
+    (1795609637226342244, b"      3980:\t\n      3980:\tcalling init: /lib/x86_64-linux-gnu/libselinux.so.1\n      3980:\t\n"),
+    (1795609637226399289, b"      3980:\t\n      3980:\tinitialize program: /bin/ls\n      3980:\t\n"),
+    (1795609637226401483, b"LPA1\nP 11802558279974 1795609637226400481\n"),
+]
+
+
+def capture_loader_launch(program, audit_source, include):
+    """One real launch of `program` with liblaunchprof-audit.so built from
+    `audit_source`, received as LoaderChannel does (the channel handed over on
+    the socket, each datagram with its SCM_TIMESTAMPNS stamp): a list of
+    (stamp, bytes), or None when the library cannot be built or sent nothing."""
+    with tempfile.TemporaryDirectory(prefix="launchprof-seeds-") as tmp:
+        library = os.path.join(tmp, "liblaunchprof-audit.so")
+        try:
+            built = subprocess.run(["cc", "-O1", "-shared", "-fPIC", "-I", include, audit_source, "-o", library],
+                                   capture_output=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if built.returncode != 0:
+            return None
+        path = os.path.join(tmp, "audit.sock")
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        listener.bind(path)
+        listener.setblocking(False)
+        env = dict(os.environ, LD_AUDIT=library, LD_DEBUG="files", LD_DEBUG_OUTPUT=os.path.join(tmp, "ld"),
+                   LAUNCHPROF_AUDIT_SOCKET=path)
+        try:
+            child = subprocess.Popen([program], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except OSError:
+            listener.close()
+            return None
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        channel = None
+        while True:
+            try:
+                text, ancillary, _, _ = listener.recvmsg(64, socket.CMSG_SPACE(4 * 8))
+            except BlockingIOError:
+                break
+            fds = [fd for level, kind, data in ancillary if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS
+                   for fd in array.array("i", data[: len(data) - len(data) % 4])]
+            for fd in fds[1:]:
+                os.close(fd)
+            if fds and text.split() == [b"LPA1", str(child.pid).encode()]:
+                if channel is not None:
+                    channel.close()
+                channel = socket.socket(fileno=fds[0])
+            elif fds:
+                os.close(fds[0])
+        listener.close()
+        if channel is None:
+            return None
+        channel.setblocking(False)
+        datagrams = []
+        while True:
+            try:
+                data, ancillary, _, _ = channel.recvmsg(1 << 20, socket.CMSG_SPACE(16))
+            except BlockingIOError:
+                break
+            stamp = 0
+            for level, kind, payload in ancillary:
+                if level == socket.SOL_SOCKET and kind == 35 and len(payload) >= 16:  # SCM_TIMESTAMPNS
+                    seconds, nanoseconds = struct.unpack("<qq", payload[:16])
+                    stamp = seconds * 1_000_000_000 + nanoseconds
+            datagrams.append((stamp, data))
+        channel.close()
+        return datagrams or None
+
+
+def loader_channel(datagrams):
+    """The loader-audit target's framing: NUL between datagrams, each "<stamp> <bytes>"."""
+    return b"\0".join(b"%d %s" % (stamp, data) for stamp, data in datagrams)
+
+
+def loader_seeds():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    live = capture_loader_launch("/bin/ls", os.path.join(root, "Sources/CLaunchProfAudit/audit.c"),
+                                 os.path.join(root, "Sources/LaunchProfFormat/include"))
+    real = CAPTURED_LS
+    whole = loader_channel(real)
+    records = real[0][1].split(b"\n")
+    rng = random.Random(28)
+    seeds = {
+        "captured-ls": whole,
+        "truncated-half": whole[: len(whole) // 2],
+        "truncated-third": whole[: len(whole) // 3],
+        "no-preinit": loader_channel(real[:-1]),
+        "records-only": loader_channel([real[0], real[-1]]),
+        "unstamped-lines": loader_channel([real[0]] + [(0, data) for _, data in real[1:-1]] + [real[-1]]),
+        "reversed-lines": loader_channel([real[0]] + real[-2:0:-1] + [real[-1]]),
+        "reversed-records": loader_channel([(real[0][0], b"\n".join([records[0]] + records[-2:0:-1]) + b"\n")] + real[1:]),
+        "overflow": loader_channel([(real[0][0], real[0][1] + b"X overflow\n")] + real[1:]),
+        "long-names": loader_channel([(real[0][0], real[0][1].replace(b"libc.so.6\n", "libc-\u00e9\u0301.so".encode() * 400 + b"\n"))]
+                                     + real[1:]),
+        "garbage": bytes(rng.randrange(256) for _ in range(512)),
+        "garbage-records": loader_channel([(1, b"LPA1\n" + bytes(rng.choice(b"VSOCPFX 0123456789\n/") for _ in range(400)))]),
+    }
+    if live:
+        seeds["live-ls"] = loader_channel(live)
+    return seeds
+
+
 def main(outdir):
     nested = [(10 + i, 1, "level%d" % i, 0, 1) for i in range(4)] + [(30 - i, 2, "level%d" % i, 0, 1) for i in range(3, -1, -1)]
     traces = {
@@ -156,7 +284,8 @@ def main(outdir):
         "sampled.lptrace": trace([(10, 4, "main", 0, 4242), (900, 5, "ready", 0, 4242)], [(4242, "app")], samples=True),
     }
     text = {name: data.encode() for name, data in schedules().items()}
-    for kind, seeds in [("trace", traces), ("elf", {"minimal.elf": elf()}), ("schedule", text), ("state", states())]:
+    for kind, seeds in [("trace", traces), ("elf", {"minimal.elf": elf()}), ("schedule", text), ("state", states()),
+                       ("loader", loader_seeds())]:
         os.makedirs(os.path.join(outdir, kind), exist_ok=True)
         for filename, data in seeds.items():
             with open(os.path.join(outdir, kind, filename), "wb") as f:

@@ -54,7 +54,7 @@ public struct LoaderLaunch: Sendable, Equatable {
     public static let maximumLines = 200_000
     /// The longest loader part of a launch read, ns: an hour.
     public static let longestLaunch: UInt64 = 3_600_000_000_000
-    /// Longest name kept (a path is at most PATH_MAX).
+    /// Longest name kept, in bytes of UTF-8 (a path is at most PATH_MAX).
     public static let maximumName = 4096
 }
 
@@ -77,8 +77,9 @@ extension LoaderLaunch {
         var programStart: UInt64?
         var lines = 0
         for datagram in datagrams {
-            let text = String(decoding: datagram.bytes, as: UTF8.self)
-            let rows = text.split(separator: "\n", omittingEmptySubsequences: true)
+            // Lines end at each line feed byte (split by Character, a CR
+            // before one would hide it: "\r\n" is one Character).
+            let rows = datagram.bytes.split(separator: UInt8(ascii: "\n")).map { Substring(String(decoding: $0, as: UTF8.self)) }
             lines += rows.count
             guard lines <= maximumLines else {
                 throw .malformed(source: source, problem: "more than \(maximumLines) lines (at most that many are read)")
@@ -104,7 +105,19 @@ extension LoaderLaunch {
 
     private static func value(of label: String, in row: Substring) -> String? {
         guard let range = row.range(of: label) else { return nil }
-        return String(row[range.upperBound...].prefix(maximumName))
+        return name(row[range.upperBound...])
+    }
+
+    /// `text`'s first whole Characters within ``maximumName`` bytes of UTF-8
+    /// (a Character may be any number of bytes: a cap on them is none).
+    private static func name(_ text: Substring) -> String {
+        guard text.utf8.count > maximumName else { return String(text) }
+        var bytes = 0
+        return String(
+            text.prefix { character in
+                bytes += character.utf8.count
+                return bytes <= maximumName
+            })
     }
 
     private static func record(_ row: Substring, source: String) throws(LoaderAuditError) -> Record {
@@ -118,7 +131,7 @@ extension LoaderLaunch {
         switch fields.first {
         case "V": return .version(mono: try number(1), real: try number(2))
         case "S": return .search(mono: try number(1))
-        case "O": return .open(mono: try number(1), path: fields.count > 2 ? String(fields[2].prefix(maximumName)) : "")
+        case "O": return .open(mono: try number(1), path: fields.count > 2 ? name(fields[2]) : "")
         case "C": return .consistent(mono: try number(1), real: try number(2))
         case "P": return .preinit(mono: try number(1), real: try number(2))
         case "F": return .debug
