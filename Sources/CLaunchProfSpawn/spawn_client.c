@@ -214,6 +214,29 @@ int lp_audit_listen(const char *path) {
     return fd;
 }
 
+/// The descriptors an SCM_RIGHTS header carries: the first kept in `*keep`
+/// when `keep` is not NULL and nothing is kept yet, every other one closed
+/// (a hostile sender may attach any number).
+static void take_rights(struct cmsghdr *header, int *keep) {
+    size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (size_t index = 0; index < count; index++) {
+        int received;
+        memcpy(&received, CMSG_DATA(header) + index * sizeof(int), sizeof(int));
+        if (keep != NULL && *keep < 0) *keep = received;
+        else close(received);
+    }
+}
+
+/// One datagram of `fd` into `message`'s buffer and control space, retried
+/// on EINTR, never blocking, descriptors received close-on-exec.
+static ssize_t receive_datagram(int fd, struct msghdr *message) {
+    ssize_t length;
+    do {
+        length = recvmsg(fd, message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    } while (length < 0 && errno == EINTR);
+    return length;
+}
+
 ssize_t lp_audit_receive_channel(int fd, void *buffer, size_t capacity, int *channel) {
     *channel = -1;
     union {
@@ -222,20 +245,10 @@ ssize_t lp_audit_receive_channel(int fd, void *buffer, size_t capacity, int *cha
     } control;
     struct iovec part = {.iov_base = buffer, .iov_len = capacity};
     struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof control.bytes};
-    ssize_t length;
-    do {
-        length = recvmsg(fd, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-    } while (length < 0 && errno == EINTR);
+    ssize_t length = receive_datagram(fd, &message);
     if (length < 0) return -1;
     for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
-        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
-        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        for (size_t index = 0; index < count; index++) {
-            int received;
-            memcpy(&received, CMSG_DATA(header) + index * sizeof(int), sizeof(int));
-            if (*channel < 0) *channel = received;
-            else close(received);
-        }
+        if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS) take_rights(header, channel);
     }
     return length;
 }
@@ -249,10 +262,7 @@ ssize_t lp_audit_receive_stamped(int fd, void *buffer, size_t capacity, uint64_t
     } control;
     struct iovec part = {.iov_base = buffer, .iov_len = capacity};
     struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof control.bytes};
-    ssize_t length;
-    do {
-        length = recvmsg(fd, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-    } while (length < 0 && errno == EINTR);
+    ssize_t length = receive_datagram(fd, &message);
     if (length < 0) return -1;
     if (message.msg_flags & MSG_TRUNC) *truncated = 1;
     for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
@@ -262,13 +272,7 @@ ssize_t lp_audit_receive_stamped(int fd, void *buffer, size_t capacity, uint64_t
             memcpy(&when, CMSG_DATA(header), sizeof when);
             if (when.tv_sec >= 0) *stamp = (uint64_t)when.tv_sec * UINT64_C(1000000000) + (uint64_t)when.tv_nsec;
         } else if (header->cmsg_type == SCM_RIGHTS) {
-            // A channel carries none; close any a hostile sender attached.
-            size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-            for (size_t index = 0; index < count; index++) {
-                int received;
-                memcpy(&received, CMSG_DATA(header) + index * sizeof(int), sizeof(int));
-                close(received);
-            }
+            take_rights(header, NULL);  // a channel carries none
         }
     }
     return length;
