@@ -19,6 +19,9 @@ fi
 swift test --skip RegressionGateTests
 swift test --filter RegressionGateTests
 (cd Integrations && swift build --build-tests && swift test)
+# What the two framework integrations share (HTTPDate, InheritedSocketError,
+# the samples' options, their tests' support), a package of its own.
+(cd Integrations/LaunchProfServerSupport && swift build --build-tests && swift test)
 # The Hummingbird integration, a package of its own: its sample server is
 # measured by the launchprof built above (.build/debug/launchprof).
 (cd Integrations/LaunchProfHummingbird && swift build --build-tests && swift test)

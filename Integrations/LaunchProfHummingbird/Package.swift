@@ -27,6 +27,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../.."),  // launchprof
+        .package(path: "../LaunchProfServerSupport"),  // what both framework integrations share
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Hummingbird's own dependencies, nothing more to resolve: its
         // onServerRunning passes a NIO Channel, and a server on an inherited
@@ -42,6 +43,7 @@ let package = Package(
             name: "LaunchProfHummingbird",
             dependencies: [
                 .product(name: "LaunchProf", package: launchprofIdentity),
+                .product(name: "LaunchProfServerSupport", package: "LaunchProfServerSupport"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -58,13 +60,17 @@ let package = Package(
             dependencies: [
                 "LaunchProfHummingbird",
                 .product(name: "LaunchProf", package: launchprofIdentity),
+                .product(name: "LaunchProfSampleSupport", package: "LaunchProfServerSupport"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "LaunchProfHummingbirdTests",
-            dependencies: ["HummingbirdLaunchSample", "LaunchProfHummingbird"]
+            dependencies: [
+                "HummingbirdLaunchSample", "LaunchProfHummingbird",
+                .product(name: "LaunchProfServerTestSupport", package: "LaunchProfServerSupport"),
+            ]
         ),
     ]
 )

@@ -30,6 +30,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../.."),  // launchprof
+        .package(path: "../LaunchProfServerSupport"),  // what both framework integrations share
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         // Vapor's own dependencies, nothing more to resolve: the server on an
         // inherited socket is built from NIO's bootstrap and HTTP/1 pipeline
@@ -42,6 +43,7 @@ let package = Package(
             name: "LaunchProfVapor",
             dependencies: [
                 .product(name: "LaunchProf", package: launchprofIdentity),
+                .product(name: "LaunchProfServerSupport", package: "LaunchProfServerSupport"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -54,12 +56,16 @@ let package = Package(
             dependencies: [
                 "LaunchProfVapor",
                 .product(name: "LaunchProf", package: launchprofIdentity),
+                .product(name: "LaunchProfSampleSupport", package: "LaunchProfServerSupport"),
                 .product(name: "Vapor", package: "vapor"),
             ]
         ),
         .testTarget(
             name: "LaunchProfVaporTests",
-            dependencies: ["VaporLaunchSample", "LaunchProfVapor"]
+            dependencies: [
+                "VaporLaunchSample", "LaunchProfVapor",
+                .product(name: "LaunchProfServerTestSupport", package: "LaunchProfServerSupport"),
+            ]
         ),
     ]
 )

@@ -10,6 +10,7 @@
 import Hummingbird
 import LaunchProf
 import LaunchProfHummingbird
+import LaunchProfSampleSupport
 import NIOCore
 
 #if canImport(Glibc)

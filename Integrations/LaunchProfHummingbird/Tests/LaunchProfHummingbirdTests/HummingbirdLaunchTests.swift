@@ -1,59 +1,18 @@
 import Foundation
+import LaunchProfServerTestSupport
 import Testing
 
 /// hummingbird-launch-sample measured by launchprof, as a user would: the
 /// launchprof built at the repository's root (`swift build` there first).
 @Suite("A Hummingbird server measured by launchprof", .serialized)
-struct HummingbirdLaunchTests {
-    static func product(_ name: String, in directory: URL) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        try #require(FileManager.default.isExecutableFile(atPath: path), "\(path) is missing: run `swift build` there first")
-        return path
-    }
-
-    /// This package's products, beside the test bundle.
-    static var binDirectory: URL { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent() }
-
-    /// The repository's launchprof (../../.build/debug).
-    static var launchprof: String {
-        get throws {
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            return try product("launchprof", in: root.appendingPathComponent(".build/debug"))
-        }
-    }
-
-    struct Run {
-        var status: Int32
-        var output: String
-    }
-
-    func launchprof(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.launchprof)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
-    }
-
-    func scratch() throws -> String {
-        let path = NSTemporaryDirectory() + "/hummingbird-launch-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+struct HummingbirdLaunchTests: SampleLaunchTesting {
+    static let sampleName = "hummingbird-launch-sample"
 
     @Test("--ready tracer and --ready port: the server's launch complete is when it accepts, and it is stopped after")
     func readyProbes() throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sample = try Self.product("hummingbird-launch-sample", in: Self.binDirectory)
+        let sample = try Self.sample
         let tracer = try launchprof(
             ["run", "--ready", "tracer", "-r", "3", "-w", "1", "--export-json", "t.json", "--", sample], in: directory)
         #expect(tracer.status == 0, "\(tracer.output)")
@@ -68,7 +27,7 @@ struct HummingbirdLaunchTests {
     func injectedRegression() throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sample = try Self.product("hummingbird-launch-sample", in: Self.binDirectory)
+        let sample = try Self.sample
         let before = try launchprof(["run", "--ready", "tracer", "-r", "15", "--save-baseline", "before", "--", sample], in: directory)
         try #require(before.status == 0, "\(before.output)")
         let after = try launchprof(
@@ -98,14 +57,9 @@ struct HummingbirdLaunchTests {
 
     @Test("--activate: the server accepts on the socket it was started with, and the request that waited for it is timed")
     func socketActivation() throws {
-        let directory = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sample = try Self.product("hummingbird-launch-sample", in: Self.binDirectory)
         // Were the inherited socket ignored, the server would bind a port of
         // its own and launchprof's request would never be answered.
-        let run = try launchprof(
-            ["run", "--activate", "tcp:0", "--http-get", "/health", "-r", "3", "-w", "1", "--show-output", "--", sample],
-            in: directory)
+        let run = try runActivated()
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("first response byte"), "\(run.output)")
         #expect(run.output.contains("accepting on the inherited socket 3 ('launchprof')"), "\(run.output)")
@@ -113,25 +67,8 @@ struct HummingbirdLaunchTests {
 
     @Test("an inherited descriptor that is a file, not a listening socket: a clear error naming it, exit 2, no hang")
     func inheritedFileRefused() throws {
-        let directory = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sample = try Self.product("hummingbird-launch-sample", in: Self.binDirectory)
-        let file = directory + "/not-a-socket"
-        try Data("hello".utf8).write(to: URL(fileURLWithPath: file))
-        // LISTEN_PID must be the server's own pid: the shell's, kept by exec.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "export LISTEN_PID=$$ LISTEN_FDS=1; exec \"$0\" 3<\"$1\"", sample, file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let watchdog = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        watchdog.cancel()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 2, "\(output)")
-        #expect(output.contains("cannot accept on the inherited socket 3 ('unknown')"), "\(output)")
+        let run = try runInheritingFile()
+        #expect(run.exited && run.status == 2, "\(run.output)")
+        #expect(run.output.contains("cannot accept on the inherited socket 3 ('unknown')"), "\(run.output)")
     }
 }

@@ -10,6 +10,7 @@
 //   LP_SAMPLE_SLOW_ROUTES_MS=N   N ms more of CPU work inside "register routes"
 //   LP_SAMPLE_IDLE_TIMEOUT_MS=N  close a connection idle for N ms (Vapor's idleTimeout)
 import LaunchProf
+import LaunchProfSampleSupport
 import LaunchProfVapor
 import Vapor
 

@@ -1,59 +1,18 @@
 import Foundation
+import LaunchProfServerTestSupport
 import Testing
 
 /// vapor-launch-sample measured by launchprof, as a user would: the
 /// launchprof built at the repository's root (`swift build` there first).
 @Suite("A Vapor server measured by launchprof", .serialized)
-struct VaporLaunchTests {
-    static func product(_ name: String, in directory: URL) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        try #require(FileManager.default.isExecutableFile(atPath: path), "\(path) is missing: run `swift build` there first")
-        return path
-    }
-
-    /// This package's products, beside the test bundle.
-    static var binDirectory: URL { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent() }
-
-    /// The repository's launchprof (../../.build/debug).
-    static var launchprof: String {
-        get throws {
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            return try product("launchprof", in: root.appendingPathComponent(".build/debug"))
-        }
-    }
-
-    struct Run {
-        var status: Int32
-        var output: String
-    }
-
-    func launchprof(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.launchprof)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
-    }
-
-    func scratch() throws -> String {
-        let path = NSTemporaryDirectory() + "/vapor-launch-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+struct VaporLaunchTests: SampleLaunchTesting {
+    static let sampleName = "vapor-launch-sample"
 
     @Test("--ready tracer and --ready port: launch complete is when the server accepts, and it is stopped after")
     func readyProbes() throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sample = try Self.product("vapor-launch-sample", in: Self.binDirectory)
+        let sample = try Self.sample
         let tracer = try launchprof(["run", "--ready", "tracer", "-r", "3", "-w", "1", "--", sample], in: directory)
         #expect(tracer.status == 0, "\(tracer.output)")
         #expect(tracer.output.contains("process entry"), "LaunchProf's marks are measured: \(tracer.output)")
@@ -69,7 +28,7 @@ struct VaporLaunchTests {
     func explainCriticalPath() throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sample = try Self.product("vapor-launch-sample", in: Self.binDirectory)
+        let sample = try Self.sample
         let record = try launchprof(
             ["record", "--quiet", "--ready", "tracer", "-o", "vapor.lptrace", "--", sample], in: directory,
             environment: ["LP_SAMPLE_SLOW_ROUTES_MS": "15"])
@@ -85,14 +44,9 @@ struct VaporLaunchTests {
 
     @Test("--activate: the server accepts on the socket it was started with, and the request that waited for it is timed")
     func socketActivation() throws {
-        let directory = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sample = try Self.product("vapor-launch-sample", in: Self.binDirectory)
         // Were the inherited socket ignored, Vapor would bind a port of its
         // own and launchprof's request would never be answered.
-        let run = try launchprof(
-            ["run", "--activate", "tcp:0", "--http-get", "/health", "-r", "3", "-w", "1", "--show-output", "--", sample],
-            in: directory)
+        let run = try runActivated()
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("first response byte"), "\(run.output)")
         #expect(run.output.contains("accepting on the inherited socket 3 ('launchprof')"), "\(run.output)")
@@ -103,7 +57,7 @@ struct VaporLaunchTests {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try SocketActivatedSample(
-            sample: try Self.product("vapor-launch-sample", in: Self.binDirectory), outputPath: directory + "/out")
+            sample: try Self.sample, outputPath: directory + "/out")
         // Both requests on one connection, the second written before the
         // first is answered: it is answered after it, then the server closes.
         let response = try server.exchange(
@@ -124,7 +78,7 @@ struct VaporLaunchTests {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try SocketActivatedSample(
-            sample: try Self.product("vapor-launch-sample", in: Self.binDirectory), outputPath: directory + "/out")
+            sample: try Self.sample, outputPath: directory + "/out")
         // 16 KiB by default: said by Content-Length, and sent without one.
         let declared = try server.exchange(
             "POST /echo HTTP/1.1\r\nHost: test\r\nContent-Length: 1000000\r\n\r\n" + String(repeating: "x", count: 1000))
@@ -145,7 +99,7 @@ struct VaporLaunchTests {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try SocketActivatedSample(
-            sample: try Self.product("vapor-launch-sample", in: Self.binDirectory), outputPath: directory + "/out",
+            sample: try Self.sample, outputPath: directory + "/out",
             environment: ["LP_SAMPLE_IDLE_TIMEOUT_MS": "200"])
         let answered = try server.exchange("GET /health HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
         try #require(answered.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(answered)")
@@ -159,25 +113,8 @@ struct VaporLaunchTests {
 
     @Test("an inherited descriptor that is a file, not a listening socket: a clear error naming it, exit 2, no hang")
     func inheritedFileRefused() throws {
-        let directory = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sample = try Self.product("vapor-launch-sample", in: Self.binDirectory)
-        let file = directory + "/not-a-socket"
-        try Data("hello".utf8).write(to: URL(fileURLWithPath: file))
-        // LISTEN_PID must be the server's own pid: the shell's, kept by exec.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "export LISTEN_PID=$$ LISTEN_FDS=1; exec \"$0\" 3<\"$1\"", sample, file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let watchdog = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        watchdog.cancel()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 2, "\(output)")
-        #expect(output.contains("cannot accept on the inherited socket 3 ('unknown')"), "\(output)")
+        let run = try runInheritingFile()
+        #expect(run.exited && run.status == 2, "\(run.output)")
+        #expect(run.output.contains("cannot accept on the inherited socket 3 ('unknown')"), "\(run.output)")
     }
 }

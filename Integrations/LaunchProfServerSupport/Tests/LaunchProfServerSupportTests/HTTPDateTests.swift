@@ -1,9 +1,8 @@
+import LaunchProfServerSupport
 import Testing
 
-@testable import LaunchProfVapor
-
 /// The `Date` header of a server on an inherited socket, in RFC 9110's
-/// IMF-fixdate, as Vapor's own (internal) RFC1123DateCache writes it.
+/// IMF-fixdate, as the frameworks' own (internal) date caches write it.
 @Suite("HTTPDate")
 struct HTTPDateTests {
     @Test("IMF-fixdate: the epoch, a leap day, the last second of a year")

@@ -9,14 +9,18 @@ import Darwin
 #endif
 
 /// The `Date` header of a response (RFC 9110's IMF-fixdate, "Sun, 06 Nov
-/// 1994 08:49:37 GMT"), formatted once a second: Hummingbird's own date
-/// cache is internal to it, and a server on an inherited socket answers
-/// with the same headers as one Hummingbird bound.
-final class HTTPDate: Sendable {
+/// 1994 08:49:37 GMT"), formatted once a second: Hummingbird's and Vapor's
+/// own date caches (Vapor's `RFC1123DateCache`) are internal to them, and a
+/// server on an inherited socket answers with the same headers as one the
+/// framework bound.
+public final class HTTPDate: Sendable {
     private let cache = Mutex<(second: Int, text: String)>((-1, ""))
 
+    /// A cache that formats the current second when first asked for it.
+    public init() {}
+
     /// Now, as a header value.
-    var now: String {
+    public var now: String {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         let second = Int(time.tv_sec)
@@ -26,7 +30,9 @@ final class HTTPDate: Sendable {
         }
     }
 
-    static func format(_ second: Int) -> String {
+    /// `second` (seconds since the epoch, UTC) as an IMF-fixdate; "" when
+    /// the C library cannot break it down.
+    public static func format(_ second: Int) -> String {
         var seconds = time_t(second)
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return "" }

@@ -15,6 +15,7 @@ public struct InheritedSocketError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// The socket, what NIO said, and what a socket-activated server needs.
     public var description: String {
         "cannot accept on the inherited socket \(socket.descriptor) ('\(socket.name)'): \(reason); "
             + "a socket-activated server needs a listening stream socket there (systemd's ListenStream=)"

@@ -1,0 +1,4 @@
+// InheritedSocketError (and HTTPDate) live in LaunchProfServerSupport, shared
+// with the other framework integration; re-exported so that LaunchProfVapor's
+// users catch it without importing that module.
+@_exported import LaunchProfServerSupport
