@@ -7,7 +7,7 @@ import CLaunchProfSupport
 /// written, so recording an event is one clock read and a few stores — no
 /// allocation, no hashing, no lock. An interval's begin and end also read the
 /// thread's CPU time until launch complete, unless they carry a value
-/// (``ThreadCPUTime``: a system call, see docs/tracer.md).
+/// (`ThreadCPUTime`: a system call, see docs/tracer.md).
 ///
 /// ```swift
 /// let signposter = Signposter(subsystem: "com.example.app", category: "launch")
