@@ -23,7 +23,7 @@ public struct LoaderAudit: Sendable {
         self.timeout = timeout
     }
 
-    /// The file's name, and where it is looked for (``CompanionFile``).
+    /// The file's name, and where it is looked for (`CompanionFile`).
     public static let libraryName = "liblaunchprof-audit.so"
 
     /// The audit library beside launchprof (or $LAUNCHPROF_AUDIT_LIBRARY).
