@@ -85,4 +85,40 @@ struct HostileRunTests {
         let stray = try CommandRun.run("/usr/bin/pgrep", ["-f", yes])
         #expect(stray.standardOutput.isEmpty, "stray copies of yes: \(stray.standardOutput)")
     }
+    @Test("launchprof started with SIGTERM and SIGINT blocked (a parent's mask passes through exec): still stopped by them")
+    func inheritedBlockedSignals() throws {
+        let launchprof = try Products.path("launchprof")
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for number in [SIGTERM, SIGINT] { sigaddset(&blocked, number) }
+        posix_spawnattr_setsigmask(&attributes, &blocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let arguments = [launchprof, "run", "-r", "1", "-w", "0", "--timeout", "60", "--", "/bin/sleep", "300"]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        try #require(posix_spawn(&pid, launchprof, nil, &attributes, &argv, environ) == 0)
+        // Once it is running its target (its sleep is its child), SIGTERM.
+        let started = Date().addingTimeInterval(30)
+        while Date() < started, (try? CommandRun.run("/usr/bin/pgrep", ["-P", "\(pid)"]).standardOutput.isEmpty) ?? true {
+            usleep(20_000)
+        }
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        var waited: pid_t = 0
+        let deadline = Date().addingTimeInterval(10)
+        while waited == 0, Date() < deadline {
+            waited = waitpid(pid, &status, WNOHANG)
+            if waited == 0 { usleep(10_000) }
+        }
+        if waited == 0 {
+            kill(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+        }
+        #expect(waited == pid, "launchprof ignored SIGTERM for 10 s with it blocked at start")
+        #expect(status & 0x7f == 0 && (status >> 8) & 0xff == 130, "status \(status)")
+    }
 }

@@ -245,6 +245,19 @@ ssize_t lp_audit_receive_stamped(int fd, void *buffer, size_t capacity, uint64_t
 /// another thread never inherits a pipe between pipe() and fcntl().
 int lp_pipe(int ends[2], int flags);
 
+/// Registers `write_end` (a non-blocking pipe) to receive one byte, the
+/// signal's number, whenever a signal caught with lp_interrupt_catch
+/// arrives; up to 8 at once. 0, or -1 with errno EMFILE.
+int lp_interrupt_register(int write_end);
+
+/// Stops writing to `write_end` (before it is closed).
+void lp_interrupt_unregister(int write_end);
+
+/// Catches signal `number` with a handler that writes to every registered
+/// pipe: in place when this returns, unlike a Dispatch signal source (which
+/// is registered later, on Dispatch's manager thread). sigaction's result.
+int lp_interrupt_catch(int number);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,13 +8,18 @@ public enum HarnessSignals {
     ///   children itself, losing their status and resources;
     /// - SIGPIPE ignored: writing `--show-output` or a report to a closed
     ///   pipe must be an error launchprof handles (and cleans up after), not
-    ///   a death that skips the clean-up.
+    ///   a death that skips the clean-up;
+    /// - SIGCHLD and the interrupting signals unblocked.
     public static func prepare() {
         signal(SIGCHLD, SIG_DFL)
         signal(SIGPIPE, SIG_IGN)
+        // Unblocked, whatever mask launchprof inherited (a parent's blocked
+        // signals pass through exec): SIGCHLD, and the signals that interrupt
+        // a run, whose handler (InterruptMonitor) never runs while they are
+        // blocked. Before any thread is started, so every thread inherits it.
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
-        sigaddset(&unblocked, SIGCHLD)
+        for number in [SIGCHLD] + InterruptMonitor.signals { sigaddset(&unblocked, number) }
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 }
