@@ -46,7 +46,20 @@ struct RecordReadyTests {
         // The awaited steps end the path; 'warm cache', which nobody awaits,
         // is on it only when a busy machine ran it to its end before 'load
         // config' began (then the path's thread did wait, for a core).
-        #expect(Array(path.leaves.map(\.interval.name).suffix(2)) == ["load config", "build router"], "\(path.leaves)")
+        // A trace has no edge for an await: when 'warm cache' ended after
+        // 'build router' on the very thread that then recorded launch
+        // complete (a loaded machine can order them so), nothing in the trace
+        // tells it from an awaited step, and the path ends in it.
+        let slices = trace.pairIntervals().slices
+        let router = slices.first { $0.name == "build router" }
+        let ambiguous = slices.contains {
+            $0.name == "warm cache" && $0.beginThreadID == path.endThreadID && $0.endTimestamp > (router?.endTimestamp ?? .max)
+        }
+        withKnownIssue("'warm cache' ended last on launch complete's thread: the trace cannot tell it was not awaited", isIntermittent: true) {
+            #expect(Array(path.leaves.map(\.interval.name).suffix(2)) == ["load config", "build router"], "\(path.leaves)")
+        } when: {
+            ambiguous
+        }
     }
 
     @Test("the async server accepts on the socket it was started with: run --activate times the request that waited")
