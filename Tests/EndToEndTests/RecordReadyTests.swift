@@ -55,7 +55,9 @@ struct RecordReadyTests {
         let ambiguous = slices.contains {
             $0.name == "warm cache" && $0.beginThreadID == path.endThreadID && $0.endTimestamp > (router?.endTimestamp ?? .max)
         }
-        withKnownIssue("'warm cache' ended last on launch complete's thread: the trace cannot tell it was not awaited", isIntermittent: true) {
+        withKnownIssue(
+            "'warm cache' ended last on launch complete's thread: the trace cannot tell it was not awaited", isIntermittent: true
+        ) {
             #expect(Array(path.leaves.map(\.interval.name).suffix(2)) == ["load config", "build router"], "\(path.leaves)")
         } when: {
             ambiguous
