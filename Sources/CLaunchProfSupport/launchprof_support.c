@@ -139,11 +139,15 @@ void lp_harness_main_cpu(uint64_t ns) {
     lp_harness_record(LP_RECORD_MAIN_CPU, ns, digits, lp_format_u64(digits, cpu));
 }
 
-uint64_t lp_process_cpu_ns(void) {
+static uint64_t cpu_clock_ns(clockid_t clock) {
     struct timespec ts;
-    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+    if (clock_gettime(clock, &ts) != 0) return 0;
     return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
 }
+
+uint64_t lp_process_cpu_ns(void) { return cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID); }
+
+uint64_t lp_thread_cpu_ns(void) { return cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID); }
 
 void lp_set_tracing_enabled(int enabled) {
     __atomic_store_n(&lp_enabled, enabled ? 1 : 0, __ATOMIC_RELAXED);

@@ -1,11 +1,5 @@
 import CLaunchProfSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// The calling thread's CPU time, which ``Signposter`` records at each
 /// interval's begin and end so that a trace says how much of an interval
 /// the thread that ran it spent on CPU.
@@ -31,9 +25,5 @@ enum ThreadCPUTime {
     /// field of an event carries it (`LP_FLAG_THREAD_CPU`); 0 if the clock
     /// cannot be read.
     @inlinable
-    static var now: Int64 {
-        var time = timespec()
-        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
-        return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
-    }
+    static var now: Int64 { Int64(bitPattern: lp_thread_cpu_ns()) }
 }

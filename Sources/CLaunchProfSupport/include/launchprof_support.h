@@ -183,6 +183,9 @@ uint64_t lp_spawn_ns(void);
 
 /// Process CPU time (user + system, all threads) in nanoseconds.
 uint64_t lp_process_cpu_ns(void);
+/// CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID: a system call,
+/// no vDSO path), or 0 if the clock cannot be read.
+uint64_t lp_thread_cpu_ns(void);
 /// CPU time of the main thread (the one the process-entry constructor ran
 /// on) in nanoseconds, 0 when it cannot be read.
 uint64_t lp_main_thread_cpu_ns(void);
