@@ -135,7 +135,9 @@ struct BackgroundTaskTests {
         process.send(SIGTERM)
         let ending = process.waitForExit(timeout: 20)
         #expect(ending != nil, "still running 20 s after SIGTERM")
-        #expect(process.lines.contains { $0.hasPrefix("expiration handler ran for dev.launchprof.") })
+        #expect(
+            process.lines.contains { $0.hasPrefix("expiration handler ran for dev.launchprof.") },
+            "\(process.lines), ended: \(String(describing: ending))")
         #expect(process.lines.filter { $0.hasPrefix("started ") }.count == 1, "nothing started after SIGTERM: \(process.lines)")
         let text = try schedule(state)
         #expect(text.contains("outcome=expired failures=1"), "\(text)")
