@@ -88,6 +88,10 @@ struct lp_spawn_request {
     /// zeroed request has it): none. Such a spawn forks (posix_spawn cannot
     /// write the child's pid into its environment) and cannot be quiet.
     uint32_t listen_pid_entry;
+    /// SPAWN with LP_SPAWN_FLAG_SAMPLE: samples per CPU-second of each
+    /// thread, and bytes of user stack copied with each sample.
+    uint32_t sample_hz;
+    uint32_t sample_stack_bytes;
 };
 
 /// SPAWN: answer SPAWNED only when the process exits (just before EXITED),
@@ -103,6 +107,50 @@ struct lp_spawn_request {
 /// starts carry it and it counts from the child's exec. Read at MARK_READY,
 /// or at the launched process's exit when no MARK_READY came first.
 #define LP_SPAWN_FLAG_COUNT 2u
+
+/// SPAWN: sample the launched tree's stacks in the kernel, as `perf record
+/// -- prog` does (docs/sampling.md): the spawner opens a task-clock
+/// sampling event per CPU on itself, disabled, with inherit and
+/// enable_on_exec, maps each event's ring buffer and copies what the kernel
+/// writes there (samples with the user registers and a copy of the user
+/// stack, and the mmap, comm, fork, exit and lost records) to the sample
+/// sink, the descriptor whose `fd_targets` entry is LP_SPAWN_FD_SAMPLE_SINK,
+/// as an lp_perf_sink_header and then the records as the kernel wrote them.
+/// Nothing runs in the launched program: no preload library, no signal, no
+/// unwinding. Sampling is disabled at MARK_READY (or at the launched
+/// process's exit) and the rings are drained before FINISHED is answered.
+/// `sample_hz` and `sample_stack_bytes` say how.
+#define LP_SPAWN_FLAG_SAMPLE 4u
+
+/// The `fd_targets` value of the sample sink: the spawner writes to it and
+/// does not pass it to the child.
+#define LP_SPAWN_FD_SAMPLE_SINK (-2)
+
+/// The sample sink's header ("LPPERF1\0"), then the ring buffers' records
+/// (struct perf_event_header and its body), CPU by CPU as they were
+/// drained: each CPU's records are in time order, the stream is not.
+#define LP_PERF_SINK_MAGIC "LPPERF1"
+#define LP_PERF_SINK_VERSION 1u
+
+/// What the events were opened with, so that a reader can parse the
+/// records (the layout of a sample depends on `sample_type`, the number of
+/// registers on `regs_user_mask`).
+struct lp_perf_sink_header {
+    char magic[8];               ///< LP_PERF_SINK_MAGIC with its NUL.
+    uint32_t version;            ///< LP_PERF_SINK_VERSION
+    uint32_t header_size;        ///< sizeof(struct lp_perf_sink_header)
+    uint64_t sample_type;        ///< PERF_SAMPLE_* of every event
+    uint64_t regs_user_mask;     ///< perf_event_attr.sample_regs_user
+    uint32_t stack_user_bytes;   ///< perf_event_attr.sample_stack_user
+    uint32_t hz;                 ///< samples per CPU-second of each thread
+    uint64_t period_ns;          ///< task-clock nanoseconds per sample
+    uint32_t cpus;               ///< events opened (one per CPU)
+    uint32_t clock;              ///< clock id of the records' time: CLOCK_MONOTONIC
+    /// errno of the first event that could not be opened or mapped, 0 when
+    /// every CPU has one; the header is written either way.
+    int32_t error;
+    uint32_t reserved;
+};
 
 /// The counters of an LP_SPAWN_FLAG_COUNT spawn, as poop and perf stat
 /// count a launch: hardware ones where the kernel has them, software ones
