@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "launchprof_spawn.h"
 #include "counters.h"
+#include "sampling.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -201,8 +202,10 @@ static void reap_children(uint64_t seen) {
             memcpy(run.process_name, name, sizeof name);
             struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_EXITED, .pid = pid, .nanoseconds = seen, .status = status};
             send_reply(&reply);
-            // The exit probe's counts (no-op once read at MARK_READY).
+            // The exit probe's counts (no-op once read at MARK_READY), and
+            // the end of its sampling.
             lp_counters_read(2);
+            lp_sampling_stop();
         }
     }
 }
@@ -327,6 +330,7 @@ static void finish_run(void) {
     memcpy(reply.largest_name, run.largest_name, sizeof reply.largest_name);
     memcpy(reply.process_name, run.process_name, sizeof reply.process_name);
     lp_counters_finish(&reply.counters);
+    lp_sampling_finish();
     memset(&run, 0, sizeof run);
     release_deferred();
     send_reply(&reply);
@@ -606,6 +610,12 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
 
     if (request->flags & LP_SPAWN_FLAG_COUNT) lp_counters_open();
+    if (request->flags & LP_SPAWN_FLAG_SAMPLE) {
+        int sink = -1;
+        for (uint32_t i = 0; i < request->fd_count && i + 1 < fd_count; i++)
+            if (request->fd_targets[i] == LP_SPAWN_FD_SAMPLE_SINK) sink = fcntl(fds[1 + i], F_DUPFD_CLOEXEC, HIGH_FD);
+        if (sink >= 0) lp_sampling_open(sink, request->sample_hz, request->sample_stack_bytes);
+    }
     // t0: the last thing before posix_spawn. Only formatting 20 digits into
     // the preallocated slot separates the two.
     uint64_t t0 = now_ns();
@@ -650,6 +660,7 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
     free(payload);
     if (result != 0) {
         lp_counters_finish(NULL);
+        lp_sampling_finish();
         fail(result, what);
         return;
     }
@@ -710,7 +721,10 @@ static int handle_request(void) {
         case LP_SPAWN_REQUEST_SIGNAL: signal_run(request.signal, request.scope); break;
         case LP_SPAWN_REQUEST_FINISH: finish_run(); break;
         case LP_SPAWN_REQUEST_MARK_READY:
-            if (run.active) lp_counters_read(1);
+            if (run.active) {
+                lp_counters_read(1);
+                lp_sampling_stop();
+            }
             break;
         default: protocol_error("unknown request kind"); break;
         }
@@ -748,12 +762,20 @@ int main(void) {
         return 2;
     }
     for (;;) {
-        struct pollfd fds[2] = {{.fd = child_signals, .events = POLLIN}, {.fd = control, .events = POLLIN}};
-        int ready = poll(fds, 2, -1);
+        // The sampling rings (while a sampled launch runs) after the two.
+        struct pollfd fds[2 + 64] = {{.fd = child_signals, .events = POLLIN}, {.fd = control, .events = POLLIN}};
+        int rings = lp_sampling_poll_fds(fds + 2, 64);
+        int ready = poll(fds, 2 + (nfds_t)rings, -1);
         uint64_t woke = now_ns();
         if (ready < 0) {
             if (errno == EINTR) continue;
             break;
+        }
+        for (int i = 0; i < rings; i++) {
+            if (fds[2 + i].revents) {
+                lp_sampling_drain();
+                break;
+            }
         }
         if (fds[0].revents) {
             struct signalfd_siginfo drained[16];
@@ -770,6 +792,7 @@ int main(void) {
     // launchprof is gone (it exited, crashed or was killed): nothing of the
     // run may outlive it.
     kill_and_reap_tree();
+    lp_sampling_finish();
     release_deferred();
     return 0;
 }

@@ -10,8 +10,11 @@ struct ProfileCommand: ParsableCommand {
         commandName: "profile",
         abstract: "Sample the call stacks of one launch and draw where its time goes.",
         discussion: """
-            Works for programs that link LaunchProf (sampled until launch complete) and, through \
-            liblaunchprof-preload.so in LD_PRELOAD, for any dynamically linked program (sampled until exit). \
+            Works for any program. On the CPU clock the kernel samples (perf events the launched tree \
+            inherits, as perf record does; the stacks are unwound after the launch), from the exec until \
+            ready or exit; with --clock wall, --sampler in-process, or where perf events are refused, the \
+            program samples itself: LaunchProf programs until launch complete, any other dynamically linked \
+            program through liblaunchprof-preload.so in LD_PRELOAD (until exit). \
             Writes NAME.lptrace (NAME-1.lptrace… with --runs), NAME.folded (flamegraph.pl/inferno), \
             NAME.speedscope.json (open it at https://www.speedscope.app) and NAME.svg (a flame graph; open it \
             in a browser). With --ready, a program that stays up is stopped with SIGTERM once ready; a \
@@ -29,6 +32,18 @@ struct ProfileCommand: ParsableCommand {
             valueName: "clock"),
         transform: { try SamplingClock(parsing: $0, flag: "--clock") })
     var clock: SamplingClock = .cpu
+
+    @Option(
+        help: ArgumentHelp(
+            "Who samples the CPU clock: kernel (perf events, nothing runs in the program; the default) or in-process (SIGPROF and libunwind in the program).",
+            valueName: "method"),
+        transform: { text in
+            guard let method = SamplingMethod(rawValue: text) else {
+                throw ValidationError("--sampler must be kernel or in-process, got '\(text)'")
+            }
+            return method
+        })
+    var sampler: SamplingMethod = .kernel
 
     @Option(help: "Launches to sample; their samples make one profile (a short launch gives few samples each).")
     var runs: Int = 1
@@ -85,16 +100,19 @@ struct ProfileCommand: ParsableCommand {
     func run() throws {
         let base = name ?? URL(fileURLWithPath: command[0]).lastPathComponent
         let preload = ProfileRecorder.preloadLibrary(explicit: preloadLibrary, disabled: noPreload)
-        if let note = preload.note { FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8)) }
-        let recorder = ProfileRecorder(
+        let inProcess = sampler == .inProcess || clock == .wall || SamplingMethod.kernelUnavailableReason() != nil
+        if inProcess, let note = preload.note { FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8)) }
+        var recorder = ProfileRecorder(
             rate: hz, timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit,
             preloadLibrary: preload.path, runs: runs, probe: ready,
             grace: try RunOptions.seconds(grace, flag: "--grace", allowZero: true),
             interrupt: try InterruptMonitor(), clock: clock)
+        recorder.method = sampler
         defer { recorder.interrupt?.stop() }
         do {
             let profiled = try recorder.profile(
                 LaunchTarget(name: base, arguments: RawCommandLine.current.suffix(matching: command)), directory: outputDir, base: base)
+            for note in profiled.notes { FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8)) }
             FileHandle.standardError.write(Data(profiled.summary(base: base).utf8))
         } catch {
             FileHandle.standardError.write(Data("launchprof profile: \(error)\n".utf8))

@@ -152,6 +152,18 @@ struct lp_perf_sink_header {
     uint32_t reserved;
 };
 
+/// The record the spawner appends once sampling stopped, with a type of its
+/// own (the kernel's are below 64): the task-clock nanoseconds the events
+/// counted over the whole tree while they sampled, what the samples stand
+/// for. Laid out as a perf record: type, misc, size, then the value.
+#define LP_PERF_RECORD_TASK_CLOCK 0x4c50u
+struct lp_perf_task_clock_record {
+    uint32_t type;   ///< LP_PERF_RECORD_TASK_CLOCK
+    uint16_t misc;   ///< 0
+    uint16_t size;   ///< sizeof(struct lp_perf_task_clock_record)
+    uint64_t nanoseconds;
+};
+
 /// The counters of an LP_SPAWN_FLAG_COUNT spawn, as poop and perf stat
 /// count a launch: hardware ones where the kernel has them, software ones
 /// everywhere.
@@ -287,6 +299,12 @@ ssize_t lp_audit_receive_channel(int fd, void *buffer, size_t capacity, int *cha
 /// 0 when none came). Longer datagrams are flagged with *truncated. Returns
 /// the length, -1 with errno (EAGAIN when none is waiting).
 ssize_t lp_audit_receive_stamped(int fd, void *buffer, size_t capacity, uint64_t *stamp, int *truncated);
+
+/// 0 when the kernel lets this user open the spawner's sampling events
+/// (LP_SPAWN_FLAG_SAMPLE), else the errno it refused one with (EACCES under
+/// perf_event_paranoid 3, EPERM or ENOSYS under a seccomp filter, ENOTSUP
+/// on an architecture the unwinder does not know).
+int lp_perf_sampling_errno(void);
 
 /// pipe2(2), which Swift's Glibc module leaves out (it needs _GNU_SOURCE):
 /// both ends get `flags` (O_CLOEXEC, O_NONBLOCK) atomically, so a spawn on

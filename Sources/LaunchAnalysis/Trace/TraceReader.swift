@@ -38,7 +38,7 @@ public enum TraceReader {
     /// The whole file, with the system's reason when it cannot be read. Only
     /// a regular file is opened (a FIFO or device is refused without
     /// blocking), and no more than its size at open is read.
-    static func readFile(_ path: String) throws(TraceReadError) -> [UInt8] {
+    package static func readFile(_ path: String) throws(TraceReadError) -> [UInt8] {
         let (fd, size): (FileDescriptor, UInt64)
         switch RegularFile.open(path) {
         case .success(let file): (fd, size) = file

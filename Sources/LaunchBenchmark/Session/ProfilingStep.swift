@@ -30,7 +30,7 @@ struct ProfilingStep {
     /// keeping what was done.
     func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> ProfilingOutcome {
         try Self.prepare(settings)
-        if settings.preloadLibrary == nil {
+        if settings.preloadLibrary == nil, settings.clock == .wall || SamplingMethod.kernelUnavailableReason() != nil {
             events(.note(ProfileRecorder.missingPreloadNote(remedy: "set LAUNCHPROF_PRELOAD_LIBRARY")))
         }
         var outcome = ProfilingOutcome()
@@ -46,6 +46,7 @@ struct ProfilingStep {
                 let profiled = try recorder.profile(target, directory: settings.directory, base: base) { index in
                     events(.profiling(target: target.name, launch: index, total: settings.runs))
                 }
+                for note in profiled.notes { events(.note("profiling '\(target.name)': \(note)")) }
                 outcome.profiles.append((target.name, profiled))
                 events(.profiled(target: target.name, profile: profiled, summary: Self.summary(of: profiled, target: target.name)))
             } catch {

@@ -26,6 +26,8 @@ public struct RunRequest: Sendable, Equatable {
     /// What counts the launch's events (`--counts`); nil: nothing. Under
     /// callgrind the target runs wrapped in Valgrind (`CallgrindCounter`).
     public var counts: CountSource?
+    /// Sample the launch's stacks in the kernel (``KernelSampling``); nil: no.
+    public var sampling: KernelSampling?
 
     /// A launch of `target` with launchprof's defaults.
     public init(
@@ -53,10 +55,11 @@ public struct RunRequest: Sendable, Equatable {
         // needs nothing before its exit (the exit probe: no output to match,
         // no notify socket, no window, no socket activation; nothing to
         // time after ready) may be started without waking launchprof.
-        options.quiet = quiet && target.ready == .exit && measure.isEmpty && target.activation == nil
+        options.quiet = quiet && target.ready == .exit && measure.isEmpty && target.activation == nil && sampling == nil
         options.activation = target.activation
         options.display = target.environment["DISPLAY"]
         options.counters = counts == .perf
+        options.sampling = sampling
         return options
     }
 
@@ -66,6 +69,7 @@ public struct RunRequest: Sendable, Equatable {
         settings.activation = target.activation
         settings.traceFile = traceFile
         settings.counts = counts == .perf
+        settings.sampling = sampling != nil
         return settings
     }
 }

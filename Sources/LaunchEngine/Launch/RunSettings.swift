@@ -19,6 +19,9 @@ public struct RunSettings: Sendable, Equatable {
     /// `--counts perf`: tell the spawner when the run is ready, so its
     /// counters are read then.
     public var counts = false
+    /// Kernel-side sampling (``KernelSampling``): tell the spawner when the
+    /// run is ready, so sampling stops there.
+    public var sampling = false
 
     /// Settings for one observed run.
     public init(

@@ -26,6 +26,9 @@ public struct SpawnOptions: Sendable, Equatable {
     /// Count the launched tree with perf_event_open (`--counts perf`,
     /// `LP_SPAWN_FLAG_COUNT`): the counts come with the run's resources.
     public var counters = false
+    /// Sample the launched tree's stacks in the kernel
+    /// (`LP_SPAWN_FLAG_SAMPLE`); nil: no.
+    public var sampling: KernelSampling?
 
     /// Options for one spawn.
     public init(output: OutputDisposition = .discard, captureOutput: Bool = false, notifySocket: Bool = false) {

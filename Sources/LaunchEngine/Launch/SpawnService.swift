@@ -92,6 +92,11 @@ package final class SpawnService {
         request.listen_pid_entry = spawn.listenPIDSlot.map { UInt32($0 + 1) } ?? 0
         request.fd_count = UInt32(descriptors.count)
         request.flags = (quiet ? UInt32(LP_SPAWN_FLAG_QUIET) : 0) | (spawn.counters ? UInt32(LP_SPAWN_FLAG_COUNT) : 0)
+        if let sampling = spawn.sampling {
+            request.flags |= UInt32(LP_SPAWN_FLAG_SAMPLE)
+            request.sample_hz = sampling.rate
+            request.sample_stack_bytes = sampling.stackBytes
+        }
         withUnsafeMutableBytes(of: &request.fd_targets) { raw in
             let targets = raw.bindMemory(to: Int32.self)
             for (index, descriptor) in descriptors.enumerated() where index < targets.count {

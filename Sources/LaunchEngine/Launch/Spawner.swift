@@ -53,11 +53,26 @@ public struct Spawner: Sendable {
         let environment = SpawnEnvironment(base: target.environment, channels: channels)
         // A run that needs nothing until the exit does not wake launchprof
         // while the program starts (LP_SPAWN_FLAG_QUIET).
-        let request = SpawnRequest(
+        var request = SpawnRequest(
             program: program, workingDirectory: target.workingDirectory, arguments: arguments,
             environment: environment.entries, spawnTimeSlot: environment.spawnSlot,
             listenPIDSlot: environment.listenPIDSlot, descriptors: channels.childDescriptors(), counters: options.counters)
-        if options.quiet {
+        // The sample sink: the spawner writes to its own copy; ours is
+        // closed once the request is sent (a sampled spawn is never quiet).
+        var sink: Int32 = -1
+        defer { if sink >= 0 { close(sink) } }
+        if let sampling = options.sampling {
+            sink = open(sampling.sink, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard sink >= 0 else {
+                let error = errno
+                channels.closeAll()
+                errno = error
+                throw .system(SystemCallError(call: "open", subject: sampling.sink, errno: errno), program: program)
+            }
+            request.descriptors.append((fd: sink, target: LP_SPAWN_FD_SAMPLE_SINK))
+            request.sampling = (sampling.rate, sampling.stackBytes)
+        }
+        if options.quiet, options.sampling == nil {
             // Sent by the run loop just before its first poll, so nothing
             // launchprof does after the request competes with the start.
             let process = LaunchedProcess(
@@ -158,6 +173,10 @@ struct SpawnRequest {
     var descriptors: [(fd: Int32, target: Int32)]
     /// Count the tree with perf_event_open (`LP_SPAWN_FLAG_COUNT`).
     var counters = false
+    /// Sample the tree in the kernel (`LP_SPAWN_FLAG_SAMPLE`): the rate, the
+    /// stack bytes, and the sink's descriptor (also in `descriptors`, at
+    /// `LP_SPAWN_FD_SAMPLE_SINK`).
+    var sampling: (rate: UInt32, stackBytes: UInt32)?
 }
 
 /// The spawner process of one ``Spawner``, started on first use.

@@ -7,7 +7,11 @@ import LaunchSupport
 /// Runs a program once with the launch sampler on and writes what it found:
 /// the trace, folded stacks, a speedscope profile and a flame graph SVG.
 ///
-/// The sampler is asked for with LAUNCHPROF_SAMPLE_HZ. The preload library
+/// On the CPU clock the kernel samples (``SamplingMethod/kernel``): the
+/// spawner opens the sampling events, nothing runs in the program, and the
+/// stacks are unwound after each launch. Otherwise, or where perf events are
+/// refused, the program samples itself (``SamplingMethod/inProcess``):
+/// the sampler is asked for with LAUNCHPROF_SAMPLE_HZ. The preload library
 /// (liblaunchprof-preload.so) is always put in LD_PRELOAD when found: it
 /// samples programs that do not link LaunchProf, and stands down in those
 /// that do (they sample themselves) while still loading libunwind at
@@ -32,6 +36,9 @@ public struct ProfileRecorder: Sendable {
     public var grace: Duration
     /// Stops profiling when it fires.
     public var interrupt: InterruptMonitor?
+    /// Who takes the CPU clock's samples; the wall clock is always sampled
+    /// in the program.
+    public var method: SamplingMethod = .kernel
 
     /// A recorder of `runs` launches sampled at `rate`.
     public init(
@@ -70,6 +77,11 @@ public struct ProfileRecorder: Sendable {
         public var profile: SymbolizedProfile
         /// The files written.
         public var outputs: Outputs
+        /// How the samples were taken.
+        public var method: SamplingMethod
+        /// What the user should know of how it was sampled (the kernel
+        /// refused, so the program sampled itself).
+        public var notes: [String] = []
     }
 
     /// The preload library `launchprof profile` uses: `explicit` when given,
@@ -130,15 +142,24 @@ public struct ProfileRecorder: Sendable {
             throw .directory(path: directory, reason: error.localizedDescription)
         }
         var target = target
-        target.environment["LAUNCHPROF_SAMPLE_HZ"] = String(rate)
-        target.environment["LAUNCHPROF_SAMPLE_CLOCK"] = clock.environmentValue
-        if let preloadLibrary {
+        var method = clock == .wall ? SamplingMethod.inProcess : method
+        var notes: [String] = []
+        if method == .kernel, let reason = SamplingMethod.kernelUnavailableReason() {
+            method = .inProcess
+            notes.append("the kernel cannot sample here: \(reason); the program samples itself instead (slower: docs/sampling.md)")
+        }
+        if method == .inProcess {
+            target.environment["LAUNCHPROF_SAMPLE_HZ"] = String(rate)
+            target.environment["LAUNCHPROF_SAMPLE_CLOCK"] = clock.environmentValue
+        }
+        if method == .inProcess, let preloadLibrary {
             guard access(preloadLibrary, R_OK) == 0 else { throw .missingPreload(path: preloadLibrary) }
             let existing = target.environment["LD_PRELOAD"] ?? ProcessInfo.processInfo.environment["LD_PRELOAD"] ?? ""
             target.environment["LD_PRELOAD"] = existing.isEmpty ? preloadLibrary : "\(preloadLibrary):\(existing)"
         }
         let outputs = outputs(directory: directory, base: base)
-        let recorder = TraceRecorder(timeout: timeout, output: output, probe: probe, grace: grace, interrupt: interrupt)
+        var recorder = TraceRecorder(timeout: timeout, output: output, probe: probe, grace: grace, interrupt: interrupt)
+        if method == .kernel { recorder.kernelSamplingRate = rate }
         var launches: [RecordedLaunch] = []
         for (index, path) in outputs.traces.enumerated() {
             progress(index)
@@ -163,6 +184,6 @@ public struct ProfileRecorder: Sendable {
         } catch {
             throw .write(error)
         }
-        return Profiled(launches: launches, profile: profile, outputs: outputs)
+        return Profiled(launches: launches, profile: profile, outputs: outputs, method: method, notes: notes)
     }
 }

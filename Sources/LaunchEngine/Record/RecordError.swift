@@ -24,6 +24,9 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
     /// The trace at the path was written by another process (a program the
     /// target ran, or a stale file put there meanwhile).
     case foreignTrace(program: String, path: String, writer: UInt32, launched: Int32)
+    /// The kernel's samples of the launch could not be unwound or added to
+    /// its trace: the reason, naming the file.
+    case samples(String)
 
     public var description: String {
         switch self {
@@ -43,6 +46,7 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
         case .interrupted:
             "interrupted; the program and its process group were stopped"
         case .unreadable(let error): error.description
+        case .samples(let reason): "the launch's samples: \(reason)"
         case .foreignTrace(let program, let path, let writer, let launched):
             "\(path) was written by pid \(writer), not by \(program) (pid \(launched)): a program it ran inherited "
                 + "LAUNCHPROF_TRACE; a wrapper script must exec the traced program"

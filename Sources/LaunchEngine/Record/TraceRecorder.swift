@@ -22,6 +22,9 @@ public struct TraceRecorder: Sendable {
     public var grace: Duration
     /// Ctrl-C stops the program (its own process group never sees it).
     public var interrupt: InterruptMonitor?
+    /// Sample the launch's stacks in the kernel at this rate, from the
+    /// exec to ready (``KernelSampling``), and add them to the trace; nil: no.
+    public var kernelSamplingRate: UInt32?
 
     /// A recorder with these settings.
     public init(
@@ -50,9 +53,16 @@ public struct TraceRecorder: Sendable {
         unlink(tracePath)
         target.ready = probe
         let run: ObservedRun
+        let sink = kernelSamplingRate.map { KernelSampling(rate: $0, sink: tracePath + ".samples") }
+        defer { if let sink { unlink(sink.sink) } }
+        // A program sampled by the kernel writes a trace only if it links
+        // LaunchProf: the run waits after ready only for those.
+        let writesTrace = sink == nil || Self.linksLaunchProf(target)
         do {
-            let request = RunRequest(
-                target: target, timeout: timeout, grace: grace, output: output, traceFile: probe != .exit ? tracePath : nil)
+            var request = RunRequest(
+                target: target, timeout: timeout, grace: grace, output: output,
+                traceFile: probe != .exit && writesTrace ? tracePath : nil)
+            request.sampling = sink
             run = try Spawner().run(request, interrupt: interrupt)
         } catch {
             throw .launch(error)
@@ -61,6 +71,18 @@ public struct TraceRecorder: Sendable {
         let program = target.arguments.first?.string ?? target.name
         if probe != .exit, run.wallToReady == nil {
             throw .notReady(program: program, probe: probe, failure: run.failure ?? "it exited (\(run.exit)) first")
+        }
+        if let sink, !run.interrupted, probe == .exit || run.wallToReady != nil {
+            // The samples up to ready, or up to launch complete in the
+            // trace of a LaunchProf program (as its own sampler stops
+            // there); a program that wrote no trace gets one of its samples
+            // alone.
+            var end = run.wallToReady.map { run.startNanoseconds + $0 } ?? UInt64.max
+            if access(tracePath, F_OK) == 0, let complete = (try? TraceReader.read(path: tracePath))?.header.launchCompleteNanoseconds {
+                end = min(end, complete)
+            }
+            _ = try KernelSampleFile(path: sink.sink).attach(
+                toTrace: tracePath, pid: run.pid, from: run.startNanoseconds, to: end)
         }
         guard access(tracePath, F_OK) == 0 else {
             if probe != .exit { throw .noTraceAfterReady(program: program, path: tracePath, probe: probe, exit: run.exit) }
@@ -77,5 +99,12 @@ public struct TraceRecorder: Sendable {
             throw .foreignTrace(program: program, path: tracePath, writer: trace.header.pid, launched: run.pid)
         }
         return RecordedLaunch(trace: trace, run: run)
+    }
+
+    /// Whether `target`'s program carries LaunchProf's ELF note (a script,
+    /// or a file that cannot be read, does not).
+    static func linksLaunchProf(_ target: LaunchTarget) -> Bool {
+        guard let program = try? Spawner().resolveProgram(of: target) else { return false }
+        return (try? ELFImage.read(path: program))?.linksLaunchProf ?? false
     }
 }

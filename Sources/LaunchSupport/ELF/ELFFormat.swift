@@ -8,7 +8,7 @@ package enum ELFFormat {
     package static let headerSize = 64
 
     /// Program header types.
-    package static let ptLoad: UInt32 = 1, ptDynamic: UInt32 = 2, ptInterp: UInt32 = 3
+    package static let ptLoad: UInt32 = 1, ptDynamic: UInt32 = 2, ptInterp: UInt32 = 3, ptNote: UInt32 = 4
     /// Dynamic section tags.
     package static let dtNull: Int64 = 0, dtNeeded: Int64 = 1, dtStrtab: Int64 = 5, dtRpath: Int64 = 15, dtRunpath: Int64 = 29
     /// Dynamic section tags of relocation (counts and binding).

@@ -17,6 +17,10 @@ package struct ELFImage: Sendable, Equatable {
     package var rpath: [String]
     /// What the loader relocates in this file, from its dynamic section.
     package var relocations = Relocations()
+    /// The file carries LaunchProf's ELF note (`.note.launchprof`, type
+    /// 0x4c50, name "LaunchProf"): a program that links LaunchProf, which
+    /// writes its own trace.
+    package var linksLaunchProf = false
 
     /// The relocation counts of a dynamic section: what the loader's work
     /// on the file at start-up is proportional to.
@@ -73,6 +77,7 @@ package struct ELFImage: Sendable, Equatable {
             image.isDynamic = true
             try image.readDynamic(file, dynamic: dynamic, segments: segments)
         }
+        image.linksLaunchProf = segments.contains { $0.type == Tag.ptNote && hasLaunchProfNote(file, segment: $0) }
         return image
     }
 
@@ -99,6 +104,25 @@ package struct ELFImage: Sendable, Equatable {
                 type: table.loadLE(UInt32.self, at: base), offset: table.loadLE(UInt64.self, at: base + 8),
                 vaddr: table.loadLE(UInt64.self, at: base + 16), filesz: table.loadLE(UInt64.self, at: base + 32))
         }
+    }
+
+    /// Whether the PT_NOTE `segment` holds LaunchProf's note; the notes are
+    /// read up to 64 KiB and up to the first malformed one.
+    private static func hasLaunchProfNote(_ file: RandomAccessFile, segment: Segment) -> Bool {
+        guard let bytes = try? file.bytes(at: segment.offset, count: Int(min(segment.filesz, 65536))) else { return false }
+        let name = Array("LaunchProf".utf8) + [0]
+        var offset = 0
+        while offset + 12 <= bytes.count {
+            let nameSize = Int(bytes.loadLE(UInt32.self, at: offset))
+            let descriptionSize = Int(bytes.loadLE(UInt32.self, at: offset + 4))
+            let type = bytes.loadLE(UInt32.self, at: offset + 8)
+            let nameEnd = offset + 12 + nameSize
+            guard nameSize <= 4096, descriptionSize <= 65536, nameEnd <= bytes.count else { return false }
+            if type == 0x4c50, Array(bytes[(offset + 12)..<nameEnd]) == name { return true }
+            offset = (nameEnd + 3) & ~3
+            offset = (offset + descriptionSize + 3) & ~3
+        }
+        return false
     }
 
     /// The PT_INTERP path: NUL-terminated, inside the file, at most 4 KiB.

@@ -121,8 +121,9 @@ public struct RunLoop {
         }
         let wasReady = machine.readyAt != nil
         perform(machine.handle(events, now: after))
-        // `--counts perf`: the counters stop at ready, not at the stop signal.
-        if settings.counts, !wasReady, machine.readyAt != nil, settings.probe != .exit { process.markReady() }
+        // `--counts perf` and kernel-side sampling stop at ready, not at the
+        // stop signal.
+        if settings.counts || settings.sampling, !wasReady, machine.readyAt != nil, settings.probe != .exit { process.markReady() }
     }
 
     /// What the record, output and notify channels hold now, read without waiting.

@@ -1,0 +1,27 @@
+/// Sampling a launch's stacks in the kernel, as `perf record -- prog` does
+/// (`LP_SPAWN_FLAG_SAMPLE`, docs/sampling.md): the spawner opens a
+/// task-clock sampling event per CPU that the launched tree inherits, and
+/// copies what the kernel writes (each sample's user registers and the top
+/// of its user stack, and the mappings and names of the tree) to `sink`.
+/// Nothing runs in the program; launchprof unwinds the copies after the run
+/// (``KernelSampleFile``).
+public struct KernelSampling: Sendable, Equatable {
+    /// Samples per CPU-second of each thread.
+    public var rate: UInt32
+    /// Bytes of user stack the kernel copies with each sample: the deepest
+    /// stack the unwinder can follow. perf's default is 8 KiB.
+    public var stackBytes: UInt32
+    /// The file the spawner writes the records to (created, or truncated).
+    public var sink: String
+
+    /// The stack bytes copied per sample by default: 16 KiB, enough for the
+    /// 40–60 frames of a Swift launch on a pool thread.
+    public static let defaultStackBytes: UInt32 = 16384
+
+    /// Sampling at `rate`, written to `sink`.
+    public init(rate: UInt32, sink: String, stackBytes: UInt32 = KernelSampling.defaultStackBytes) {
+        self.rate = rate
+        self.sink = sink
+        self.stackBytes = stackBytes
+    }
+}

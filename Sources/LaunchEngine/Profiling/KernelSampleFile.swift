@@ -1,0 +1,93 @@
+import CLaunchProfPerf
+import Glibc
+import LaunchAnalysis
+import LaunchProfFiles
+import LaunchProfFormat
+
+/// What the spawner copied from the kernel's sampling rings for one launch
+/// (``KernelSampling``): unwound here, after the run, and added to the
+/// launch's trace as its samples and modules sections, so everything that
+/// reads a sampled trace reads these too.
+struct KernelSampleFile {
+    /// The sink the spawner wrote.
+    var path: String
+
+    /// What unwinding found, for the profile's summary.
+    struct Summary: Sendable, Equatable {
+        var samples: UInt64
+        var kept: UInt64
+        var lostSamples: UInt64
+        var unwindFailures: UInt64
+    }
+
+    /// Unwinds the samples taken between `from` and `to` (CLOCK_MONOTONIC)
+    /// and adds them to the trace at `tracePath`: to the trace the program
+    /// wrote, or, when it wrote none (a program without LaunchProf), to a
+    /// trace of the samples alone, for `pid`, whose spawn was `from`.
+    func attach(toTrace tracePath: String, pid: Int32, from: UInt64, to: UInt64) throws(RecordError) -> Summary {
+        var options = lp_perf_options_t()
+        options.from_ns = from
+        options.to_ns = to
+        options.max_depth = 128
+        options.pid = UInt32(bitPattern: pid)
+        var summary = lp_perf_summary_t()
+        var size = 0
+        var message = [CChar](repeating: 0, count: 512)
+        guard let sections = lp_perf_encode_sections(path, &options, &size, &summary, &message, message.count) else {
+            throw .samples(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        defer { free(sections) }
+        let encoded = Array(UnsafeBufferPointer(start: sections, count: size))
+        if access(tracePath, F_OK) == 0 {
+            try Self.append(encoded, toTrace: tracePath)
+        } else {
+            guard lp_sampler_write_trace_of(tracePath, UInt32(bitPattern: pid), from, 0, sections, size) == 0 else {
+                throw .samples("cannot write the trace '\(tracePath)' of the samples: \(String(cString: strerror(errno)))")
+            }
+        }
+        return Summary(
+            samples: summary.samples, kept: summary.kept, lostSamples: summary.lost_samples,
+            unwindFailures: summary.unwind_failures)
+    }
+
+    /// `sections` put before the checksum of the trace at `path`, and the
+    /// checksum made anew; the trace is replaced whole or not at all.
+    static func append(_ sections: [UInt8], toTrace path: String) throws(RecordError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try TraceReader.readFile(path)
+        } catch {
+            throw .unreadable(error)
+        }
+        // The checksum section is the last: its 16-byte header and 8 bytes.
+        let header = Int(LP_TRACE_SECTION_HEADER_SIZE)
+        let checksumStart = bytes.count - header - 8
+        guard checksumStart >= Int(LP_TRACE_HEADER_SIZE),
+            Self.u32(bytes, at: checksumStart) == LP_TRACE_SECTION_CHECKSUM,
+            Self.u64(bytes, at: checksumStart + 8) == 8,
+            Self.u64(bytes, at: checksumStart + header) == lp_trace_checksum(bytes, checksumStart)
+        else {
+            throw .samples("the trace '\(path)' does not end in its checksum: the program's trace is damaged, so its samples were not added")
+        }
+        var joined = Array(bytes[..<checksumStart])
+        joined += sections
+        let sum = lp_trace_checksum(joined, joined.count)
+        withUnsafeBytes(of: LP_TRACE_SECTION_CHECKSUM.littleEndian) { joined += $0 }
+        withUnsafeBytes(of: UInt32(0)) { joined += $0 }
+        withUnsafeBytes(of: UInt64(8).littleEndian) { joined += $0 }
+        withUnsafeBytes(of: sum.littleEndian) { joined += $0 }
+        do {
+            try AtomicFile.write(joined, to: path)
+        } catch {
+            throw .samples("cannot add the samples to the trace: \(error)")
+        }
+    }
+
+    private static func u32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
+    }
+
+    private static func u64(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+        (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+    }
+}

@@ -1,0 +1,245 @@
+// Kernel-side sampling of a launch (sampling.h). The kernel interrupts the
+// program on each period of a thread's CPU time, copies its user registers
+// and the top of its user stack into the ring buffer, and goes on: nothing of
+// ours runs in the program. launchprof unwinds the copies after the run
+// (CLaunchProfPerf), as `perf record --call-graph dwarf` and `perf report` do.
+//
+// The rings: perf_mmap refuses an inherited per-task event (every thread of
+// every process would write to one buffer), so, as perf record does, there
+// is one event per CPU, each with a ring that the inherited copies on that
+// CPU write to. The spawner polls them with its control socket and copies
+// each half-full ring to the sink, so a long launch loses nothing unless the
+// spawner falls behind (the kernel then writes a LOST record, counted).
+#define _GNU_SOURCE
+#include "sampling.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { MAX_CPUS = 256 };
+
+static struct {
+    int open;
+    int stopped;
+    int sink;
+    int sink_failed;       ///< a write failed: the sink ends at the last whole record
+    uint64_t written;      ///< bytes of whole records in the sink
+    uint32_t cpus;
+    size_t data_bytes;     ///< each ring's data area (a power of two)
+    int fds[MAX_CPUS];
+    void *rings[MAX_CPUS];
+    uint8_t *scratch;      ///< a record that wraps around a ring's end
+} state = {.sink = -1};
+
+/// The user registers a DWARF unwinder needs: every general-purpose one
+/// (x86_64: AX…IP and R8–R15, perf_regs.h numbering; aarch64: x0–x30, sp, pc).
+static uint64_t user_registers(void) {
+#if defined(__x86_64__)
+    return 0xff01ffull;
+#elif defined(__aarch64__)
+    return (1ull << 33) - 1;
+#else
+    return 0;
+#endif
+}
+
+static int write_all(const void *bytes, size_t count) {
+    if (state.sink_failed) return -1;
+    const uint8_t *at = bytes;
+    while (count > 0) {
+        ssize_t n = write(state.sink, at, count);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            // The sink ends at the last whole record: a reader never sees
+            // half of one (launchprof reports what was lost).
+            state.sink_failed = 1;
+            if (ftruncate(state.sink, (off_t)state.written) != 0) {
+            }
+            return -1;
+        }
+        at += n;
+        count -= (size_t)n;
+    }
+    return 0;
+}
+
+static int open_event(uint32_t cpu, uint32_t hz, uint32_t stack_bytes, uint32_t wakeup) {
+    struct perf_event_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.size = sizeof attr;
+    attr.type = PERF_TYPE_SOFTWARE;
+    attr.config = PERF_COUNT_SW_TASK_CLOCK;
+    attr.sample_period = 1000000000ull / hz;
+    attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+    attr.sample_regs_user = user_registers();
+    attr.sample_stack_user = stack_bytes;
+    attr.disabled = 1;
+    attr.inherit = 1;
+    attr.enable_on_exec = 1;
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    attr.exclude_callchain_kernel = 1;
+    attr.mmap = 1;
+    attr.mmap2 = 1;
+    attr.comm = 1;
+    attr.task = 1;
+    attr.sample_id_all = 1;
+    attr.use_clockid = 1;
+    attr.clockid = CLOCK_MONOTONIC;
+    attr.watermark = 1;
+    attr.wakeup_watermark = wakeup;
+    attr.build_id = 1;
+    int fd = (int)syscall(SYS_perf_event_open, &attr, 0, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0 && errno == EINVAL) {
+        // Kernels before 5.12 have no build ids in MMAP2 records: the
+        // reader takes them from the files.
+        attr.build_id = 0;
+        fd = (int)syscall(SYS_perf_event_open, &attr, 0, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
+    }
+    return fd;
+}
+
+void lp_sampling_open(int sink, uint32_t hz, uint32_t stack_bytes) {
+    lp_sampling_finish();
+    memset(&state, 0, sizeof state);
+    state.sink = sink;
+    state.open = 1;
+    struct lp_perf_sink_header header;
+    memset(&header, 0, sizeof header);
+    memcpy(header.magic, LP_PERF_SINK_MAGIC, sizeof header.magic);
+    header.version = LP_PERF_SINK_VERSION;
+    header.header_size = sizeof header;
+    header.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+    header.regs_user_mask = user_registers();
+    // The kernel keeps a sample under 64 KiB (its size is 16 bits) and
+    // wants the stack size a multiple of 8.
+    if (stack_bytes > 60000) stack_bytes = 60000;
+    stack_bytes &= ~7u;
+    header.stack_user_bytes = stack_bytes;
+    header.hz = hz;
+    header.period_ns = hz ? 1000000000ull / hz : 0;
+    header.clock = CLOCK_MONOTONIC;
+
+    long page = sysconf(_SC_PAGESIZE);
+    long online = sysconf(_SC_NPROCESSORS_CONF);
+    if (hz == 0 || header.regs_user_mask == 0) header.error = EINVAL;
+    if (online < 1) online = 1;
+    if (online > MAX_CPUS) online = MAX_CPUS;
+    // 1 MiB of ring per CPU (about 60 samples of a 16 KiB stack), halved
+    // down to 64 KiB where the locked-memory limit refuses it
+    // (perf_event_mlock_kb: 516 KiB in all for an unprivileged user).
+    size_t data = (size_t)1 << 20;
+    state.scratch = malloc(65536);
+    if (state.scratch == NULL && header.error == 0) header.error = ENOMEM;
+    for (long cpu = 0; cpu < online && header.error == 0; cpu++) {
+        for (;;) {
+            int fd = open_event((uint32_t)cpu, hz, stack_bytes, (uint32_t)(data / 2));
+            if (fd < 0) {
+                // A CPU that is offline has no event; the others still sample.
+                if (errno == ENODEV || errno == ENXIO) break;
+                header.error = errno;
+                break;
+            }
+            void *ring = mmap(NULL, data + (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            if (ring != MAP_FAILED) {
+                state.fds[state.cpus] = fd;
+                state.rings[state.cpus] = ring;
+                state.cpus++;
+                break;
+            }
+            int failure = errno;
+            close(fd);
+            if (failure == EPERM && data > (size_t)65536 && state.cpus == 0) {
+                data /= 2;
+                continue;
+            }
+            header.error = failure;
+            break;
+        }
+    }
+    state.data_bytes = data;
+    header.cpus = state.cpus;
+    if (write_all(&header, sizeof header) == 0) state.written = sizeof header;
+}
+
+int lp_sampling_poll_fds(struct pollfd *fds, int capacity) {
+    if (!state.open || state.stopped) return 0;
+    int count = 0;
+    for (uint32_t i = 0; i < state.cpus && count < capacity; i++) {
+        fds[count].fd = state.fds[i];
+        fds[count].events = POLLIN;
+        fds[count].revents = 0;
+        count++;
+    }
+    return count;
+}
+
+static void drain_ring(uint32_t index) {
+    struct perf_event_mmap_page *control = state.rings[index];
+    const uint8_t *data = (const uint8_t *)state.rings[index] + control->data_offset;
+    uint64_t size = control->data_size ? control->data_size : state.data_bytes;
+    uint64_t head = __atomic_load_n(&control->data_head, __ATOMIC_ACQUIRE);
+    uint64_t tail = control->data_tail;
+    while (tail + sizeof(struct perf_event_header) <= head) {
+        struct perf_event_header record;
+        for (size_t i = 0; i < sizeof record; i++) ((uint8_t *)&record)[i] = data[(tail + i) & (size - 1)];
+        if (record.size < sizeof record || tail + record.size > head) break;
+        uint64_t start = tail & (size - 1);
+        const uint8_t *bytes = data + start;
+        if (start + record.size > size) {
+            // The record wraps around the ring's end: join its two parts.
+            size_t first = (size_t)(size - start);
+            memcpy(state.scratch, bytes, first);
+            memcpy(state.scratch + first, data, record.size - first);
+            bytes = state.scratch;
+        }
+        if (write_all(bytes, record.size) == 0) state.written += record.size;
+        tail += record.size;
+    }
+    // Consumed, written or not: a ring the kernel cannot write to loses
+    // the launch's later samples, while a failed sink has lost them already.
+    __atomic_store_n(&control->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+void lp_sampling_drain(void) {
+    if (!state.open) return;
+    for (uint32_t i = 0; i < state.cpus; i++) drain_ring(i);
+}
+
+void lp_sampling_stop(void) {
+    if (!state.open || state.stopped) return;
+    state.stopped = 1;
+    // On the CPU's event, DISABLE reaches every inherited copy of it: every
+    // thread of every process the launch started.
+    for (uint32_t i = 0; i < state.cpus; i++) ioctl(state.fds[i], PERF_EVENT_IOC_DISABLE, 0);
+    lp_sampling_drain();
+    // What the samples stand for: a read of a CPU's event sums its
+    // inherited copies, live and exited.
+    struct lp_perf_task_clock_record total = {
+        .type = LP_PERF_RECORD_TASK_CLOCK, .misc = 0, .size = sizeof total, .nanoseconds = 0};
+    for (uint32_t i = 0; i < state.cpus; i++) {
+        uint64_t value = 0;
+        if (read(state.fds[i], &value, sizeof value) == (ssize_t)sizeof value) total.nanoseconds += value;
+    }
+    if (state.cpus > 0 && write_all(&total, sizeof total) == 0) state.written += sizeof total;
+}
+
+void lp_sampling_finish(void) {
+    if (!state.open) return;
+    lp_sampling_stop();
+    for (uint32_t i = 0; i < state.cpus; i++) {
+        munmap(state.rings[i], state.data_bytes + (size_t)sysconf(_SC_PAGESIZE));
+        close(state.fds[i]);
+    }
+    if (state.sink >= 0) close(state.sink);
+    free(state.scratch);
+    memset(&state, 0, sizeof state);
+    state.sink = -1;
+}
