@@ -290,7 +290,7 @@ let package = Package(
             name: "LaunchBenchmarkTests",
             dependencies: [
                 "LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports", "LaunchBenchmark", "LaunchProf",
-                "LaunchProfTestSupport", "CLaunchProfPerf",
+                "LaunchProfTestSupport", "CLaunchProfPerf", "CLaunchProfSampler",
             ]
         ),
         .testTarget(

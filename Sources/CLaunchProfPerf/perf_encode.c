@@ -72,6 +72,26 @@ static lp_sampler_thread_name_t *thread_table(const lp_perf_state_t *state, cons
     return table;
 }
 
+/// Whether `text` is UTF-8 (no overlong forms, surrogates or values past
+/// U+10FFFF), as the trace reader insists of module paths.
+static int is_utf8(const char *text) {
+    const unsigned char *at = (const unsigned char *)text;
+    while (*at) {
+        unsigned char c = *at;
+        int more = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xe ? 2 : (c >> 3) == 0x1e ? 3 : -1;
+        if (more < 0) return 0;
+        uint32_t value = more == 0 ? c : c & (0x3f >> more);
+        for (int i = 1; i <= more; i++) {
+            if ((at[i] & 0xc0) != 0x80) return 0;
+            value = value << 6 | (at[i] & 0x3f);
+        }
+        static const uint32_t least[] = {0, 0x80, 0x800, 0x10000};
+        if (value < least[more] || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) return 0;
+        at += 1 + more;
+    }
+    return 1;
+}
+
 static int overlaps(const lp_module_t *chosen, uint32_t count, const lp_perf_module_t *m) {
     for (uint32_t i = 0; i < count; i++)
         if (m->start < chosen[i].end && chosen[i].start < m->end) return 1;
@@ -85,7 +105,9 @@ static int overlaps(const lp_module_t *chosen, uint32_t count, const lp_perf_mod
 /// maps addresses to modules with no process, so of two modules at one
 /// address only the launched program's can be named. Those samples keep
 /// their addresses; a child that execs another program is named only where
-/// its code does not sit where the launched program's does.
+/// its code does not sit where the launched program's does. A path that is
+/// not UTF-8 (file names are bytes) would make the reader refuse the whole
+/// trace: such a module is left out too.
 static lp_module_t *module_table(lp_perf_state_t *state, uint32_t root, uint32_t *count) {
     *count = 0;
     lp_module_t *chosen = calloc(state->module_count ? state->module_count : 1, sizeof *chosen);
@@ -96,7 +118,7 @@ static lp_module_t *module_table(lp_perf_state_t *state, uint32_t root, uint32_t
             const lp_perf_module_t *m = &state->modules[i];
             int preferred = launched != NULL && m->image == launched->image;
             if (pass == 0 ? !preferred : (preferred || !m->used)) continue;
-            if (m->end <= m->start || overlaps(chosen, *count, m)) continue;
+            if (m->end <= m->start || !is_utf8(m->path) || overlaps(chosen, *count, m)) continue;
             lp_module_t *out = &chosen[(*count)++];
             out->bias = m->bias;
             out->start = m->start;
