@@ -73,7 +73,7 @@ static int module_for(lp_perf_state_t *state, const lp_perf_item_t *item, uint32
     m->start = item->addr;
     m->end = item->addr + item->length;
     m->image = image;
-    m->unwindable = elf->usable;
+    m->unwindable = (uint8_t)(elf->usable != 0);
     if (elf->usable) {
         m->low = bias + elf->low;
         m->high = bias + elf->high;

@@ -39,7 +39,11 @@ static const int8_t perf_register[] = {
     17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
 };
 #else
-#define LP_UNWIND_LIBRARY NULL
+#define LP_UNWIND_LIBRARY NULL  // lp_perf_unwinder_new says so
+#define LP_UNWIND_PREFIX ""
+#define LP_REGS_SP 0
+#define LP_REGS_IP 0
+static const int8_t perf_register[] = {0};
 #endif
 
 /// libunwind's remote API, found once per process.
@@ -148,33 +152,38 @@ static int get_proc_name(unw_addr_space_t space, unw_word_t address, char *buffe
 }
 
 static void open_api(void) {
-    if (LP_UNWIND_LIBRARY == NULL) {
+    const char *name = LP_UNWIND_LIBRARY;
+    if (name == NULL) {
         snprintf(api.error, sizeof api.error, "walking sampled stacks is supported on x86_64 and aarch64 only");
         return;
     }
-    void *library = dlopen(LP_UNWIND_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
         const char *why = dlerror();
         snprintf(api.error, sizeof api.error,
                  "%s is needed to walk the sampled stacks (Debian and Ubuntu: apt-get install libunwind8): %s",
-                 LP_UNWIND_LIBRARY, why ? why : "dlopen failed");
+                 name, why ? why : "dlopen failed");
         return;
     }
     struct {
         void **slot;
         const char *name;
     } symbols[] = {
-        {(void **)&api.create_addr_space, "create_addr_space"}, {(void **)&api.destroy_addr_space, "destroy_addr_space"}, {(void **)&api.set_caching_policy, "set_caching_policy"}, {(void **)&api.flush_cache, "flush_cache"},
-        {(void **)&api.init_remote, "init_remote"}, {(void **)&api.step, "step"}, {(void **)&api.get_reg, "get_reg"},
+        {(void **)&api.create_addr_space, "create_addr_space"},
+        {(void **)&api.destroy_addr_space, "destroy_addr_space"},
+        {(void **)&api.set_caching_policy, "set_caching_policy"},
+        {(void **)&api.flush_cache, "flush_cache"},
+        {(void **)&api.init_remote, "init_remote"},
+        {(void **)&api.step, "step"},
+        {(void **)&api.get_reg, "get_reg"},
         {(void **)&api.dwarf_search_unwind_table, "dwarf_search_unwind_table"},
     };
     for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        char name[96];
-        snprintf(name, sizeof name, "%s%s", LP_UNWIND_PREFIX, symbols[i].name);
-        *symbols[i].slot = dlsym(library, name);
+        char symbol[96];
+        snprintf(symbol, sizeof symbol, "%s%s", LP_UNWIND_PREFIX, symbols[i].name);
+        *symbols[i].slot = dlsym(library, symbol);
         if (*symbols[i].slot == NULL) {
-            snprintf(api.error, sizeof api.error, "%s has no %s (libunwind 1.3 or later is needed)", LP_UNWIND_LIBRARY,
-                     name);
+            snprintf(api.error, sizeof api.error, "%s has no %s (its remote unwinding API is needed)", name, symbol);
             api.create_addr_space = NULL;
             return;
         }
