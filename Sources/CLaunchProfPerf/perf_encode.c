@@ -262,6 +262,8 @@ uint8_t *lp_perf_encode_sections(const char *path, const lp_perf_options_t *opti
         summary->lost_records = sink.lost_records;
         summary->lost_samples = sink.lost_samples;
         summary->throttled = sink.throttled;
+        summary->cpus = sink.header.cpus;
+        summary->open_error = sink.header.error;
         if (sink.header.hz == 0 || sink.header.hz > 100000) {
             lp_perf_fail(&failure, "the sample sink's rate is %u samples per second (allowed: 1-100000)",
                          sink.header.hz);

@@ -48,6 +48,8 @@ typedef struct lp_perf_summary {
     uint64_t truncated;        ///< Kept samples cut at max_depth.
     uint64_t throttled;        ///< PERF_RECORD_THROTTLE records.
     uint64_t unwind_ns;        ///< Time spent walking the kept samples' stacks.
+    uint32_t cpus;             ///< The sink header's: events opened, one per CPU.
+    int32_t open_error;        ///< The sink header's: errno of the first CPU whose event failed, 0 when none did.
 } lp_perf_summary_t;
 
 /// Reads the sink at `path`, unwinds its samples, and returns the samples

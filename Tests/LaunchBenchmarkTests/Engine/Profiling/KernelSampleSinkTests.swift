@@ -61,6 +61,7 @@ struct KernelSampleSinkTests {
         #expect(result.summary.samples == 6)
         #expect(result.summary.kept == 4)
         #expect(result.summary.unwind_failures == 0)
+        #expect(result.summary.cpus == 2 && result.summary.open_error == 0)
         let trace = try KernelSampleSink.trace(sections, pid: 100)
         let sampling = try #require(trace.sampling)
         #expect(sampling.timerMode == .kernel)
