@@ -162,8 +162,8 @@ static uint8_t *encode(const lp_perf_sink_t *sink, lp_perf_state_t *state, const
             break;
         case LP_PERF_RECORD_SAMPLE: {
             if (item->time < from || item->time > to) break;
-            if (root == 0) root = item->pid;
-            if (!lp_perf_in_tree(state, item->pid, root)) break;
+            if (options->pid != 0 && !lp_perf_in_tree(state, item->pid, options->pid)) break;
+            if (root == 0) root = item->pid;  // no pid given: the first sampled process's modules first
             lp_perf_process_t *process = lp_perf_process(state, item->pid, 1);
             if (process == NULL) {
                 status = -1;

@@ -78,6 +78,10 @@ struct KernelSampleSinkTests {
         #expect(sampling.modules.allSatisfy { $0.path == libc.path && !$0.buildID.isEmpty })
         #expect(biases == [libc.bias, libc.bias + moved])
         #expect(sampling.module(containing: libc.start + moved + 0x20)?.bias == libc.bias + moved)
+
+        options.pid = 0
+        let everything = try KernelSampleSink.encode(sink.bytes, in: directory, options: options)
+        #expect(everything.summary.kept == 5, "pid 0 keeps every process's samples in the window")
     }
 
     @Test func anEarlierImagesModuleThatOverlapsTheLaunchedProgramsIsLeftOut() throws {
