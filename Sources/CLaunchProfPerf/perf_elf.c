@@ -248,10 +248,13 @@ int lp_perf_elf_read(lp_perf_elves_t *elves, lp_perf_elf_t *elf, uint64_t vaddr,
 uint64_t lp_perf_elf_bias(const lp_perf_elf_t *elf, uint64_t start, uint64_t pgoff) {
     // The segment whose file bytes the mapping starts in (the mapping starts
     // at the page of its p_offset): runtime start = bias + p_vaddr + (pgoff - p_offset).
-    if (elf != NULL && elf->usable) {
+    // Executable segments first: the kernel reports executable mappings, and
+    // a page may hold the end of one segment and the start of the next.
+    for (int pass = 0; elf != NULL && elf->usable && pass < 2; pass++) {
         for (uint32_t i = 0; i < elf->load_count; i++) {
             const lp_perf_segment_t *load = &elf->loads[i];
             uint64_t page = load->offset & ~4095ull;
+            if (((load->flags & PF_X) != 0) != (pass == 0)) continue;
             if (pgoff >= page && pgoff - page < load->filesz + (load->offset - page))
                 return start - load->vaddr - pgoff + load->offset;
         }

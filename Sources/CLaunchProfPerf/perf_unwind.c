@@ -73,6 +73,7 @@ struct lp_perf_unwinder {
     const lp_perf_item_t *sample;
     uint64_t sp;
     lp_perf_module_t *last;  ///< the module of the last read outside the stack
+    int after_pop_rbp;       ///< the leaf's last instruction was `pop %rbp` (x86_64)
     int8_t slot[64];  ///< perf register -> its index in a sample's registers, -1: not recorded
 };
 
@@ -115,6 +116,16 @@ static int access_mem(unw_addr_space_t space, unw_word_t address, unw_word_t *va
         memcpy(value, sample->stack + offset, have < sizeof *value ? (size_t)have : sizeof *value);
         return 0;
     }
+#if defined(__x86_64__)
+    // An epilogue sampled just after `pop %rbp` (at its `ret`, or the jmp of
+    // a tail call): most compilers' CFI there still says rbp is saved at
+    // CFA-16, which is now the word below SP, and the kernel copies the
+    // stack from SP up. The word holds what the pop loaded: rbp's value.
+    if (u->after_pop_rbp && address == u->sp - 8 && u->slot[6] >= 0) {
+        memcpy(value, sample->regs + (size_t)u->slot[6] * 8, 8);
+        return 0;
+    }
+#endif
     lp_perf_module_t *module = u->last;
     if (module == NULL || address < module->low || address >= module->high)
         module = u->last = lp_perf_find_module(u->state, u->process, address);
@@ -250,6 +261,14 @@ uint32_t lp_perf_unwind(lp_perf_unwinder_t *u, lp_perf_process_t *process, const
     u->sample = sample;
     u->last = NULL;
     memcpy(&u->sp, sample->regs + (size_t)u->slot[LP_REGS_SP] * 8, 8);
+    u->after_pop_rbp = 0;
+#if defined(__x86_64__)
+    lp_perf_module_t *leaf = lp_perf_find_module(u->state, process, sample->ip - 1);
+    uint8_t before = 0;
+    u->after_pop_rbp = leaf != NULL && leaf->unwindable &&
+                       lp_perf_elf_read(&u->state->elves, leaf->elf, sample->ip - 1 - leaf->bias, &before, 1) == 0 &&
+                       before == 0x5d;
+#endif
     unw_cursor_t cursor;
     if (api.init_remote(&cursor, u->space, u) < 0) {
         *failed = 1;
