@@ -66,8 +66,7 @@ struct lp_perf_unwinder {
     lp_perf_state_t *state;
     const lp_perf_sink_t *sink;
     /// The image whose code libunwind's cache describes.
-    const lp_perf_process_t *cached_process;
-    uint32_t cached_image, cached_generation;
+    uint32_t cached_pid, cached_image, cached_generation;
     // The sample being walked:
     lp_perf_process_t *process;
     const lp_perf_item_t *sample;
@@ -250,10 +249,10 @@ uint32_t lp_perf_unwind(lp_perf_unwinder_t *u, lp_perf_process_t *process, const
         return 1;
     // libunwind caches what it parsed by address: another address space's
     // code may sit at the same address.
-    if (u->cached_process != process || u->cached_image != process->image ||
+    if (u->cached_pid != process->pid || u->cached_image != process->image ||
         u->cached_generation != process->generation) {
         api.flush_cache(u->space, 0, 0);
-        u->cached_process = process;
+        u->cached_pid = process->pid;
         u->cached_image = process->image;
         u->cached_generation = process->generation;
     }
