@@ -141,6 +141,14 @@ let package = Package(
         .target(
             name: "CLaunchWindow"
         ),
+        // The kernel's samples of a launch (LP_SPAWN_FLAG_SAMPLE's sink),
+        // unwound after the run with libunwind's remote API (opened with
+        // dlopen, so nothing links libunwind) into the samples and modules
+        // sections of the in-process sampler's own encoder.
+        .target(
+            name: "CLaunchProfPerf",
+            dependencies: ["LaunchProfFormat", "CLaunchProfSampler", "CLaunchProfSpawn"]
+        ),
         // lp-spawn: starts, watches and reaps every measured process. A static
         // executable of the C library alone (no Swift runtime: -nostartfiles
         // drops swiftrt.o, and nothing then pulls a Swift archive in), so its
@@ -174,7 +182,10 @@ let package = Package(
         // recording and profiling.
         .target(
             name: "LaunchEngine",
-            dependencies: ["LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn", "CLaunchWindow"]
+            dependencies: [
+                "LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn", "CLaunchProfPerf",
+                "CLaunchWindow",
+            ]
         ),
         // Rendering of finished documents: terminal, Markdown, JUnit, GitHub
         // annotations, HTML, trace exports, Prometheus exposition.
@@ -279,7 +290,7 @@ let package = Package(
             name: "LaunchBenchmarkTests",
             dependencies: [
                 "LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports", "LaunchBenchmark", "LaunchProf",
-                "LaunchProfTestSupport",
+                "LaunchProfTestSupport", "CLaunchProfPerf", "CLaunchProfSampler",
             ]
         ),
         .testTarget(

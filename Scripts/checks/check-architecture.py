@@ -32,7 +32,9 @@ ALLOWED = {
     # The launch benchmark library, one way: support, analysis, engine, reports, session.
     "LaunchSupport": {"LaunchProfFiles"},
     "LaunchAnalysis": {"LaunchSupport", "LaunchProfFormat", "CLaunchBenchmarkSupport"},
-    "LaunchEngine": {"LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn", "CLaunchWindow"},
+    "LaunchEngine": {
+        "LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn", "CLaunchProfPerf", "CLaunchWindow",
+    },
     "LaunchReports": {"LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchEngine"},
     "LaunchBenchmark": {"LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports", "Yams"},
     # The CLI: flags and printing over the library's API.

@@ -9,17 +9,6 @@
 #include <stdint.h>
 #include <time.h>
 
-/// A sample in the buffer: this header, then `depth` PCs (leaf first).
-typedef struct lp_sample_record {
-    uint32_t size;       ///< Bytes, header included; set before the commit.
-    uint32_t committed;  ///< Stored last, with release order: 1.
-    uint64_t ts;         ///< CLOCK_MONOTONIC ns when the handler ran.
-    uint32_t tid;
-    uint16_t depth;
-    uint16_t flags;      ///< LP_SAMPLE_*.
-    uint32_t cost_ns;    ///< Time spent unwinding.
-    uint32_t weight;     ///< Timer periods it stands for: 1 + the timer's overrun.
-} lp_sample_record_t;
 
 /// One thread the sampler knows: a slot of a lock-free open-addressing
 /// table keyed by tid, shared by the helper's scans and the preload
@@ -40,14 +29,6 @@ enum {
     LP_THREAD_ARMED = 2,    ///< A timer is set.
 };
 
-/// One loaded object, snapshotted when the trace is encoded (normal context).
-typedef struct lp_module {
-    uint64_t bias;       ///< Load bias: runtime address = bias + ELF vaddr.
-    uint64_t start, end; ///< Runtime range of its PT_LOAD segments.
-    char *path;
-    uint8_t build_id[64];
-    uint16_t build_id_length;
-} lp_module_t;
 
 typedef struct lp_sampler {
     uint32_t hz, max_depth, timer_mode, flags;

@@ -124,6 +124,60 @@ struct dl_phdr_info;
 const uint8_t *lp_find_note(const struct dl_phdr_info *info, uint32_t type, const char *name,
                             uint32_t *desc_size);
 
+/// A sample in a record buffer: this header, then `depth` PCs (leaf first).
+/// The in-process sampler's handlers append them to its buffer; other
+/// producers (launchprof's offline unwinder of kernel samples) build a buffer
+/// of them for lp_sampler_encode.
+typedef struct lp_sample_record {
+    uint32_t size;       ///< Bytes, header included; set before the commit.
+    uint32_t committed;  ///< Stored last, with release order: 1.
+    uint64_t ts;         ///< CLOCK_MONOTONIC ns when the handler ran.
+    uint32_t tid;
+    uint16_t depth;
+    uint16_t flags;      ///< LP_SAMPLE_*.
+    uint32_t cost_ns;    ///< Time spent unwinding.
+    uint32_t weight;     ///< Timer periods it stands for: 1 + the timer's overrun.
+} lp_sample_record_t;
+
+/// One loaded object of the modules section.
+typedef struct lp_module {
+    uint64_t bias;       ///< Load bias: runtime address = bias + ELF vaddr.
+    uint64_t start, end; ///< Runtime range of its PT_LOAD segments.
+    char *path;
+    uint8_t build_id[64];
+    uint16_t build_id_length;
+} lp_module_t;
+
+/// A thread of the samples section's thread table.
+typedef struct lp_sampler_thread_name {
+    uint32_t tid;
+    char name[16];       ///< NUL-padded.
+} lp_sampler_thread_name_t;
+
+/// Everything the samples and modules sections hold (docs/trace-format.md).
+typedef struct lp_sampler_sections {
+    uint32_t hz, max_depth, timer_mode, flags;  ///< flags: the section's LP_SAMPLER_* bits
+    uint64_t start_ns, stop_ns;
+    /// `record_count` committed lp_sample_record_t, back to back, in the
+    /// `records_end` bytes from `records`.
+    const uint8_t *records;
+    uint64_t records_end;
+    uint64_t record_count;
+    uint64_t lost, failed;
+    const lp_sampler_thread_name_t *threads;
+    uint32_t thread_count;
+    /// CPU time the sampling events counted, µs (written saturated to 32 bits); 0: unknown.
+    uint64_t cpu_us;
+    const lp_module_t *modules;
+    uint32_t module_count;
+} lp_sampler_sections_t;
+
+/// Encodes the samples and modules sections (with their 16-byte section
+/// headers) of `sections`: a malloc'ed buffer (the caller frees it) and its
+/// size in `*size`; NULL (size 0) when memory ran out or the records do not
+/// fill `records_end` exactly as `record_count` records.
+uint8_t *lp_sampler_encode(const lp_sampler_sections_t *sections, size_t *size);
+
 /// Encodes the samples and modules sections (with their 16-byte section
 /// headers) from one consistent snapshot of the samples committed so far and
 /// of the sampled threads, while no other thread encodes or replaces the
@@ -136,6 +190,18 @@ uint8_t *lp_sampler_encode_sections(size_t *size);
 /// checksum) to `path` via a temporary file and rename(2). For programs that
 /// do not link LaunchProf (the preload library). Returns 0 or -1 with errno.
 int lp_sampler_write_trace(const char *path, uint64_t spawn_ns, uint64_t entry_ns);
+
+/// A whole minimal trace (header with `pid`, the four empty event tables,
+/// `sections` as lp_sampler_encode returned them, the checksum) in a
+/// malloc'ed buffer of `*size` bytes; NULL with errno when memory ran out.
+/// `sections` may be NULL (no samples or modules sections).
+uint8_t *lp_sampler_trace_bytes(uint32_t pid, uint64_t spawn_ns, uint64_t entry_ns, const uint8_t *sections,
+                                size_t sections_size, size_t *size);
+
+/// lp_sampler_trace_bytes written to `path` as lp_sampler_write_trace writes
+/// (a temporary file beside it, then rename(2)). 0, or -1 with errno.
+int lp_sampler_write_trace_sections(const char *path, uint32_t pid, uint64_t spawn_ns, uint64_t entry_ns,
+                                    const uint8_t *sections, size_t sections_size);
 
 #ifdef __cplusplus
 }

@@ -37,7 +37,7 @@ extension TraceParser {
         let modeValue = try payload.u32("the timer mode")
         guard let mode = TraceSampling.TimerMode(rawValue: modeValue) else {
             throw .malformed(
-                path: path, offset: modeOffset, detail: "the samples section's timer mode is \(modeValue) (known: 0, 1, 2, 3, 4)")
+                path: path, offset: modeOffset, detail: "the samples section's timer mode is \(modeValue) (known: 0, 1, 2, 3, 4, 5)")
         }
         let flags = try payload.u32("the sampler flags")
         guard rate > 0, rate <= 100_000, maxDepth > 0, maxDepth <= 1024 else {

@@ -47,6 +47,9 @@ public struct TraceSampling: Sendable, Equatable {
         case threadCPUEvent = 3
         /// A wall-clock timer per thread: every thread, running or waiting.
         case threadWallClock = 4
+        /// A task-clock perf event per CPU opened by the harness on the
+        /// launched tree: stacks copied by the kernel, unwound by launchprof.
+        case kernel = 5
 
         public var description: String {
             switch self {
@@ -55,6 +58,7 @@ public struct TraceSampling: Sendable, Equatable {
             case .processProfilingTimer: "setitimer(ITIMER_PROF)"
             case .threadCPUEvent: "per-thread task-clock perf events"
             case .threadWallClock: "per-thread wall-clock timers"
+            case .kernel: "kernel task-clock sampling"
             }
         }
     }

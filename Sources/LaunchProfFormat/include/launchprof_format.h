@@ -73,6 +73,10 @@ enum {
     LP_SAMPLER_TIMER_ITIMER_PROF = 2,  ///< setitimer(ITIMER_PROF), process-wide.
     LP_SAMPLER_TIMER_THREAD_EVENT = 3, ///< A task-clock perf event on each thread (every period, not each tick).
     LP_SAMPLER_TIMER_THREAD_WALL = 4,  ///< A wall-clock timer on each thread: running or waiting (--clock wall).
+    /// A task-clock perf event per CPU opened by the harness (lp-spawn) on the
+    /// launched tree; stacks copied by the kernel and unwound by launchprof
+    /// after the run (CLaunchProfPerf).
+    LP_SAMPLER_TIMER_KERNEL = 5,
 };
 
 /// FNV-1a 64 of `count` bytes: the trace's checksum.
