@@ -132,6 +132,18 @@ static lp_module_t *module_table(lp_perf_state_t *state, uint32_t root, uint32_t
 }
 
 /// The replay; the sections from it. NULL with the error set.
+/// What the kept samples stand for: the caller's figure, else the CPU time
+/// the spawner's events counted when the window ends where sampling stopped
+/// (within 2 ms: the probe fires just before launchprof tells the
+/// spawner); 0, unknown, for a window that ends earlier (launch complete
+/// before the exit), which the total would overstate.
+static uint64_t sampled_cpu_ns(const lp_perf_sink_t *sink, const lp_perf_options_t *options, uint64_t to) {
+    if (options->cpu_ns != 0) return options->cpu_ns;
+    if (sink->stopped_ns == 0) return 0;
+    if (to != UINT64_MAX && to + 2000000u < sink->stopped_ns) return 0;
+    return sink->task_clock_ns;
+}
+
 static uint8_t *encode(const lp_perf_sink_t *sink, lp_perf_state_t *state, const lp_perf_options_t *options,
                        size_t *size, lp_perf_summary_t *summary, lp_perf_error_t *error) {
     uint32_t max_depth = options->max_depth ? options->max_depth : LP_SAMPLER_DEFAULT_DEPTH;
@@ -188,6 +200,7 @@ static uint8_t *encode(const lp_perf_sink_t *sink, lp_perf_state_t *state, const
                 const lp_perf_map_t *map = lp_perf_find_map(process, frames[f]);
                 if (map != NULL && map->module < state->module_count) state->modules[map->module].used = 1;
             }
+            if (item->in_kernel) flags |= LP_SAMPLE_IN_KERNEL;
             summary->unwind_failures += walk_failed;
             summary->truncated += (flags & LP_SAMPLE_TRUNCATED) != 0;
             failed += (flags & LP_SAMPLE_UNWIND_FAILED) != 0;
@@ -216,7 +229,7 @@ static uint8_t *encode(const lp_perf_sink_t *sink, lp_perf_state_t *state, const
             .hz = sink->header.hz,
             .max_depth = max_depth,
             .timer_mode = LP_SAMPLER_TIMER_KERNEL,
-            .flags = 0,
+            .flags = (sink->header.flags & LP_PERF_SINK_USER_ONLY) ? LP_SAMPLER_FLAG_KERNEL_UNSAMPLED : 0,
             .start_ns = from ? from : first,
             .stop_ns = to != UINT64_MAX ? to : last,
             .records = records.bytes,
@@ -226,7 +239,7 @@ static uint8_t *encode(const lp_perf_sink_t *sink, lp_perf_state_t *state, const
             .failed = failed,
             .threads = threads,
             .thread_count = thread_count,
-            .cpu_us = options->cpu_ns / 1000,
+            .cpu_us = sampled_cpu_ns(sink, options, to) / 1000,
             .modules = modules,
             .module_count = module_count,
         };
@@ -277,4 +290,9 @@ uint8_t *lp_perf_encode_sections(const char *path, const lp_perf_options_t *opti
     lp_perf_free_sink(&sink);
     if (bytes == NULL) *size = 0;
     return bytes;
+}
+
+uint8_t *lp_perf_trace_bytes(uint32_t pid, uint64_t spawn_ns, const uint8_t *sections, size_t sections_size,
+                             size_t *size) {
+    return lp_sampler_trace_bytes(pid, spawn_ns, 0, sections, sections_size, size);
 }

@@ -38,6 +38,21 @@ enum {
 };
 #define LP_PERF_MISC_COMM_EXEC 0x2000u
 #define LP_PERF_MISC_MMAP_BUILD_ID 0x4000u
+#define LP_PERF_MISC_CPUMODE_MASK 0x7u
+#define LP_PERF_MISC_KERNEL 0x1u
+
+/// The stack pointer's and the PC's numbers in perf_regs.h (the bits of
+/// `sample_regs_user`).
+#if defined(__x86_64__)
+#define LP_REGS_SP 7
+#define LP_REGS_IP 8
+#elif defined(__aarch64__)
+#define LP_REGS_SP 31
+#define LP_REGS_IP 32
+#else
+#define LP_REGS_SP 0
+#define LP_REGS_IP 0
+#endif
 
 /// One record that matters for the samples, parsed and bounds-checked;
 /// pointers are into the sink's bytes.
@@ -59,6 +74,9 @@ typedef struct lp_perf_item {
     const uint8_t *stack; ///< the copied stack, `stack_size` bytes (its dyn_size)
     uint64_t stack_size;
     uint8_t bad_stack;    ///< dyn_size above the bytes copied, or 32-bit registers: no walk
+    /// Taken in the kernel (a system call, a page fault): `ip` is the user
+    /// PC from the registers, where the thread entered the kernel.
+    uint8_t in_kernel;
 } lp_perf_item_t;
 
 /// The sink, read whole and checked.
@@ -70,6 +88,9 @@ typedef struct lp_perf_sink {
     lp_perf_item_t *items;         ///< sorted by time when lp_perf_read_sink returns
     size_t count;
     uint64_t samples, lost_records, lost_samples, throttled;
+    /// The spawner's LP_PERF_RECORD_TASK_CLOCK: the CPU time the events
+    /// counted and when sampling stopped; 0 when it wrote none.
+    uint64_t task_clock_ns, stopped_ns;
 } lp_perf_sink_t;
 
 /// Reads and checks the sink at `path`; 0, or -1 with the error set.

@@ -192,6 +192,19 @@ static const char *parse_sample(const lp_perf_sink_t *sink, cursor_t *c, lp_perf
         item->stack_size = dyn_size <= size ? dyn_size : 0;
         if (dyn_size > size) item->bad_stack = 1;  // counted as a failed walk
     }
+    // Taken in the kernel: the kernel's PC says nothing of the program (and
+    // no module maps it); the user registers' PC, where the thread entered
+    // the kernel, leads its stack. Without registers the PC alone is kept.
+    if ((item->misc & LP_PERF_MISC_CPUMODE_MASK) == LP_PERF_MISC_KERNEL) {
+        item->in_kernel = 1;
+        uint64_t mask = sink->header.regs_user_mask;
+        if (item->regs != NULL && LP_REGS_IP < 64 && (mask >> LP_REGS_IP) & 1) {
+            size_t slot = (size_t)__builtin_popcountll(mask & ((1ull << LP_REGS_IP) - 1));
+            item->ip = u64_at(item->regs + slot * 8);
+        } else {
+            item->bad_stack = 1;
+        }
+    }
     return NULL;
 }
 
@@ -207,6 +220,13 @@ static int parse_record(lp_perf_sink_t *sink, size_t offset, uint16_t type, uint
         const char *bad = parse_sample(sink, &c, item);
         if (bad != NULL) return lp_perf_fail(error, "the sample at byte %zu runs past its end in %s", offset, bad);
         return 1;
+    }
+    if (type == LP_PERF_RECORD_TASK_CLOCK) {
+        // The spawner's own record (launchprof_spawn.h): two values, no
+        // sample id.
+        if (take_u64(&c, &sink->task_clock_ns) || take_u64(&c, &sink->stopped_ns))
+            return lp_perf_fail(error, "the task-clock record at byte %zu is too short", offset);
+        return 0;
     }
     int known = type == LP_PERF_RECORD_MMAP || type == LP_PERF_RECORD_MMAP2 || type == LP_PERF_RECORD_COMM ||
                 type == LP_PERF_RECORD_FORK || type == LP_PERF_RECORD_EXIT || type == LP_PERF_RECORD_LOST ||

@@ -18,8 +18,6 @@
 #if defined(__x86_64__)
 #define LP_UNWIND_LIBRARY "libunwind-x86_64.so.8"
 #define LP_UNWIND_PREFIX "_Ux86_64_"
-#define LP_REGS_SP 7  // perf_regs.h numbering
-#define LP_REGS_IP 8
 /// libunwind's x86_64 register -> perf's (PERF_REG_X86_*).
 static const int8_t perf_register[] = {
     [UNW_X86_64_RAX] = 0, [UNW_X86_64_RDX] = 3, [UNW_X86_64_RCX] = 2, [UNW_X86_64_RBX] = 1,
@@ -31,8 +29,6 @@ static const int8_t perf_register[] = {
 #elif defined(__aarch64__)
 #define LP_UNWIND_LIBRARY "libunwind-aarch64.so.8"
 #define LP_UNWIND_PREFIX "_Uaarch64_"
-#define LP_REGS_SP 31
-#define LP_REGS_IP 32
 /// libunwind's aarch64 registers X0-X30, SP, PC are perf's 0-32.
 static const int8_t perf_register[] = {
     0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
@@ -41,8 +37,6 @@ static const int8_t perf_register[] = {
 #else
 #define LP_UNWIND_LIBRARY NULL  // lp_perf_unwinder_new says so
 #define LP_UNWIND_PREFIX ""
-#define LP_REGS_SP 0
-#define LP_REGS_IP 0
 static const int8_t perf_register[] = {0};
 #endif
 

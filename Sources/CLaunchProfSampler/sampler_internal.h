@@ -67,6 +67,7 @@ enum {
     LP_SAMPLER_MAIN_THREAD_ONLY = 1,  ///< libunwind was not loaded at start-up.
     LP_SAMPLER_LOADER_UNGUARDED = 2,  ///< The loader's locks were not found.
     LP_SAMPLER_THREADS_HOOKED = 4,    ///< New threads armed as they start (a registered pthread_create hook).
+    // 8: LP_SAMPLER_FLAG_KERNEL_UNSAMPLED (launchprof_sampler.h).
 };
 
 extern lp_sampler_t lp_sampler_state;

@@ -70,7 +70,7 @@ static int write_all(const void *bytes, size_t count) {
     return 0;
 }
 
-static int open_event(uint32_t cpu, uint32_t hz, uint32_t stack_bytes, uint32_t wakeup) {
+static int open_event(uint32_t cpu, uint32_t hz, uint32_t stack_bytes, uint32_t wakeup, int user_only) {
     struct perf_event_attr attr;
     memset(&attr, 0, sizeof attr);
     attr.size = sizeof attr;
@@ -83,7 +83,10 @@ static int open_event(uint32_t cpu, uint32_t hz, uint32_t stack_bytes, uint32_t 
     attr.disabled = 1;
     attr.inherit = 1;
     attr.enable_on_exec = 1;
-    attr.exclude_kernel = 1;
+    // Time in the kernel is sampled where allowed (the sample then has the
+    // kernel's PC; its user registers and stack say where the thread
+    // entered): a launch's page faults and system calls are much of it.
+    attr.exclude_kernel = user_only ? 1 : 0;
     attr.exclude_hv = 1;
     attr.exclude_callchain_kernel = 1;
     attr.mmap = 1;
@@ -132,15 +135,23 @@ void lp_sampling_open(int sink, uint32_t hz, uint32_t stack_bytes) {
     if (hz == 0 || header.regs_user_mask == 0) header.error = EINVAL;
     if (online < 1) online = 1;
     if (online > MAX_CPUS) online = MAX_CPUS;
-    // 1 MiB of ring per CPU (about 60 samples of a 16 KiB stack), halved
-    // down to 64 KiB where the locked-memory limit refuses it
+    // 1 MiB of ring per CPU (about 60 samples of a 16 KiB stack: the
+    // spawner copies half of it every 30 ms at 1 kHz), 4 MiB above 1 kHz;
+    // halved down to 64 KiB where the locked-memory limit refuses it
     // (perf_event_mlock_kb: 516 KiB in all for an unprivileged user).
-    size_t data = (size_t)1 << 20;
+    size_t data = (size_t)1 << (hz > 1000 ? 22 : 20);
     state.scratch = malloc(65536);
     if (state.scratch == NULL && header.error == 0) header.error = ENOMEM;
     for (long cpu = 0; cpu < online && header.error == 0; cpu++) {
         for (;;) {
-            int fd = open_event((uint32_t)cpu, hz, stack_bytes, (uint32_t)(data / 2));
+            int user_only = (header.flags & LP_PERF_SINK_USER_ONLY) != 0;
+            int fd = open_event((uint32_t)cpu, hz, stack_bytes, (uint32_t)(data / 2), user_only);
+            if (fd < 0 && (errno == EACCES || errno == EPERM) && !user_only && state.cpus == 0) {
+                // perf_event_paranoid 2 without CAP_PERFMON: user space
+                // only, on every CPU alike.
+                header.flags |= LP_PERF_SINK_USER_ONLY;
+                continue;
+            }
             if (fd < 0) {
                 // A CPU that is offline has no event; the others still sample.
                 if (errno == ENODEV || errno == ENXIO) break;
@@ -223,7 +234,10 @@ void lp_sampling_stop(void) {
     // What the samples stand for: a read of a CPU's event sums its
     // inherited copies, live and exited.
     struct lp_perf_task_clock_record total = {
-        .type = LP_PERF_RECORD_TASK_CLOCK, .misc = 0, .size = sizeof total, .nanoseconds = 0};
+        .type = LP_PERF_RECORD_TASK_CLOCK, .misc = 0, .size = sizeof total, .nanoseconds = 0, .stopped_ns = 0};
+    struct timespec now;
+    if (clock_gettime(CLOCK_MONOTONIC, &now) == 0)
+        total.stopped_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
     for (uint32_t i = 0; i < state.cpus; i++) {
         uint64_t value = 0;
         if (read(state.fds[i], &value, sizeof value) == (ssize_t)sizeof value) total.nanoseconds += value;

@@ -185,6 +185,18 @@ struct RunOptions: ParsableArguments {
         transform: { try SamplingClock(parsing: $0, flag: "--profile-clock") })
     var profileClock: SamplingClock?
 
+    @Option(
+        help: ArgumentHelp(
+            "With --profile: who samples the CPU clock, kernel (perf events, nothing runs in the program; the default) or in-process.",
+            valueName: "method"),
+        transform: { text in
+            guard let method = SamplingMethod(rawValue: text) else {
+                throw ValidationError("--profile-sampler must be kernel or in-process, got '\(text)'")
+            }
+            return method
+        })
+    var profileSampler: SamplingMethod?
+
     mutating func validate() throws {
         let counts = 1...InputNumber.maximumCount
         if let runs { _ = try Self.count(runs, flag: "--runs", in: counts) }
@@ -204,8 +216,8 @@ struct RunOptions: ParsableArguments {
         if try activation() != nil, !SocketActivation.allows(ready: ready), let ready {
             throw ValidationError("--activate \(SocketActivation.readinessRule); drop --ready \(ready)")
         }
-        if !profile, profileRuns != nil || profileHz != nil || profileDir != nil || profileClock != nil {
-            throw ValidationError("--profile-runs, --profile-hz, --profile-dir and --profile-clock apply with --profile")
+        if !profile, profileRuns != nil || profileHz != nil || profileDir != nil || profileClock != nil || profileSampler != nil {
+            throw ValidationError("--profile-runs, --profile-hz, --profile-dir, --profile-clock and --profile-sampler apply with --profile")
         }
         if let profileRuns { _ = try Self.count(profileRuns, flag: "--profile-runs", in: 1...1000) }
         if let loader { _ = try Self.count(loader, flag: "--loader", in: 1...1000) }
@@ -294,6 +306,7 @@ struct RunOptions: ParsableArguments {
             if let profileHz { profiling.rate = profileHz }
             if let profileDir { profiling.directory = profileDir }
             if let profileClock { profiling.clock = profileClock }
+            if let profileSampler { profiling.method = profileSampler }
             settings.profiling = profiling
         }
         return settings

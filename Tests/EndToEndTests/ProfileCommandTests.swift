@@ -3,13 +3,14 @@ import LaunchBenchmark
 import LaunchProfTestSupport
 import Testing
 
-/// `launchprof profile` on real programs: the Swift sample app (LaunchProf
-/// linked), C programs through liblaunchprof-preload.so, many threads, and
-/// a launch that never completes.
+/// `launchprof profile --sampler in-process` on real programs: the Swift
+/// sample app (LaunchProf linked), C programs through
+/// liblaunchprof-preload.so, many threads, and a launch that never
+/// completes. The kernel's sampling (the default) is KernelSamplingTests'.
 @Suite(.serialized)
 struct ProfileCommandTests {
     func profile(_ command: [String], name: String, hz: Int = 1000, options: [String] = []) throws -> ProfiledRun {
-        try ProfiledRun.profile(command, name: name, hz: hz, options: options)
+        try ProfiledRun.profile(command, name: name, hz: hz, options: ["--sampler", "in-process"] + options)
     }
 
     @Test func swiftSampleAppHotFunctionIsTheTopFrameDemangled() throws {
@@ -107,7 +108,10 @@ struct ProfileCommandTests {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let run = try CommandRun.run(
                 try Products.path("launchprof"),
-                ["profile", "--quiet", "--hz", "10000", "--timeout", "30", "--output-dir", directory, "--name", "s", "--", binary, "1"],
+                [
+                    "profile", "--sampler", "in-process", "--quiet", "--hz", "10000", "--timeout", "30", "--output-dir", directory,
+                    "--name", "s", "--", binary, "1",
+                ],
                 timeout: 60)
             #expect(run.status == 0, "round \(round): \(run.standardError)")
             let trace = try TraceReader.read(path: "\(directory)/s.lptrace")

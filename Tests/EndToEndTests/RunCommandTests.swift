@@ -211,13 +211,15 @@ struct RunCommandTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Wait for a profiled launch: the sleep with the sampler's variable.
+        // Wait for a profiled launch: the sleep whose trace goes to the
+        // profile directory (the kernel samples it: no variable of the
+        // sampler's).
         let deadline = Date().addingTimeInterval(60)
         var profiled: [pid_t] = []
         while profiled.isEmpty, Date() < deadline {
             profiled = processes(withArgument: marker).filter { pid in
                 let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()
-                return String(decoding: environment, as: UTF8.self).contains("LAUNCHPROF_SAMPLE_HZ=")
+                return String(decoding: environment, as: UTF8.self).contains("LAUNCHPROF_TRACE=\(directory)")
             }
             usleep(10_000)
         }

@@ -127,7 +127,8 @@ struct RunProfileTests {
         let run = try CommandRun.run(try Products.path("launchprof"), ["run", "--profile-runs", "3", "/bin/true"])
         #expect(run.status == 2)
         #expect(
-            run.standardError.contains("--profile-runs, --profile-hz, --profile-dir and --profile-clock apply with --profile"),
+            run.standardError.contains(
+                "--profile-runs, --profile-hz, --profile-dir, --profile-clock and --profile-sampler apply with --profile"),
             "\(run.standardError)")
         let zero = try CommandRun.run(try Products.path("launchprof"), ["run", "--profile", "--profile-runs", "0", "/bin/true"])
         #expect(zero.status == 2)
@@ -170,7 +171,10 @@ struct RunProfileTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let run = try CommandRun.run(
             try Products.path("launchprof"),
-            ["profile", "--quiet", "--ready", "output:listening", "--grace", "1", "--output-dir", directory, "--", binary],
+            [
+                "profile", "--sampler", "in-process", "--quiet", "--ready", "output:listening", "--grace", "1", "--output-dir",
+                directory, "--", binary,
+            ],
             timeout: 60)
         #expect(run.status == 3)
         #expect(run.standardError.contains("wrote no trace"), "\(run.standardError)")
@@ -206,7 +210,10 @@ struct RunProfileTests {
             try config(budget: budget).write(toFile: path, atomically: true, encoding: .utf8)
             let run = try CommandRun.run(
                 try Products.path("launchprof"),
-                ["run", "--config", path, "--profile", "--profile-runs", "1", "--profile-dir", "\(directory)/profiles", "--grace", "1"],
+                [
+                    "run", "--config", path, "--profile", "--profile-runs", "1", "--profile-sampler", "in-process", "--profile-dir",
+                    "\(directory)/profiles", "--grace", "1",
+                ],
                 timeout: 60)
             #expect(run.status == status, "\(run.standardError)")
             #expect(run.standardError.contains("cannot profile 'waits'"), "\(run.standardError)")

@@ -24,21 +24,24 @@ struct SamplerExecTests {
           perror("execl"); return 2; }
         """
 
-    @Test func aProgramThatReExecsItselfAtFourKilohertzIsSampledAfterTheExec() throws {
+    @Test(arguments: [SamplingMethod.kernel, .inProcess])
+    func aProgramThatReExecsItselfAtFourKilohertzIsSampledAfterTheExec(method: SamplingMethod) throws {
         let binary = try SamplerPrograms.compile(Self.reexec, name: "exec-reexec")
         defer { unlink(binary) }
         for _ in 0..<3 {
-            let profiled = try ProfiledRun.profile([binary], name: "reexec", hz: 4000)
+            let profiled = try ProfiledRun.profile([binary], name: "reexec", hz: 4000, options: ["--sampler", method.rawValue])
             defer { try? FileManager.default.removeItem(atPath: profiled.directory) }
             #expect(profiled.leafShare("burn_after_exec") > 0.7, "\(profiled.foldedText)")
         }
     }
 
-    @Test func aProgramStartedThroughEnvAtFourKilohertzIsSampled() throws {
+    @Test(arguments: [SamplingMethod.kernel, .inProcess])
+    func aProgramStartedThroughEnvAtFourKilohertzIsSampled(method: SamplingMethod) throws {
         let binary = try SamplerPrograms.compile(SamplerPrograms.hot, name: "exec-env-hot")
         defer { unlink(binary) }
         for _ in 0..<3 {
-            let profiled = try ProfiledRun.profile(["/usr/bin/env", "LP_EXEC_TEST=1", binary], name: "env", hz: 4000)
+            let profiled = try ProfiledRun.profile(
+                ["/usr/bin/env", "LP_EXEC_TEST=1", binary], name: "env", hz: 4000, options: ["--sampler", method.rawValue])
             defer { try? FileManager.default.removeItem(atPath: profiled.directory) }
             #expect(profiled.leafShare("burn_hot_function") > 0.6, "\(profiled.foldedText)")
         }

@@ -18,14 +18,16 @@ struct SamplerRateTests {
 
     /// A CPU-bound C program at 4 kHz: one stack per period of the CPU time
     /// the threads' events counted, each of weight 1.
-    @Test(.enabled(if: perfEventsAllowed, "perf events are not allowed here (kernel.perf_event_paranoid)"))
-    func atFourKilohertzEveryPeriodIsAStackOfItsOwn() throws {
+    @Test(
+        .enabled(if: perfEventsAllowed, "perf events are not allowed here (kernel.perf_event_paranoid)"),
+        arguments: [SamplingMethod.kernel, .inProcess])
+    func atFourKilohertzEveryPeriodIsAStackOfItsOwn(method: SamplingMethod) throws {
         let binary = try SamplerPrograms.compile(SamplerPrograms.threads, name: "rate-threads")
         defer { unlink(binary) }
-        let profiled = try ProfiledRun.profile([binary], name: "rate", hz: 4000)
+        let profiled = try ProfiledRun.profile([binary], name: "rate", hz: 4000, options: ["--sampler", method.rawValue])
         defer { try? FileManager.default.removeItem(atPath: profiled.directory) }
         let sampling = try #require(profiled.trace.sampling)
-        #expect(sampling.timerMode == .threadCPUEvent)
+        #expect(sampling.timerMode == (method == .kernel ? .kernel : .threadCPUEvent))
         #expect(sampling.samples.allSatisfy { $0.weight == 1 }, "no sample stands for periods it did not see")
         // Three threads of 150 ms each: about 1,800 periods at 4 kHz.
         let periods = Double(sampling.sampledCPUMicroseconds) * 4000 / 1e6

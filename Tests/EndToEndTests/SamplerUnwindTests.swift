@@ -22,10 +22,11 @@ struct SamplerUnwindTests {
           double x = outer_caller(150000000); pthread_join(t, NULL); printf("%f\\n", x + r); return 0; }
         """
 
-    @Test func everyStackStartsAtTheInterruptedCodeAndReachesTheThreadsEntry() throws {
+    @Test(arguments: [SamplingMethod.kernel, .inProcess])
+    func everyStackStartsAtTheInterruptedCodeAndReachesTheThreadsEntry(method: SamplingMethod) throws {
         let binary = try SamplerPrograms.compile(Self.chain, name: "unwind-chain")
         defer { unlink(binary) }
-        let profiled = try ProfiledRun.profile([binary], name: "unwind")
+        let profiled = try ProfiledRun.profile([binary], name: "unwind", options: ["--sampler", method.rawValue])
         defer { try? FileManager.default.removeItem(atPath: profiled.directory) }
         let sampling = try #require(profiled.trace.sampling)
         #expect(sampling.samples.allSatisfy { !$0.unwindFailed }, "libunwind walked every stack")

@@ -63,6 +63,12 @@ typedef struct lp_perf_summary {
 uint8_t *lp_perf_encode_sections(const char *path, const lp_perf_options_t *options, size_t *size,
                                  lp_perf_summary_t *summary, char *error, size_t error_capacity);
 
+/// A whole trace of `sections` alone (lp_perf_encode_sections' output), for
+/// a program that wrote no trace of its own: process `pid`, spawned at
+/// `spawn_ns`. A malloc'ed buffer of `*size` bytes, or NULL (no memory).
+uint8_t *lp_perf_trace_bytes(uint32_t pid, uint64_t spawn_ns, const uint8_t *sections, size_t sections_size,
+                             size_t *size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -38,7 +38,15 @@ enum {
     /// Wall clock, with LP_SAMPLE_OFF_CPU: most of the time the thread did not
     /// run it was runnable, waiting for a CPU (schedstat's run-queue time).
     LP_SAMPLE_RUNNABLE = 16,
+    /// Kernel sampling: the thread was in the kernel (a system call, a page
+    /// fault); the frames are the user stack it entered the kernel from.
+    LP_SAMPLE_IN_KERNEL = 32,
 };
+
+/// Samples section flag of kernel sampling (CLaunchProfPerf) in user space
+/// only (perf_event_paranoid 2): time in the kernel was not sampled. The
+/// in-process sampler's flags (1, 2, 4) are in sampler_internal.h.
+#define LP_SAMPLER_FLAG_KERNEL_UNSAMPLED 8u
 
 #define LP_SAMPLER_DEFAULT_HZ 1000
 #define LP_SAMPLER_DEFAULT_DEPTH 128

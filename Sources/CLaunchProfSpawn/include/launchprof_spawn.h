@@ -124,7 +124,7 @@ struct lp_spawn_request {
 
 /// The `fd_targets` value of the sample sink: the spawner writes to it and
 /// does not pass it to the child.
-#define LP_SPAWN_FD_SAMPLE_SINK (-2)
+enum { LP_SPAWN_FD_SAMPLE_SINK = -2 };
 
 /// The sample sink's header ("LPPERF1\0"), then the ring buffers' records
 /// (struct perf_event_header and its body), CPU by CPU as they were
@@ -149,19 +149,28 @@ struct lp_perf_sink_header {
     /// errno of the first event that could not be opened or mapped, 0 when
     /// every CPU has one; the header is written either way.
     int32_t error;
-    uint32_t reserved;
+    /// LP_PERF_SINK_* bits.
+    uint32_t flags;
 };
+
+/// The kernel allowed user-space samples only (perf_event_paranoid 2
+/// without CAP_PERFMON): time in the kernel (system calls, page faults)
+/// was not sampled. Otherwise a sample taken in the kernel is kept with its
+/// user registers and stack: where the thread entered the kernel.
+#define LP_PERF_SINK_USER_ONLY 1u
 
 /// The record the spawner appends once sampling stopped, with a type of its
 /// own (the kernel's are below 64): the task-clock nanoseconds the events
 /// counted over the whole tree while they sampled, what the samples stand
-/// for. Laid out as a perf record: type, misc, size, then the value.
+/// for, and when sampling stopped (CLOCK_MONOTONIC). Laid out as a perf
+/// record: type, misc, size, then the values.
 #define LP_PERF_RECORD_TASK_CLOCK 0x4c50u
 struct lp_perf_task_clock_record {
     uint32_t type;   ///< LP_PERF_RECORD_TASK_CLOCK
     uint16_t misc;   ///< 0
     uint16_t size;   ///< sizeof(struct lp_perf_task_clock_record)
     uint64_t nanoseconds;
+    uint64_t stopped_ns;
 };
 
 /// The counters of an LP_SPAWN_FLAG_COUNT spawn, as poop and perf stat

@@ -77,11 +77,13 @@ extension TraceParser {
                 detail: "\(payload.remaining) bytes follow the last of \(count) samples in the samples section")
         }
         samples.sort { ($0.timestamp, $0.threadID) < ($1.timestamp, $1.threadID) }
-        return TraceSampling(
+        var sampling = TraceSampling(
             rate: rate, maxDepth: maxDepth, timerMode: mode, mainThreadOnly: flags & 1 != 0, loaderUnguarded: flags & 2 != 0,
             threadsHooked: flags & 4 != 0,
             startNanoseconds: start, stopNanoseconds: stop, lost: lost, failed: failed,
             threadNames: names, samples: samples, modules: [], sampledCPUMicroseconds: UInt64(sampledCPU))
+        sampling.kernelUnsampled = flags & 8 != 0
+        return sampling
     }
 
     private func parseSample(_ payload: inout TraceByteCursor, index: Int, maxDepth: Int) throws(TraceReadError) -> TraceSample {
@@ -107,7 +109,7 @@ extension TraceParser {
         return TraceSample(
             timestamp: timestamp, threadID: tid, weight: weight, handlerNanoseconds: cost,
             truncated: flags & 1 != 0, unwindFailed: flags & 2 != 0, loaderBusy: flags & 4 != 0, frames: frames,
-            offCPU: flags & 8 != 0, waitingForCPU: flags & 8 != 0 && flags & 16 != 0)
+            offCPU: flags & 8 != 0, waitingForCPU: flags & 8 != 0 && flags & 16 != 0, inKernel: flags & 32 != 0)
     }
 
     private func parseModules(_ section: Section) throws(TraceReadError) -> [TraceModule] {

@@ -27,4 +27,7 @@ public struct TraceSample: Sendable, Equatable {
     /// Wall clock, off CPU: most of the time the thread did not run it was
     /// runnable, waiting for a CPU (a busy machine), not blocked.
     public var waitingForCPU = false
+    /// Kernel sampling: the thread was in the kernel (a system call, a page
+    /// fault); the frames are the user stack it entered from.
+    public var inKernel = false
 }

@@ -16,6 +16,9 @@ public struct TraceSampling: Sendable, Equatable {
     /// pthread_create hook (otherwise a helper thread found them by scanning
     /// /proc/self/task every 2 ms, and missed threads shorter than that).
     public var threadsHooked: Bool
+    /// Kernel sampling in user space only (kernel.perf_event_paranoid 2):
+    /// time in the kernel (system calls, page faults) was not sampled.
+    public var kernelUnsampled = false
     /// CLOCK_MONOTONIC ns when sampling started and stopped (0: not stopped).
     public var startNanoseconds: UInt64
     /// When sampling stopped (`CLOCK_MONOTONIC`, nanoseconds); 0: not stopped.

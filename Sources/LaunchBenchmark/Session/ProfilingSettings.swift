@@ -8,6 +8,8 @@ public struct ProfilingSettings: Sendable, Equatable {
     public var rate = RunDefaults.profileRate
     /// What a period counts: each thread's CPU time, or the wall clock.
     public var clock = SamplingClock.cpu
+    /// Who samples the CPU clock: the kernel, or the program itself.
+    public var method = SamplingMethod.kernel
     /// The directory for each target's files (created before measuring).
     public var directory = RunDefaults.profileDirectory
     /// liblaunchprof-preload.so, which samples programs that do not link

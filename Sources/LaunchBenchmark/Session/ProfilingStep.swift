@@ -30,7 +30,9 @@ struct ProfilingStep {
     /// keeping what was done.
     func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> ProfilingOutcome {
         try Self.prepare(settings)
-        if settings.preloadLibrary == nil, settings.clock == .wall || SamplingMethod.kernelUnavailableReason() != nil {
+        if settings.preloadLibrary == nil,
+            settings.clock == .wall || settings.method == .inProcess || SamplingMethod.kernelUnavailableReason() != nil
+        {
             events(.note(ProfileRecorder.missingPreloadNote(remedy: "set LAUNCHPROF_PRELOAD_LIBRARY")))
         }
         var outcome = ProfilingOutcome()
@@ -38,10 +40,11 @@ struct ProfilingStep {
         for (planned, base) in zip(plan.targets, names) {
             var target = planned
             if let display, target.environment["DISPLAY"] == nil { target.environment["DISPLAY"] = display }
-            let recorder = ProfileRecorder(
+            var recorder = ProfileRecorder(
                 rate: settings.rate, timeout: plan.timeout(of: target) ?? timeout, output: .discard,
                 preloadLibrary: settings.preloadLibrary, runs: settings.runs, probe: target.ready, grace: grace,
                 interrupt: interrupt, clock: settings.clock)
+            recorder.method = settings.method
             do {
                 let profiled = try recorder.profile(target, directory: settings.directory, base: base) { index in
                     events(.profiling(target: target.name, launch: index, total: settings.runs))
@@ -72,7 +75,9 @@ struct ProfilingStep {
         text += ProfileRecord.HotFrame.clause(ProfileRecord.HotFrame.hottest(in: profile, limit: 3))
         if profile.stacks.isEmpty {
             text +=
-                " (in each launch the sampled window, from the constructors to launch complete or exit, used less CPU than one sampling period (one tick of the kernel's timer where perf events are not allowed); the loader's work before it is never sampled: see docs/sampling.md)"
+                profiled.method == .kernel
+                ? " (in each launch the sampled window, from the exec to ready, launch complete or exit, used less CPU than one sampling period on each thread: see docs/sampling.md)"
+                : " (in each launch the sampled window, from the constructors to launch complete or exit, used less CPU than one sampling period (one tick of the kernel's timer where perf events are not allowed); the loader's work before it is never sampled: see docs/sampling.md)"
         }
         text +=
             "\n  flame graph \(profiled.outputs.flameGraph)\n  speedscope  \(profiled.outputs.speedscope)\n  folded      \(profiled.outputs.folded)"

@@ -1,3 +1,4 @@
+import CLaunchProfSpawn
 import Glibc
 import LaunchProfFormat
 import LaunchSupport
@@ -69,7 +70,7 @@ public struct Spawner: Sendable {
                 errno = error
                 throw .system(SystemCallError(call: "open", subject: sampling.sink, errno: errno), program: program)
             }
-            request.descriptors.append((fd: sink, target: LP_SPAWN_FD_SAMPLE_SINK))
+            request.descriptors.append((fd: sink, target: Int32(LP_SPAWN_FD_SAMPLE_SINK)))
             request.sampling = (sampling.rate, sampling.stackBytes)
         }
         if options.quiet, options.sampling == nil {

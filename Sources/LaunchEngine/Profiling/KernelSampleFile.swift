@@ -41,8 +41,15 @@ struct KernelSampleFile {
         if access(tracePath, F_OK) == 0 {
             try Self.append(encoded, toTrace: tracePath)
         } else {
-            guard lp_sampler_write_trace_of(tracePath, UInt32(bitPattern: pid), from, 0, sections, size) == 0 else {
-                throw .samples("cannot write the trace '\(tracePath)' of the samples: \(String(cString: strerror(errno)))")
+            var total = 0
+            guard let trace = lp_perf_trace_bytes(UInt32(bitPattern: pid), from, sections, size, &total) else {
+                throw .samples("no memory for a trace of \(size) bytes of samples")
+            }
+            defer { free(trace) }
+            do {
+                try AtomicFile.write(Array(UnsafeBufferPointer(start: trace, count: total)), to: tracePath)
+            } catch {
+                throw .samples("cannot write the trace of the samples: \(error)")
             }
         }
         return Summary(
@@ -67,7 +74,8 @@ struct KernelSampleFile {
             Self.u64(bytes, at: checksumStart + 8) == 8,
             Self.u64(bytes, at: checksumStart + header) == lp_trace_checksum(bytes, checksumStart)
         else {
-            throw .samples("the trace '\(path)' does not end in its checksum: the program's trace is damaged, so its samples were not added")
+            throw .samples(
+                "the trace '\(path)' does not end in its checksum: the program's trace is damaged, so its samples were not added")
         }
         var joined = Array(bytes[..<checksumStart])
         joined += sections

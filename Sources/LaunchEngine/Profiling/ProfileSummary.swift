@@ -12,6 +12,9 @@ public struct ProfileSummary: Sendable {
     /// Median handler (unwinding) time over the samples whose stack was
     /// walked, in nanoseconds.
     public static func medianHandlerNanoseconds(_ sampling: TraceSampling) -> UInt32? {
+        // The kernel's samples have no handler: their stacks are walked
+        // after the launch, at no cost to it.
+        guard sampling.timerMode != .kernel else { return nil }
         let costs = sampling.samples.filter { !$0.loaderBusy && !$0.unwindFailed }.map(\.handlerNanoseconds).sorted()
         guard !costs.isEmpty else { return nil }
         return costs[costs.count / 2]
@@ -82,6 +85,17 @@ public struct ProfileSummary: Sendable {
             lines.append(
                 "only the main thread was sampled: libunwind was not preloaded (use launchprof profile, or LD_PRELOAD=liblaunchprof-preload.so)"
             )
+        }
+        if sampling.timerMode == .kernel {
+            let depths = sampling.samples.map(\.frames.count).sorted()
+            if !depths.isEmpty {
+                let inKernel = Double(sampling.samples.filter(\.inKernel).count) / Double(depths.count) * 100
+                lines.append(
+                    "stacks copied by the kernel and walked after the launch: median depth \(depths[depths.count / 2]); "
+                        + (sampling.kernelUnsampled
+                            ? "time in the kernel (system calls, page faults) was not sampled: kernel.perf_event_paranoid allows user space only (1 or below, or root, samples it)"
+                            : "\(String(format: "%.0f", inKernel))% in the kernel (system calls, page faults), under [kernel]"))
+            }
         }
         if let median = Self.medianHandlerNanoseconds(sampling) {
             let depths = sampling.samples.filter { !$0.loaderBusy && !$0.unwindFailed }.map(\.frames.count).sorted()

@@ -23,7 +23,8 @@ public enum SamplingMethod: String, Sendable, Equatable, CaseIterable, CustomStr
         let reason = String(cString: strerror(error))
         switch error {
         case EACCES, EPERM:
-            return "perf_event_open refused a sampling event (\(reason)): kernel.perf_event_paranoid is above 2, or a seccomp filter (a container's) forbids it"
+            return
+                "perf_event_open refused a sampling event (\(reason)): kernel.perf_event_paranoid is above 2, or a seccomp filter (a container's) forbids it"
         case ENOSYS:
             return "this kernel has no perf events (\(reason))"
         default:

@@ -49,6 +49,9 @@ public struct Symbolizer: Sendable {
     public static let offCPUFrame = "[off CPU]"
     /// See ``offCPUFrame``.
     public static let onCPUFrame = "[on CPU]"
+    /// The leaf frame of a kernel sample taken in the kernel (a system
+    /// call, a page fault), under the user frame that entered it.
+    public static let inKernelFrame = "[kernel]"
     /// The outermost frame of a wall-clock sample that found its thread off
     /// CPU but runnable most of that time: waiting for a CPU, not blocked.
     public static let waitingForCPUFrame = "[waiting for CPU]"
@@ -100,6 +103,8 @@ public struct Symbolizer: Sendable {
                 // Taken while a thread held a loader lock: the PC alone, under
                 // a frame that says why (it is no caller of the PC's function).
                 if sample.loaderBusy { frames.insert(builder.marker(Self.loaderBusyFrame), at: 0) }
+                // Taken in the kernel: a leaf below the frame that entered it.
+                if sample.inKernel { frames.append(builder.marker(Self.inKernelFrame)) }
                 // Wall clock: running and waiting side by side, from the root.
                 if sampling.timerMode == .threadWallClock {
                     let state = sample.waitingForCPU ? Self.waitingForCPUFrame : sample.offCPU ? Self.offCPUFrame : Self.onCPUFrame

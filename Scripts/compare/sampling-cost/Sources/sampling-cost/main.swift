@@ -59,16 +59,21 @@ for round in 0..<(warmup + runs) {
     }
 }
 
-func median(_ values: [Double]) -> Double {
+func median(_ values: [Double]) -> Double { quantile(values, 0.5) }
+
+func quantile(_ values: [Double], _ q: Double) -> Double {
     let sorted = values.sorted()
-    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+    return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]
 }
 let base = (cpu: median(cpu["plain"] ?? []), wall: median(wall["plain"] ?? []))
-print("variant           CPU (user+sys)                        wall to ready")
+print("variant           CPU (user+sys): median, vs plain, [p25 p75]            wall to ready: median, vs plain, [p25 p75]")
 for variant in variants {
     let c = median(cpu[variant.name] ?? []), w = median(wall[variant.name] ?? [])
     print(
         variant.name.padding(toLength: 16, withPad: " ", startingAt: 0)
-            + String(format: "  %7.3f ms %+6.1f%% (%+5.0f µs)   %7.3f ms %+6.1f%%   (%d runs)", c, (c / base.cpu - 1) * 100,
-                (c - base.cpu) * 1000, w, (w / base.wall - 1) * 100, cpu[variant.name]?.count ?? 0))
+            + String(
+                format: "  %7.3f ms %+6.1f%% (%+5.0f µs) [%.2f %.2f]   %7.3f ms %+6.1f%% [%.2f %.2f]   (%d runs)", c,
+                (c / base.cpu - 1) * 100, (c - base.cpu) * 1000, quantile(cpu[variant.name] ?? [], 0.25),
+                quantile(cpu[variant.name] ?? [], 0.75), w, (w / base.wall - 1) * 100, quantile(wall[variant.name] ?? [], 0.25),
+                quantile(wall[variant.name] ?? [], 0.75), cpu[variant.name]?.count ?? 0))
 }
