@@ -54,7 +54,7 @@ public struct TraceRecorder: Sendable {
         target.ready = probe
         let run: ObservedRun
         let sink = kernelSamplingRate.map { KernelSampling(rate: $0, sink: tracePath + ".samples") }
-        defer { if let sink, getenv("LP_KEEP_SINK") == nil { unlink(sink.sink) } }
+        defer { if let sink { unlink(sink.sink) } }
         // A program sampled by the kernel writes a trace only if it links
         // LaunchProf: the run waits after ready only for those.
         let writesTrace = sink == nil || Self.linksLaunchProf(target)
