@@ -133,15 +133,18 @@ static lp_module_t *module_table(lp_perf_state_t *state, uint32_t root, uint32_t
 
 /// The replay; the sections from it. NULL with the error set.
 /// What the kept samples stand for: the caller's figure, else the CPU time
-/// the spawner's events counted when the window ends where sampling stopped
-/// (within 2 ms: the probe fires just before launchprof tells the
-/// spawner); 0, unknown, for a window that ends earlier (launch complete
-/// before the exit), which the total would overstate.
-static uint64_t sampled_cpu_ns(const lp_perf_sink_t *sink, const lp_perf_options_t *options, uint64_t to) {
+/// the spawner's events counted until sampling stopped, less one period for
+/// each sample of the tree taken after the window's end (launch complete,
+/// or ready, a little before the spawner stopped sampling); 0, unknown,
+/// when the spawner wrote no total or the window ends long before it
+/// stopped (more samples after it than in it: the estimate would be most
+/// of the figure).
+static uint64_t sampled_cpu_ns(const lp_perf_sink_t *sink, const lp_perf_options_t *options, uint64_t kept,
+                               uint64_t after) {
     if (options->cpu_ns != 0) return options->cpu_ns;
-    if (sink->stopped_ns == 0) return 0;
-    if (to != UINT64_MAX && to + 2000000u < sink->stopped_ns) return 0;
-    return sink->task_clock_ns;
+    if (sink->stopped_ns == 0 || after > kept) return 0;
+    uint64_t late = after * sink->header.period_ns;
+    return late < sink->task_clock_ns ? sink->task_clock_ns - late : 0;
 }
 
 static uint8_t *encode(const lp_perf_sink_t *sink, lp_perf_state_t *state, const lp_perf_options_t *options,
@@ -151,7 +154,7 @@ static uint8_t *encode(const lp_perf_sink_t *sink, lp_perf_state_t *state, const
     records_t records = {NULL, 0, 0, 0};
     lp_perf_unwinder_t *unwinder = NULL;
     uint64_t *frames = malloc(max_depth * sizeof *frames);
-    uint64_t first = 0, last = 0, failed = 0;
+    uint64_t first = 0, last = 0, failed = 0, after = 0;
     uint32_t root = options->pid;
     uint8_t *bytes = NULL;
     if (frames == NULL) {
@@ -173,8 +176,9 @@ static uint8_t *encode(const lp_perf_sink_t *sink, lp_perf_state_t *state, const
             if (status == 0) status = lp_perf_name_thread(state, item->tid, item->pid, NULL, (uint32_t)item->length);
             break;
         case LP_PERF_RECORD_SAMPLE: {
-            if (item->time < from || item->time > to) break;
             if (options->pid != 0 && !lp_perf_in_tree(state, item->pid, options->pid)) break;
+            if (item->time > to) after++;
+            if (item->time < from || item->time > to) break;
             if (root == 0) root = item->pid;  // no pid given: the first sampled process's modules first
             lp_perf_process_t *process = lp_perf_process(state, item->pid, 1);
             if (process == NULL) {
@@ -239,7 +243,7 @@ static uint8_t *encode(const lp_perf_sink_t *sink, lp_perf_state_t *state, const
             .failed = failed,
             .threads = threads,
             .thread_count = thread_count,
-            .cpu_us = sampled_cpu_ns(sink, options, to) / 1000,
+            .cpu_us = sampled_cpu_ns(sink, options, records.count, after) / 1000,
             .modules = modules,
             .module_count = module_count,
         };

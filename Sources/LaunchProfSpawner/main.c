@@ -205,7 +205,7 @@ static void reap_children(uint64_t seen) {
             // The exit probe's counts (no-op once read at MARK_READY), and
             // the end of its sampling.
             lp_counters_read(2);
-            lp_sampling_stop();
+            lp_sampling_stop(NULL, 0);
         }
     }
 }
@@ -614,7 +614,9 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         int sink = -1;
         for (uint32_t i = 0; i < request->fd_count && i + 1 < fd_count; i++)
             if (request->fd_targets[i] == LP_SPAWN_FD_SAMPLE_SINK) sink = fcntl(fds[1 + i], F_DUPFD_CLOEXEC, HIGH_FD);
-        if (sink >= 0) lp_sampling_open(sink, request->sample_hz, request->sample_stack_bytes);
+        if (sink >= 0)
+            lp_sampling_open(sink, request->sample_hz, request->sample_stack_bytes,
+                             (request->flags & LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY) != 0);
     }
     // t0: the last thing before posix_spawn. Only formatting 20 digits into
     // the preallocated slot separates the two.
@@ -723,7 +725,12 @@ static int handle_request(void) {
         case LP_SPAWN_REQUEST_MARK_READY:
             if (run.active) {
                 lp_counters_read(1);
-                lp_sampling_stop();
+                // The tree's mappings are read while it is alive and mapped
+                // as it ran (LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY).
+                pid_t *tree;
+                size_t count = descendants(&tree);
+                lp_sampling_stop(tree, count);
+                free(tree);
             }
             break;
         default: protocol_error("unknown request kind"); break;

@@ -14,6 +14,7 @@
 #include "sampling.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +26,30 @@
 
 enum { MAX_CPUS = 256 };
 
+/// A disabled dummy event on the spawner, opened with the first sampled
+/// spawn and kept until the spawner exits. While any per-task event exists
+/// the kernel keeps its scheduler hooks for perf patched in (the
+/// perf_sched_events static key); when the last one goes it patches them
+/// out, a second later, with IPIs to every CPU, and patches them in again
+/// for the next. Those flips landed in the launches: each sampled launch of
+/// lp-sample-app cost ~0.3 ms more CPU with no sample taken at all, and
+/// nothing once another process held a perf event throughout.
+static int keep_hooks = -1;
+
+/// Processes whose exec the rings recorded (a COMM record with
+/// PERF_RECORD_MISC_COMM_EXEC), and when: their mappings read at ready are
+/// timed there, so a reader applies them after the exec emptied the old ones.
+enum { MAX_EXECS = 4096 };
+
 static struct {
     int open;
     int stopped;
+    int maps_at_ready;
+    uint32_t exec_count;
+    struct {
+        uint32_t pid;
+        uint64_t time;
+    } execs[MAX_EXECS];
     int sink;
     int sink_failed;       ///< a write failed: the sink ends at the last whole record
     uint64_t written;      ///< bytes of whole records in the sink
@@ -70,7 +92,7 @@ static int write_all(const void *bytes, size_t count) {
     return 0;
 }
 
-static int open_event(uint32_t cpu, uint32_t hz, uint32_t stack_bytes, uint32_t wakeup, int user_only) {
+static int open_event(uint32_t cpu, uint32_t hz, uint32_t stack_bytes, uint32_t wakeup, int user_only, int maps_at_ready) {
     struct perf_event_attr attr;
     memset(&attr, 0, sizeof attr);
     attr.size = sizeof attr;
@@ -99,6 +121,11 @@ static int open_event(uint32_t cpu, uint32_t hz, uint32_t stack_bytes, uint32_t 
     attr.watermark = 1;
     attr.wakeup_watermark = wakeup;
     attr.build_id = 1;
+    if (maps_at_ready) {
+        attr.mmap = 0;
+        attr.mmap2 = 0;
+        attr.build_id = 0;
+    }
     int fd = (int)syscall(SYS_perf_event_open, &attr, 0, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0 && errno == EINVAL) {
         // Kernels before 5.12 have no build ids in MMAP2 records: the
@@ -109,11 +136,26 @@ static int open_event(uint32_t cpu, uint32_t hz, uint32_t stack_bytes, uint32_t 
     return fd;
 }
 
-void lp_sampling_open(int sink, uint32_t hz, uint32_t stack_bytes) {
+static void keep_scheduler_hooks(void) {
+    if (keep_hooks >= 0) return;
+    struct perf_event_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.size = sizeof attr;
+    attr.type = PERF_TYPE_SOFTWARE;
+    attr.config = PERF_COUNT_SW_DUMMY;
+    attr.disabled = 1;
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    keep_hooks = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+void lp_sampling_open(int sink, uint32_t hz, uint32_t stack_bytes, int maps_at_ready) {
     lp_sampling_finish();
+    keep_scheduler_hooks();
     memset(&state, 0, sizeof state);
     state.sink = sink;
     state.open = 1;
+    state.maps_at_ready = maps_at_ready;
     struct lp_perf_sink_header header;
     memset(&header, 0, sizeof header);
     memcpy(header.magic, LP_PERF_SINK_MAGIC, sizeof header.magic);
@@ -145,7 +187,7 @@ void lp_sampling_open(int sink, uint32_t hz, uint32_t stack_bytes) {
     for (long cpu = 0; cpu < online && header.error == 0; cpu++) {
         for (;;) {
             int user_only = (header.flags & LP_PERF_SINK_USER_ONLY) != 0;
-            int fd = open_event((uint32_t)cpu, hz, stack_bytes, (uint32_t)(data / 2), user_only);
+            int fd = open_event((uint32_t)cpu, hz, stack_bytes, (uint32_t)(data / 2), user_only, maps_at_ready);
             if (fd < 0 && (errno == EACCES || errno == EPERM) && !user_only && state.cpus == 0) {
                 // perf_event_paranoid 2 without CAP_PERFMON: user space
                 // only, on every CPU alike.
@@ -192,6 +234,28 @@ int lp_sampling_poll_fds(struct pollfd *fds, int capacity) {
     return count;
 }
 
+/// A COMM record of an exec: its pid, and its time, the last 8 bytes (the
+/// sample id: pid, tid, time).
+static void note_exec(const uint8_t *bytes, struct perf_event_header record) {
+    if (!state.maps_at_ready || record.type != PERF_RECORD_COMM || !(record.misc & PERF_RECORD_MISC_COMM_EXEC)) return;
+    if (record.size < sizeof record + 8 + 16) return;
+    uint32_t pid;
+    uint64_t time;
+    memcpy(&pid, bytes + sizeof record, 4);
+    memcpy(&time, bytes + record.size - 8, 8);
+    for (uint32_t i = 0; i < state.exec_count; i++) {
+        if (state.execs[i].pid == pid) {
+            if (time > state.execs[i].time) state.execs[i].time = time;
+            return;
+        }
+    }
+    if (state.exec_count < MAX_EXECS) {
+        state.execs[state.exec_count].pid = pid;
+        state.execs[state.exec_count].time = time;
+        state.exec_count++;
+    }
+}
+
 static void drain_ring(uint32_t index) {
     struct perf_event_mmap_page *control = state.rings[index];
     const uint8_t *data = (const uint8_t *)state.rings[index] + control->data_offset;
@@ -212,6 +276,7 @@ static void drain_ring(uint32_t index) {
             bytes = state.scratch;
         }
         if (write_all(bytes, record.size) == 0) state.written += record.size;
+        note_exec(bytes, record);
         tail += record.size;
     }
     // Consumed, written or not: a ring the kernel cannot write to loses
@@ -224,13 +289,74 @@ void lp_sampling_drain(void) {
     for (uint32_t i = 0; i < state.cpus; i++) drain_ring(i);
 }
 
-void lp_sampling_stop(void) {
+/// The executable mappings of `pid` (/proc/PID/maps) as PERF_RECORD_MMAP2
+/// records timed at its exec, with the sample id the events' sample_type
+/// gives every record (pid, tid, time). A process without a recorded exec
+/// (a fork that did not exec) has its parent's mappings, which the reader
+/// copies at the fork: nothing is written for it.
+static void write_maps(pid_t pid) {
+    uint64_t exec_time = 0;
+    for (uint32_t i = 0; i < state.exec_count; i++)
+        if (state.execs[i].pid == (uint32_t)pid) exec_time = state.execs[i].time;
+    if (exec_time == 0) return;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+    FILE *maps = fopen(path, "re");
+    if (maps == NULL) return;
+    char line[4096 + 256];
+    uint8_t record[sizeof line + 128];
+    while (fgets(line, sizeof line, maps) != NULL) {
+        unsigned long long start, end, offset, inode;
+        unsigned major, minor;
+        char permissions[8];
+        int consumed = 0;
+        if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, permissions, &offset, &major, &minor, &inode,
+                   &consumed) < 7)
+            continue;
+        if (strlen(permissions) < 3 || permissions[2] != 'x' || end <= start) continue;
+        char *name = line + consumed;
+        size_t length = strcspn(name, "\n");
+        name[length] = 0;
+        if (length == 0) continue;  // anonymous executable memory: no file to unwind with
+        // The record: header, pid, tid, addr, len, pgoff, maj, min, ino,
+        // ino_generation, prot, flags, the name padded to 8 bytes, then the
+        // sample id.
+        size_t name_size = (length + 1 + 7) & ~(size_t)7;
+        size_t size = sizeof(struct perf_event_header) + 8 + 24 + 8 + 16 + 8 + name_size + 16;
+        if (size > UINT16_MAX || size > sizeof record) continue;
+        memset(record, 0, size);
+        struct perf_event_header header = {.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER, .size = (uint16_t)size};
+        uint8_t *at = record;
+        memcpy(at, &header, sizeof header), at += sizeof header;
+        uint32_t ids[2] = {(uint32_t)pid, (uint32_t)pid};
+        memcpy(at, ids, 8), at += 8;
+        uint64_t range[3] = {start, end - start, offset};
+        memcpy(at, range, 24), at += 24;
+        uint32_t device[2] = {major, minor};
+        memcpy(at, device, 8), at += 8;
+        uint64_t node[2] = {inode, 0};
+        memcpy(at, node, 16), at += 16;
+        uint32_t protection[2] = {(uint32_t)(PROT_EXEC | (permissions[0] == 'r' ? PROT_READ : 0)),
+                                  (uint32_t)(permissions[3] == 's' ? MAP_SHARED : MAP_PRIVATE)};
+        memcpy(at, protection, 8), at += 8;
+        memcpy(at, name, length), at += name_size;
+        memcpy(at, ids, 8), at += 8;
+        memcpy(at, &exec_time, 8);
+        if (write_all(record, size) == 0) state.written += size;
+    }
+    fclose(maps);
+}
+
+void lp_sampling_stop(const pid_t *tree, size_t count) {
     if (!state.open || state.stopped) return;
     state.stopped = 1;
     // On the CPU's event, DISABLE reaches every inherited copy of it: every
     // thread of every process the launch started.
     for (uint32_t i = 0; i < state.cpus; i++) ioctl(state.fds[i], PERF_EVENT_IOC_DISABLE, 0);
     lp_sampling_drain();
+    if (state.maps_at_ready) {
+        for (size_t i = 0; i < count; i++) write_maps(tree[i]);
+    }
     // What the samples stand for: a read of a CPU's event sums its
     // inherited copies, live and exited.
     struct lp_perf_task_clock_record total = {
@@ -247,7 +373,7 @@ void lp_sampling_stop(void) {
 
 void lp_sampling_finish(void) {
     if (!state.open) return;
-    lp_sampling_stop();
+    lp_sampling_stop(NULL, 0);
     for (uint32_t i = 0; i < state.cpus; i++) {
         munmap(state.rings[i], state.data_bytes + (size_t)sysconf(_SC_PAGESIZE));
         close(state.fds[i]);

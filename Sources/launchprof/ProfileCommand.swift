@@ -24,7 +24,7 @@ struct ProfileCommand: ParsableCommand {
     )
 
     @Option(help: "Samples per second of each thread's CPU time (1-100000).")
-    var hz: UInt32 = 1000
+    var hz: UInt32 = RunDefaults.profileRate
 
     @Option(
         help: ArgumentHelp(

@@ -14,8 +14,13 @@ public enum RunDefaults {
     public static let modes: [LaunchMode] = [.warm]
     /// Launches sampled per target by `run --profile`, merged into one profile.
     public static let profileRuns = 10
-    /// Samples per second of each thread's CPU time.
-    public static let profileRate: UInt32 = 1000
+    /// Samples per second of each thread's CPU time: one stack per 2 ms of
+    /// a thread's CPU, 12 for a 25 ms launch, 120 for `run --profile`'s ten.
+    /// On this project's 2-core VM the kernel's sampling costs a 25 ms Swift
+    /// launch about 2% here (a timer interrupt, ~20 µs each, is most of it),
+    /// 3% at 1 kHz and 9% at perf's 4 kHz (docs/sampling.md, "What it
+    /// costs"): the highest rate that stays within 3%.
+    public static let profileRate: UInt32 = 500
     /// Where `run --profile` writes each target's files.
     public static let profileDirectory = ".launchprof/profiles"
     /// A change of a statistic beyond this is a regression when significant.

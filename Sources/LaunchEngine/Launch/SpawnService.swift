@@ -93,7 +93,7 @@ package final class SpawnService {
         request.fd_count = UInt32(descriptors.count)
         request.flags = (quiet ? UInt32(LP_SPAWN_FLAG_QUIET) : 0) | (spawn.counters ? UInt32(LP_SPAWN_FLAG_COUNT) : 0)
         if let sampling = spawn.sampling {
-            request.flags |= UInt32(LP_SPAWN_FLAG_SAMPLE)
+            request.flags |= UInt32(LP_SPAWN_FLAG_SAMPLE) | (sampling.mapsAtReady ? UInt32(LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY) : 0)
             request.sample_hz = sampling.rate
             request.sample_stack_bytes = sampling.stackBytes
         }

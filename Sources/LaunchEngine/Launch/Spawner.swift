@@ -71,7 +71,7 @@ public struct Spawner: Sendable {
                 throw .system(SystemCallError(call: "open", subject: sampling.sink, errno: errno), program: program)
             }
             request.descriptors.append((fd: sink, target: Int32(LP_SPAWN_FD_SAMPLE_SINK)))
-            request.sampling = (sampling.rate, sampling.stackBytes)
+            request.sampling = (sampling.rate, sampling.stackBytes, sampling.mapsAtReady)
         }
         if options.quiet, options.sampling == nil {
             // Sent by the run loop just before its first poll, so nothing
@@ -177,7 +177,7 @@ struct SpawnRequest {
     /// Sample the tree in the kernel (`LP_SPAWN_FLAG_SAMPLE`): the rate, the
     /// stack bytes, and the sink's descriptor (also in `descriptors`, at
     /// `LP_SPAWN_FD_SAMPLE_SINK`).
-    var sampling: (rate: UInt32, stackBytes: UInt32)?
+    var sampling: (rate: UInt32, stackBytes: UInt32, mapsAtReady: Bool)?
 }
 
 /// The spawner process of one ``Spawner``, started on first use.

@@ -53,7 +53,8 @@ public struct TraceRecorder: Sendable {
         unlink(tracePath)
         target.ready = probe
         let run: ObservedRun
-        let sink = kernelSamplingRate.map { KernelSampling(rate: $0, sink: tracePath + ".samples") }
+        var sink = kernelSamplingRate.map { KernelSampling(rate: $0, sink: tracePath + ".samples") }
+        sink?.mapsAtReady = probe != .exit
         defer { if let sink { unlink(sink.sink) } }
         // A program sampled by the kernel writes a trace only if it links
         // LaunchProf: the run waits after ready only for those.

@@ -120,10 +120,12 @@ public struct RunLoop {
             events.insert(contentsOf: try channelEvents(), at: 0)
         }
         let wasReady = machine.readyAt != nil
-        perform(machine.handle(events, now: after))
+        let actions = machine.handle(events, now: after)
         // `--counts perf` and kernel-side sampling stop at ready, not at the
-        // stop signal.
+        // stop signal: the spawner hears of it first (the tree's mappings
+        // are read then, while it is alive).
         if settings.counts || settings.sampling, !wasReady, machine.readyAt != nil, settings.probe != .exit { process.markReady() }
+        perform(actions)
     }
 
     /// What the record, output and notify channels hold now, read without waiting.

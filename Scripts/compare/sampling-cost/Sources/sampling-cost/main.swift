@@ -44,7 +44,13 @@ for round in 0..<(warmup + runs) {
     for variant in variants {
         let target = LaunchTarget(name: variant.name, arguments: [program], environment: variant.environment, ready: .tracer)
         var request = RunRequest(target: target)
-        request.sampling = variant.rate.map { KernelSampling(rate: $0, sink: sink) }
+        // As `launchprof profile --ready tracer` samples it: the mappings
+        // are read at ready.
+        request.sampling = variant.rate.map { rate in
+            var sampling = KernelSampling(rate: rate, sink: sink)
+            sampling.mapsAtReady = true
+            return sampling
+        }
         let run: ObservedRun
         do {
             run = try spawner.run(request)
