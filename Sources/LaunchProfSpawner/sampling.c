@@ -26,15 +26,6 @@
 
 enum { MAX_CPUS = 256 };
 
-/// A disabled dummy event on the spawner, opened with the first sampled
-/// spawn and kept until the spawner exits. While any per-task event exists
-/// the kernel keeps its scheduler hooks for perf patched in (the
-/// perf_sched_events static key); when the last one goes it patches them
-/// out, a second later, with IPIs to every CPU, and patches them in again
-/// for the next. Those flips landed in the launches: each sampled launch of
-/// lp-sample-app cost ~0.3 ms more CPU with no sample taken at all, and
-/// nothing once another process held a perf event throughout.
-static int keep_hooks = -1;
 
 /// Processes whose exec the rings recorded (a COMM record with
 /// PERF_RECORD_MISC_COMM_EXEC), and when: their mappings read at ready are
@@ -136,22 +127,8 @@ static int open_event(uint32_t cpu, uint32_t hz, uint32_t stack_bytes, uint32_t 
     return fd;
 }
 
-static void keep_scheduler_hooks(void) {
-    if (keep_hooks >= 0) return;
-    struct perf_event_attr attr;
-    memset(&attr, 0, sizeof attr);
-    attr.size = sizeof attr;
-    attr.type = PERF_TYPE_SOFTWARE;
-    attr.config = PERF_COUNT_SW_DUMMY;
-    attr.disabled = 1;
-    attr.exclude_kernel = 1;
-    attr.exclude_hv = 1;
-    keep_hooks = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
 void lp_sampling_open(int sink, uint32_t hz, uint32_t stack_bytes, int maps_at_ready) {
     lp_sampling_finish();
-    keep_scheduler_hooks();
     memset(&state, 0, sizeof state);
     state.sink = sink;
     state.open = 1;
