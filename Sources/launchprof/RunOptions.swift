@@ -173,7 +173,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --profile: launches sampled per target, merged into one profile (default 10).", valueName: "n"))
     var profileRuns: Int?
 
-    @Option(help: ArgumentHelp("With --profile: samples per second of each thread's CPU time (default 500).", valueName: "hz"))
+    @Option(help: ArgumentHelp("With --profile: samples per second of each thread's CPU time (default 1000).", valueName: "hz"))
     var profileHz: UInt32?
 
     @Option(help: ArgumentHelp("With --profile: the directory for each target's files (default .launchprof/profiles).", valueName: "dir"))

@@ -14,13 +14,16 @@ public enum RunDefaults {
     public static let modes: [LaunchMode] = [.warm]
     /// Launches sampled per target by `run --profile`, merged into one profile.
     public static let profileRuns = 10
-    /// Samples per second of each thread's CPU time: one stack per 2 ms of
-    /// a thread's CPU, 12 for a 25 ms launch, 120 for `run --profile`'s ten.
-    /// On this project's 2-core VM the kernel's sampling costs a 25 ms Swift
-    /// launch about 2% here (a timer interrupt, ~20 µs each, is most of it),
-    /// 3% at 1 kHz and 9% at perf's 4 kHz (docs/sampling.md, "What it
-    /// costs"): the highest rate that stays within 3%.
-    public static let profileRate: UInt32 = 500
+    /// Samples per second of each thread's CPU time: one stack per
+    /// millisecond of a thread's CPU, 25 for a 25 ms launch, 250 for `run
+    /// --profile`'s ten. Every thread starts with a fresh period, so a launch
+    /// spread over many short pool threads loses up to a period per thread:
+    /// at 500 Hz an async Swift server kept 78% of its periods, at 1 kHz
+    /// 86–92%. The kernel's sampling costs a 25 ms Swift launch 2.2–2.8% of
+    /// its time to ready at 1 kHz on this project's 2-core VM (a ~20 µs
+    /// timer interrupt per sample is most of it), 8% at perf's 4 kHz
+    /// (docs/sampling.md, "What it costs").
+    public static let profileRate: UInt32 = 1000
     /// Where `run --profile` writes each target's files.
     public static let profileDirectory = ".launchprof/profiles"
     /// A change of a statistic beyond this is a regression when significant.
