@@ -9,7 +9,8 @@
 #
 # In each: --version, ldd of the installed binaries, `launchprof run -r 5 --
 # /bin/true`, a cold run, `--ready port:` on a small static C server, `launchprof
-# profile` of a C program built with -g (through the preload library), `man
+# profile` of a C program built with -g (the kernel's sampling, then the
+# preload library's), `man
 # launchprof-run`, and the bash completion sourced (`complete -p launchprof`);
 # the zsh and fish files checked for what they declare
 # (Scripts/checks/package-check/inside.sh). No process of the root may outlive the

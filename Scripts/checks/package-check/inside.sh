@@ -43,10 +43,15 @@ step "launchprof run -r 3 --ready port:$port -- /opt/lp-check/server $port"
 "$launchprof" run -r 3 --ready "port:$port" --export-json port.json -- /opt/lp-check/server "$port"
 grep -q "port:$port" port.json || fail "port.json does not name the probe port:$port"
 
-step "launchprof profile -- /opt/lp-check/busy (through the preload library)"
-"$launchprof" profile --quiet --output-dir profile -- /opt/lp-check/busy
-grep -q 'lp_check_busy' profile/busy.folded || fail "the profile does not name lp_check_busy: $(head -c 400 profile/busy.folded)"
-echo "$(wc -l <profile/busy.folded) stacks; $(grep -c 'lp_check_inner' profile/busy.folded) through lp_check_inner"
+# The kernel's sampling (the default; libunwind-x86_64.so.8 is opened to
+# walk the stacks), then the program's own (the preload library).
+for sampler in kernel in-process; do
+    step "launchprof profile --sampler $sampler -- /opt/lp-check/busy"
+    "$launchprof" profile --quiet --sampler "$sampler" --output-dir "profile-$sampler" -- /opt/lp-check/busy
+    folded=profile-$sampler/busy.folded
+    grep -q 'lp_check_busy' "$folded" || fail "the $sampler profile does not name lp_check_busy: $(head -c 400 "$folded")"
+    echo "$(wc -l <"$folded") stacks; $(grep -c 'lp_check_inner' "$folded") through lp_check_inner"
+done
 
 step "man launchprof-run"
 if [ "$share" = /usr/share ]; then
