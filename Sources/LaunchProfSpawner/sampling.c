@@ -51,18 +51,6 @@ static struct {
     uint8_t *scratch;      ///< a record that wraps around a ring's end
 } state = {.sink = -1};
 
-/// The user registers a DWARF unwinder needs: every general-purpose one
-/// (x86_64: AX…IP and R8–R15, perf_regs.h numbering; aarch64: x0–x30, sp, pc).
-static uint64_t user_registers(void) {
-#if defined(__x86_64__)
-    return 0xff01ffull;
-#elif defined(__aarch64__)
-    return (1ull << 33) - 1;
-#else
-    return 0;
-#endif
-}
-
 static int write_all(const void *bytes, size_t count) {
     if (state.sink_failed) return -1;
     const uint8_t *at = bytes;
@@ -85,30 +73,13 @@ static int write_all(const void *bytes, size_t count) {
 
 static int open_event(uint32_t cpu, uint32_t hz, uint32_t stack_bytes, uint32_t wakeup, int user_only, int maps_at_ready) {
     struct perf_event_attr attr;
-    memset(&attr, 0, sizeof attr);
-    attr.size = sizeof attr;
-    attr.type = PERF_TYPE_SOFTWARE;
-    attr.config = PERF_COUNT_SW_TASK_CLOCK;
-    attr.sample_period = 1000000000ull / hz;
-    attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-    attr.sample_regs_user = user_registers();
-    attr.sample_stack_user = stack_bytes;
-    attr.disabled = 1;
-    attr.inherit = 1;
+    lp_perf_sampling_attr(&attr, hz, stack_bytes, user_only);
     attr.enable_on_exec = 1;
-    // Time in the kernel is sampled where allowed (the sample then has the
-    // kernel's PC; its user registers and stack say where the thread
-    // entered): a launch's page faults and system calls are much of it.
-    attr.exclude_kernel = user_only ? 1 : 0;
-    attr.exclude_hv = 1;
-    attr.exclude_callchain_kernel = 1;
     attr.mmap = 1;
     attr.mmap2 = 1;
     attr.comm = 1;
     attr.task = 1;
     attr.sample_id_all = 1;
-    attr.use_clockid = 1;
-    attr.clockid = CLOCK_MONOTONIC;
     attr.watermark = 1;
     attr.wakeup_watermark = wakeup;
     attr.build_id = 1;
@@ -138,8 +109,11 @@ void lp_sampling_open(int sink, uint32_t hz, uint32_t stack_bytes, int maps_at_r
     memcpy(header.magic, LP_PERF_SINK_MAGIC, sizeof header.magic);
     header.version = LP_PERF_SINK_VERSION;
     header.header_size = sizeof header;
-    header.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-    header.regs_user_mask = user_registers();
+    // What a reader needs to parse the samples: the events' own values.
+    struct perf_event_attr model;
+    lp_perf_sampling_attr(&model, hz, stack_bytes, 0);
+    header.sample_type = model.sample_type;
+    header.regs_user_mask = model.sample_regs_user;
     // The kernel keeps a sample under 64 KiB (its size is 16 bits) and
     // wants the stack size a multiple of 8.
     if (stack_bytes > 60000) stack_bytes = 60000;

@@ -37,12 +37,7 @@ struct ProfileCommand: ParsableCommand {
         help: ArgumentHelp(
             "Who samples the CPU clock: kernel (perf events, nothing runs in the program; the default) or in-process (SIGPROF and libunwind in the program).",
             valueName: "method"),
-        transform: { text in
-            guard let method = SamplingMethod(rawValue: text) else {
-                throw ValidationError("--sampler must be kernel or in-process, got '\(text)'")
-            }
-            return method
-        })
+        transform: { try SamplingMethod(parsing: $0, flag: "--sampler") })
     var sampler: SamplingMethod = .kernel
 
     @Option(help: "Launches to sample; their samples make one profile (a short launch gives few samples each).")

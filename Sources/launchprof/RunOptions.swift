@@ -189,12 +189,7 @@ struct RunOptions: ParsableArguments {
         help: ArgumentHelp(
             "With --profile: who samples the CPU clock, kernel (perf events, nothing runs in the program; the default) or in-process.",
             valueName: "method"),
-        transform: { text in
-            guard let method = SamplingMethod(rawValue: text) else {
-                throw ValidationError("--profile-sampler must be kernel or in-process, got '\(text)'")
-            }
-            return method
-        })
+        transform: { try SamplingMethod(parsing: $0, flag: "--profile-sampler") })
     var profileSampler: SamplingMethod?
 
     mutating func validate() throws {

@@ -320,6 +320,19 @@ ssize_t lp_audit_receive_channel(int fd, void *buffer, size_t capacity, int *cha
 /// the length, -1 with errno (EAGAIN when none is waiting).
 ssize_t lp_audit_receive_stamped(int fd, void *buffer, size_t capacity, uint64_t *stamp, int *truncated);
 
+struct perf_event_attr;
+
+/// The user registers a sample copies: every general-purpose one a DWARF
+/// unwinder may need (perf_regs.h numbering); 0 on an architecture the
+/// unwinder does not know.
+uint64_t lp_perf_user_registers(void);
+
+/// The spawner's sampling event (LP_SPAWN_FLAG_SAMPLE), disabled and
+/// inherited: a task-clock sample every 1/`hz` s of a thread's CPU with its
+/// user registers and `stack_bytes` of its user stack, timed on
+/// CLOCK_MONOTONIC; the kernel's time too unless `user_only`.
+void lp_perf_sampling_attr(struct perf_event_attr *attr, uint32_t hz, uint32_t stack_bytes, int user_only);
+
 /// 0 when the kernel lets this user open the spawner's sampling events
 /// (LP_SPAWN_FLAG_SAMPLE), else the errno it refused one with (EACCES under
 /// perf_event_paranoid 3, EPERM or ENOSYS under a seccomp filter, ENOTSUP

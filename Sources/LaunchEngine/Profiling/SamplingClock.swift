@@ -15,8 +15,10 @@ public enum SamplingClock: String, Sendable, Equatable, CaseIterable, CustomStri
     public var description: String { rawValue }
 
     /// "cpu" or "wall", or an error that names the flag and the choices.
-    public init(parsing text: String, flag: String) throws(SamplingClockError) {
-        guard let clock = Self(rawValue: text) else { throw SamplingClockError(flag: flag, value: text) }
+    public init(parsing text: String, flag: String) throws(SamplingChoiceError) {
+        guard let clock = Self(rawValue: text) else {
+            throw SamplingChoiceError(flag: flag, value: text, choices: Self.allCases.map(\.rawValue))
+        }
         self = clock
     }
 }

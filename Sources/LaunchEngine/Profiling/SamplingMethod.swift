@@ -16,6 +16,14 @@ public enum SamplingMethod: String, Sendable, Equatable, CaseIterable, CustomStr
 
     public var description: String { rawValue }
 
+    /// "kernel" or "in-process", or an error that names the flag and the choices.
+    public init(parsing text: String, flag: String) throws(SamplingChoiceError) {
+        guard let method = Self(rawValue: text) else {
+            throw SamplingChoiceError(flag: flag, value: text, choices: Self.allCases.map(\.rawValue))
+        }
+        self = method
+    }
+
     /// Why the kernel will not sample here (perf events refused), or nil.
     public static func kernelUnavailableReason() -> String? {
         let error = lp_perf_sampling_errno()

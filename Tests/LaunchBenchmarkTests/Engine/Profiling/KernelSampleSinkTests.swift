@@ -131,51 +131,27 @@ struct KernelSampleSinkTests {
         ("a wrong magic", Array("NOTPERF\0".utf8) + KernelSampleSink().bytes.dropFirst(8), "not a sample sink"),
         (
             "another version",
-            {
-                var s = KernelSampleSink()
-                s.version = 9
-                return s.bytes
-            }(), "version 9"
+            KernelSampleSinkTests.changed { $0.version = 9 }, "version 9"
         ),
         (
             "another clock",
-            {
-                var s = KernelSampleSink()
-                s.clock = 0
-                return s.bytes
-            }(), "clock 0"
+            KernelSampleSinkTests.changed { $0.clock = 0 }, "clock 0"
         ),
         (
             "an unknown sample_type bit",
-            {
-                var s = KernelSampleSink()
-                s.sampleType |= 1 << 40
-                return s.bytes
-            }(), "unknown bits"
+            KernelSampleSinkTests.changed { $0.sampleType |= 1 << 40 }, "unknown bits"
         ),
         (
             "PERF_SAMPLE_READ",
-            {
-                var s = KernelSampleSink()
-                s.sampleType |= 0x10
-                return s.bytes
-            }(), "READ, BRANCH_STACK or REGS_INTR"
+            KernelSampleSinkTests.changed { $0.sampleType |= 0x10 }, "READ, BRANCH_STACK or REGS_INTR"
         ),
         (
             "no time",
-            {
-                var s = KernelSampleSink()
-                s.sampleType &= ~0x4
-                return s.bytes
-            }(), "lacks IP, TID or TIME"
+            KernelSampleSinkTests.changed { $0.sampleType &= ~0x4 }, "lacks IP, TID or TIME"
         ),
         (
             "a zero rate",
-            {
-                var s = KernelSampleSink()
-                s.hz = 0
-                return s.bytes
-            }(), "rate is 0"
+            KernelSampleSinkTests.changed { $0.hz = 0 }, "rate is 0"
         ),
         ("a record past the end", KernelSampleSinkTests.recordPastTheEnd(), "declares 4000 bytes but only 16 remain"),
         ("a record shorter than its header", KernelSampleSinkTests.tinyRecord(), "less than its 8-byte header"),
@@ -191,6 +167,13 @@ struct KernelSampleSinkTests {
         #expect(result.sections == nil, "\(what) was accepted")
         #expect(result.error.contains(expected), "\(what): \(result.error)")
         #expect(result.error.hasPrefix(directory.path), "\(what): the error names the file: \(result.error)")
+    }
+
+    /// A well-formed sink with one change.
+    static func changed(_ change: (inout KernelSampleSink) -> Void) -> [UInt8] {
+        var sink = KernelSampleSink()
+        change(&sink)
+        return sink.bytes
     }
 
     static func recordPastTheEnd() -> [UInt8] {
