@@ -19,7 +19,7 @@ flags=(-std=gnu11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -f
     -Wall -Wextra -Werror -Wno-unused-parameter -I Sources/CLaunchProfSpawn/include)
 # The linker's "Cannot export local symbol '__asan_…'" warnings are noise.
 build() { clang "${flags[@]}" "$@" 2>&1 | { grep -v 'Cannot export local symbol' || true; }; test "${PIPESTATUS[0]}" -eq 0; }
-build Sources/LaunchProfSpawner/*.c -o "$out/lp-spawn"
+build Sources/LaunchProfSpawner/*.c Sources/CLaunchProfSpawn/perf_sampling.c -o "$out/lp-spawn"
 build Scripts/checks/spawner_driver.c Sources/CLaunchProfSpawn/spawn_client.c -o "$out/spawner_driver"
 
 # Leak checking needs ptrace, which some containers forbid: it is on where

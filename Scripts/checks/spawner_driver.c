@@ -462,6 +462,61 @@ static void record_sockets(void) {
     close(ends[1]);
 }
 
+/// A sampled spawn (LP_SPAWN_FLAG_SAMPLE) of a shell that burns CPU and
+/// starts a child: the rings are drained to the sink, MARK_READY reads the
+/// tree's mappings (LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY), and the sink is a
+/// header and whole records; where perf events are refused the header says
+/// why and the spawn goes on.
+static void sampled_spawn(void) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/samples", scratch);
+    int sink = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    struct payload payload = start("/bin/sh");
+    argument(&payload, "sh");
+    argument(&payload, "-c");
+    argument(&payload, "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; /bin/true; sleep 5");
+    struct lp_spawn_request request =
+        spawn_request(&payload, LP_SPAWN_FLAG_SAMPLE | LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY);
+    request.sample_hz = 4000;
+    request.sample_stack_bytes = 16384;
+    request.fd_count = 1;
+    request.fd_targets[0] = LP_SPAWN_FD_SAMPLE_SINK;
+    lp_spawn_send(control, &request, payload.bytes, payload.size, &sink, 1);
+    free(payload.bytes);
+    struct lp_spawn_reply reply = receive();
+    check(reply.kind == LP_SPAWN_REPLY_SPAWNED, "sampled spawn: SPAWNED pid %d", reply.pid);
+    usleep(300000);
+    struct lp_spawn_request ready = {.magic = LP_SPAWN_MAGIC, .kind = LP_SPAWN_REQUEST_MARK_READY};
+    lp_spawn_send(control, &ready, NULL, 0, NULL, 0);
+    reply = finish();
+    check(reply.kind == LP_SPAWN_REPLY_FINISHED && reply.unreaped == 0, "sampled spawn: FINISHED, %u process(es) reaped",
+          reply.processes);
+    struct lp_perf_sink_header header;
+    ssize_t count = pread(sink, &header, sizeof header, 0);
+    check(count == (ssize_t)sizeof header && memcmp(header.magic, LP_PERF_SINK_MAGIC, 8) == 0 && header.hz == 4000,
+          "sampled spawn: the sink's header (%zd bytes, %u CPU(s), error %d)", count, header.cpus, header.error);
+    // Whole records after it, the last the task-clock total.
+    off_t end = lseek(sink, 0, SEEK_END), offset = (off_t)sizeof header;
+    unsigned records = 0, mappings = 0, samples = 0, totals = 0;
+    while (offset + 8 <= end) {
+        struct {
+            uint32_t type;
+            uint16_t misc, size;
+        } record;
+        if (pread(sink, &record, sizeof record, offset) != (ssize_t)sizeof record || record.size < 8) break;
+        records++;
+        mappings += record.type == 10;
+        samples += record.type == 9;
+        totals += record.type == LP_PERF_RECORD_TASK_CLOCK;
+        offset += record.size;
+    }
+    check(offset == end, "sampled spawn: %u whole records in the sink, to its end", records);
+    if (header.error == 0 && header.cpus > 0)
+        check(samples > 0 && mappings > 0 && totals == 1, "sampled spawn: %u samples, %u mappings read at ready, %u total",
+              samples, mappings, totals);
+    close(sink);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: spawner_driver LP_SPAWN_PATH SCRATCH_DIR\n");
@@ -483,6 +538,8 @@ int main(int argc, char **argv) {
     protocol_errors();
     fprintf(stderr, "record and notify sockets\n");
     record_sockets();
+    fprintf(stderr, "a sampled spawn\n");
+    sampled_spawn();
     // End of file: the spawner cleans up and exits 0 (a sanitizer report
     // would make it exit otherwise).
     close(control);
