@@ -26,6 +26,13 @@
 
 enum { MAX_CPUS = 256 };
 
+/// The sink is never larger: about 15,000 samples of a 16 KiB stack, 15 s
+/// of a busy thread at 1 kHz. A launch that runs on past it (a program that
+/// never becomes ready before the timeout) keeps its first samples; the
+/// samples drained after it are counted in a PERF_RECORD_LOST record
+/// written when sampling stops, which a reader reports as lost.
+#define SINK_LIMIT ((uint64_t)256 << 20)
+
 
 /// Processes whose exec the rings recorded (a COMM record with
 /// PERF_RECORD_MISC_COMM_EXEC), and when: their mappings read at ready are
@@ -36,6 +43,7 @@ static struct {
     int open;
     int stopped;
     int maps_at_ready;
+    uint64_t over_limit;   ///< samples drained once the sink was at SINK_LIMIT
     uint32_t exec_count;
     struct {
         uint32_t pid;
@@ -226,7 +234,12 @@ static void drain_ring(uint32_t index) {
             memcpy(state.scratch + first, data, record.size - first);
             bytes = state.scratch;
         }
-        if (write_all(bytes, record.size) == 0) state.written += record.size;
+        if (state.written + record.size + 4096 > SINK_LIMIT) {
+            // Room is kept for the records written at stop (a LOST, the total).
+            state.over_limit += record.type == PERF_RECORD_SAMPLE;
+        } else if (write_all(bytes, record.size) == 0) {
+            state.written += record.size;
+        }
         note_exec(bytes, record);
         tail += record.size;
     }
@@ -275,6 +288,7 @@ static void write_maps(pid_t pid) {
         size_t name_size = (length + 1 + 7) & ~(size_t)7;
         size_t size = sizeof(struct perf_event_header) + 8 + 24 + 8 + 16 + 8 + name_size + 16;
         if (size > UINT16_MAX || size > sizeof record) continue;
+        if (state.written + size + 64 > SINK_LIMIT) break;  // the LOST and total records still fit
         memset(record, 0, size);
         struct perf_event_header header = {.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER, .size = (uint16_t)size};
         uint8_t *at = record;
@@ -307,6 +321,18 @@ void lp_sampling_stop(const pid_t *tree, size_t count) {
     lp_sampling_drain();
     if (state.maps_at_ready) {
         for (size_t i = 0; i < count; i++) write_maps(tree[i]);
+    }
+    if (state.over_limit > 0) {
+        // As the kernel says a full ring lost samples: id, count, sample id.
+        struct {
+            struct perf_event_header header;
+            uint64_t id, lost;
+            uint32_t pid, tid;
+            uint64_t time;
+        } lost = {{PERF_RECORD_LOST, PERF_RECORD_MISC_USER, sizeof lost}, 0, state.over_limit, 0, 0, 0};
+        struct timespec at;
+        if (clock_gettime(CLOCK_MONOTONIC, &at) == 0) lost.time = (uint64_t)at.tv_sec * 1000000000u + (uint64_t)at.tv_nsec;
+        if (write_all(&lost, sizeof lost) == 0) state.written += sizeof lost;
     }
     // What the samples stand for: a read of a CPU's event sums its
     // inherited copies, live and exited.
