@@ -24,6 +24,12 @@
 #                      LoaderProfile.summarize (Fuzz/LoaderAuditFuzz.swift)
 #   config-reader      ConfigReader.parse, launchprof.yml, with Yams and
 #                      libyaml built as a module of their own
+#   perf-sink          lp_perf_encode_sections, the reader of the kernel's
+#                      samples that lp-spawn copies (header, records, replay,
+#                      the offline walk of each stack copy, the encoding),
+#                      C built with clang -fsanitize=fuzzer,address,undefined
+#                      (Fuzz/PerfSinkFuzz.c); seeds are sinks of real
+#                      launches written by Fuzz/perf_sink_seed.c
 #
 #   Scripts/checks/fuzz.sh [EXECUTIONS] [TARGET...]
 #
@@ -45,7 +51,7 @@ cd "$(dirname "$0")/../.."
 executions=${1:-1000000}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(trace-reader elf-image elf-symbol-table schedule-file state-file activation-response results-loader loader-audit config-reader)
+[ ${#targets[@]} -gt 0 ] || targets=(trace-reader elf-image elf-symbol-table schedule-file state-file activation-response results-loader loader-audit config-reader perf-sink)
 
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/crashes" "$out/logs"
@@ -97,7 +103,8 @@ sources_for() {
                 ls Sources/LaunchBenchmark/Config/*.swift | grep -v 'LaunchConfig+Plan'
                 echo Fuzz/ConfigReaderShims.swift Fuzz/ConfigReaderFuzz.swift
             fi ;;
-        *) echo "fuzz.sh: unknown target '$1' (trace-reader, elf-image, elf-symbol-table, schedule-file, state-file, activation-response, results-loader, loader-audit, config-reader)" >&2; exit 2 ;;
+        perf-sink) ;;  # C: built_perf_sink below
+        *) echo "fuzz.sh: unknown target '$1' (trace-reader, elf-image, elf-symbol-table, schedule-file, state-file, activation-response, results-loader, loader-audit, config-reader, perf-sink)" >&2; exit 2 ;;
     esac
 }
 seeds_for() {
@@ -106,6 +113,7 @@ seeds_for() {
         schedule-file) echo "$out/seeds/schedule" ;;
         state-file) echo "$out/seeds/state" ;;
         loader-audit) echo "$out/seeds/loader" ;;
+        perf-sink) echo "$out/seeds/perf" ;;
         results-loader | config-reader | activation-response) echo "Fuzz/seeds/$1" ;;
         *) echo "$out/seeds/elf" ;;
     esac
@@ -136,24 +144,45 @@ printf 'module LaunchProfFormat {\n    header "%s"\n    export *\n}\n' "$PWD/Sou
 clang -O1 -fsanitize=fuzzer-no-link,address -c Sources/LaunchProfFormat/checksum.c \
     -I Sources/LaunchProfFormat/include -o "$out/format/checksum.o"
 
+# perf-sink: the reader is C, built with its dependencies' C files; its
+# seeds are sinks of real launches with small stack copies (none where the
+# kernel refuses perf events: libFuzzer then starts from nothing).
+build_perf_sink() {
+    local include="-I Sources/CLaunchProfPerf/include -I Sources/CLaunchProfSampler/include -I Sources/LaunchProfFormat/include -I Sources/CLaunchProfSpawn/include"
+    clang -O1 -g $include Fuzz/perf_sink_seed.c Sources/CLaunchProfSpawn/perf_sampling.c -o "$out/bin/perf_sink_seed"
+    mkdir -p "$out/seeds/perf"
+    "$out/bin/perf_sink_seed" "$out/seeds/perf/true" 4000 1024 /bin/true || true
+    "$out/bin/perf_sink_seed" "$out/seeds/perf/sh" 4000 1024 /bin/sh -c 'i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done; /bin/true' || true
+    clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $include Fuzz/PerfSinkFuzz.c \
+        Sources/CLaunchProfPerf/*.c Sources/CLaunchProfSampler/*.c Sources/LaunchProfFormat/*.c -ldl -lpthread \
+        -o "$out/bin/perf-sink"
+}
+
 status=0
 for target in "${targets[@]}"; do
     echo "== $target: building"
-    # The target's files as one module: imports of the library's own
-    # modules are dropped, since they are all in it.
-    rm -rf "$out/src/$target"
-    mkdir -p "$out/src/$target"
-    for file in $(sources_for "$target"); do
-        sed -E '/^import (LaunchSupport|LaunchAnalysis|LaunchEngine|LaunchReports|LaunchProf|LaunchProfDeferred|LaunchProfFiles)$/d' \
-            "$file" >"$out/src/$target/$(basename "$file")"
-    done
-    # -O keeps Swift's overflow and bounds checks (only -Ounchecked drops them).
-    if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name LaunchFuzz -package-name launchprof \
-        -I "$out/format" "$out"/src/"$target"/*.swift "$out/format/checksum.o" $(extra_for "$target") \
-        -o "$out/bin/$target" >"$out/logs/$target.build.log" 2>&1; then
-        # The linker's "Cannot export local symbol '__asan_…'" warnings are noise.
-        grep -v 'Cannot export local symbol' "$out/logs/$target.build.log" >&2
-        exit 2
+    if [ "$target" = perf-sink ]; then
+        if ! build_perf_sink >"$out/logs/$target.build.log" 2>&1; then
+            grep -v 'Cannot export local symbol' "$out/logs/$target.build.log" >&2
+            exit 2
+        fi
+    else
+        # The target's files as one module: imports of the library's own
+        # modules are dropped, since they are all in it.
+        rm -rf "$out/src/$target"
+        mkdir -p "$out/src/$target"
+        for file in $(sources_for "$target"); do
+            sed -E '/^import (LaunchSupport|LaunchAnalysis|LaunchEngine|LaunchReports|LaunchProf|LaunchProfDeferred|LaunchProfFiles)$/d' \
+                "$file" >"$out/src/$target/$(basename "$file")"
+        done
+        # -O keeps Swift's overflow and bounds checks (only -Ounchecked drops them).
+        if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name LaunchFuzz -package-name launchprof \
+            -I "$out/format" "$out"/src/"$target"/*.swift "$out/format/checksum.o" $(extra_for "$target") \
+            -o "$out/bin/$target" >"$out/logs/$target.build.log" 2>&1; then
+            # The linker's "Cannot export local symbol '__asan_…'" warnings are noise.
+            grep -v 'Cannot export local symbol' "$out/logs/$target.build.log" >&2
+            exit 2
+        fi
     fi
     mkdir -p "$out/corpus/$target"
     log="$out/logs/$target.log"

@@ -326,7 +326,7 @@ int lp_perf_read_sink(const char *path, lp_perf_sink_t *sink, lp_perf_error_t *e
         if (made) item->order = (uint32_t)sink->count++;
         offset += size;
     }
-    qsort(sink->items, sink->count, sizeof *sink->items, compare_items);
+    if (sink->count > 1) qsort(sink->items, sink->count, sizeof *sink->items, compare_items);
     return 0;
 }
 

@@ -258,6 +258,25 @@ struct KernelSampleSinkTests {
         #expect(pipe.error.contains("not a regular file"), "\(pipe.error)")
     }
 
+    /// Found by Fuzz/PerfSinkFuzz.c: a header longer than this version's
+    /// (165 bytes) over records of which none is kept. The reader sorted no
+    /// records with qsort(NULL, 0, …), undefined behaviour that UBSan stops
+    /// at; now it is a sink with no samples.
+    @Test func aLongHeaderOverNoRecordKeptIsASinkWithoutSamples() throws {
+        let directory = try ScratchDirectory()
+        let bytes: [UInt8] = [
+            76, 80, 80, 69, 82, 70, 49, 0, 1, 0, 0, 0, 165, 0, 0, 0, 7, 51, 0, 0, 0, 0, 0, 0, 255, 1, 255, 0, 0, 0, 0, 0,
+            0, 4, 0, 0, 160, 15, 0, 0, 144, 208, 3, 0, 0, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 16, 0, 0, 0, 1, 0, 0, 0, 3, 0,
+            0, 0, 0, 32, 40, 0, 242, 60, 0, 47, 51, 0, 0, 0, 0, 0, 0, 0, 0, 12, 0, 0, 0, 255, 1, 255, 0, 0, 0, 0, 0, 0, 4,
+            0, 0, 160, 15, 8, 0, 144, 208, 3, 250, 255, 255, 255, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 48, 0, 242, 44, 0, 0,
+            241, 44, 0, 9, 14, 211, 255, 0, 241, 44, 0, 0, 163, 194, 146, 23, 117, 4, 0, 0, 242, 44, 0, 0, 242, 44, 0, 0,
+            59, 193, 210, 23, 111, 4, 0, 0,
+        ]
+        let result = try KernelSampleSink.encode(bytes, in: directory)
+        #expect(result.sections != nil || !result.error.isEmpty)
+        #expect(result.summary.kept == 0)
+    }
+
     /// Every prefix of a valid sink, and bytes flipped at random in it: each
     /// is read whole or refused with an error, and what is read parses.
     @Test func truncatedAndCorruptedSinksNeverCrash() throws {
