@@ -467,14 +467,39 @@ static void record_sockets(void) {
 /// tree's mappings (LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY), and the sink is a
 /// header and whole records; where perf events are refused the header says
 /// why and the spawn goes on.
-static void sampled_spawn(void) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/samples", scratch);
-    int sink = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+/// What a sink holds: its records of each kind, and whether they run whole
+/// to its end.
+struct sink_records {
+    unsigned records, mappings, samples, totals, missed;
+    int whole;
+};
+
+static struct sink_records scan_sink(int sink) {
+    struct sink_records found = {0, 0, 0, 0, 0, 0};
+    off_t end = lseek(sink, 0, SEEK_END), offset = (off_t)sizeof(struct lp_perf_sink_header);
+    while (offset + 8 <= end) {
+        struct {
+            uint32_t type;
+            uint16_t misc, size;
+        } record;
+        if (pread(sink, &record, sizeof record, offset) != (ssize_t)sizeof record || record.size < 8) break;
+        found.records++;
+        found.mappings += record.type == 10;
+        found.samples += record.type == 9;
+        found.totals += record.type == LP_PERF_RECORD_TASK_CLOCK;
+        found.missed += record.type == LP_PERF_RECORD_MAPS_MISSED;
+        offset += record.size;
+    }
+    found.whole = offset == end;
+    return found;
+}
+
+/// Spawns `script` with the sample sink `sink` and the sampling flags.
+static void spawn_sampled(int sink, const char *script) {
     struct payload payload = start("/bin/sh");
     argument(&payload, "sh");
     argument(&payload, "-c");
-    argument(&payload, "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; /bin/true; sleep 5");
+    argument(&payload, script);
     struct lp_spawn_request request =
         spawn_request(&payload, LP_SPAWN_FLAG_SAMPLE | LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY);
     request.sample_hz = 4000;
@@ -483,6 +508,13 @@ static void sampled_spawn(void) {
     request.fd_targets[0] = LP_SPAWN_FD_SAMPLE_SINK;
     lp_spawn_send(control, &request, payload.bytes, payload.size, &sink, 1);
     free(payload.bytes);
+}
+
+static void sampled_spawn(void) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/samples", scratch);
+    int sink = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    spawn_sampled(sink, "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; /bin/true; sleep 5");
     struct lp_spawn_reply reply = receive();
     check(reply.kind == LP_SPAWN_REPLY_SPAWNED, "sampled spawn: SPAWNED pid %d", reply.pid);
     usleep(300000);
@@ -496,24 +528,25 @@ static void sampled_spawn(void) {
     check(count == (ssize_t)sizeof header && memcmp(header.magic, LP_PERF_SINK_MAGIC, 8) == 0 && header.hz == 4000,
           "sampled spawn: the sink's header (%zd bytes, %u CPU(s), error %d)", count, header.cpus, header.error);
     // Whole records after it, the last the task-clock total.
-    off_t end = lseek(sink, 0, SEEK_END), offset = (off_t)sizeof header;
-    unsigned records = 0, mappings = 0, samples = 0, totals = 0;
-    while (offset + 8 <= end) {
-        struct {
-            uint32_t type;
-            uint16_t misc, size;
-        } record;
-        if (pread(sink, &record, sizeof record, offset) != (ssize_t)sizeof record || record.size < 8) break;
-        records++;
-        mappings += record.type == 10;
-        samples += record.type == 9;
-        totals += record.type == LP_PERF_RECORD_TASK_CLOCK;
-        offset += record.size;
-    }
-    check(offset == end, "sampled spawn: %u whole records in the sink, to its end", records);
+    struct sink_records found = scan_sink(sink);
+    check(found.whole, "sampled spawn: %u whole records in the sink, to its end", found.records);
     if (header.error == 0 && header.cpus > 0)
-        check(samples > 0 && mappings > 0 && totals == 1, "sampled spawn: %u samples, %u mappings read at ready, %u total",
-              samples, mappings, totals);
+        check(found.samples > 0 && found.mappings > 0 && found.totals == 1 && found.missed == 0,
+              "sampled spawn: %u samples, %u mappings read at ready, %u total", found.samples, found.mappings, found.totals);
+    close(sink);
+
+    // A launch that ends before MARK_READY: no mapping can be read, and the
+    // sink says so.
+    sink = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    spawn_sampled(sink, "exit 0");
+    reply = receive();
+    check(reply.kind == LP_SPAWN_REPLY_SPAWNED, "sampled spawn ending before ready: SPAWNED pid %d", reply.pid);
+    reply = receive();
+    check(reply.kind == LP_SPAWN_REPLY_EXITED, "sampled spawn ending before ready: EXITED");
+    finish();
+    found = scan_sink(sink);
+    if (header.error == 0 && header.cpus > 0)
+        check(found.whole && found.mappings == 0 && found.missed == 1, "sampled spawn ending before ready: mappings missed, said once");
     close(sink);
 }
 

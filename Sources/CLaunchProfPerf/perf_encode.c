@@ -281,6 +281,7 @@ uint8_t *lp_perf_encode_sections(const char *path, const lp_perf_options_t *opti
         summary->throttled = sink.throttled;
         summary->cpus = sink.header.cpus;
         summary->open_error = sink.header.error;
+        summary->maps_missed = sink.maps_missed;
         if (sink.header.hz == 0 || sink.header.hz > 100000) {
             lp_perf_fail(&failure, "the sample sink's rate is %u samples per second (allowed: 1-100000)",
                          sink.header.hz);

@@ -91,6 +91,8 @@ typedef struct lp_perf_sink {
     /// The spawner's LP_PERF_RECORD_TASK_CLOCK: the CPU time the events
     /// counted and when sampling stopped; 0 when it wrote none.
     uint64_t task_clock_ns, stopped_ns;
+    /// The spawner's LP_PERF_RECORD_MAPS_MISSED was there.
+    uint32_t maps_missed;
 } lp_perf_sink_t;
 
 /// Reads and checks the sink at `path`; 0, or -1 with the error set.

@@ -221,6 +221,10 @@ static int parse_record(lp_perf_sink_t *sink, size_t offset, uint16_t type, uint
         if (bad != NULL) return lp_perf_fail(error, "the sample at byte %zu runs past its end in %s", offset, bad);
         return 1;
     }
+    if (type == LP_PERF_RECORD_MAPS_MISSED) {
+        sink->maps_missed = 1;
+        return 0;
+    }
     if (type == LP_PERF_RECORD_TASK_CLOCK) {
         // The spawner's own record (launchprof_spawn.h): two values, no
         // sample id.

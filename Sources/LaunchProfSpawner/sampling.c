@@ -257,16 +257,18 @@ void lp_sampling_drain(void) {
 /// records timed at its exec, with the sample id the events' sample_type
 /// gives every record (pid, tid, time). A process without a recorded exec
 /// (a fork that did not exec) has its parent's mappings, which the reader
-/// copies at the fork: nothing is written for it.
-static void write_maps(pid_t pid) {
+/// copies at the fork: nothing is written for it. Returns the mappings
+/// written.
+static unsigned write_maps(pid_t pid) {
     uint64_t exec_time = 0;
     for (uint32_t i = 0; i < state.exec_count; i++)
         if (state.execs[i].pid == (uint32_t)pid) exec_time = state.execs[i].time;
-    if (exec_time == 0) return;
+    if (exec_time == 0) return 0;
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
     FILE *maps = fopen(path, "re");
-    if (maps == NULL) return;
+    if (maps == NULL) return 0;
+    unsigned written = 0;
     char line[4096 + 256];
     uint8_t record[sizeof line + 128];
     while (fgets(line, sizeof line, maps) != NULL) {
@@ -307,9 +309,13 @@ static void write_maps(pid_t pid) {
         memcpy(at, name, length), at += name_size;
         memcpy(at, ids, 8), at += 8;
         memcpy(at, &exec_time, 8);
-        if (write_all(record, size) == 0) state.written += size;
+        if (write_all(record, size) == 0) {
+            state.written += size;
+            written++;
+        }
     }
     fclose(maps);
+    return written;
 }
 
 void lp_sampling_stop(const pid_t *tree, size_t count) {
@@ -320,7 +326,15 @@ void lp_sampling_stop(const pid_t *tree, size_t count) {
     for (uint32_t i = 0; i < state.cpus; i++) ioctl(state.fds[i], PERF_EVENT_IOC_DISABLE, 0);
     lp_sampling_drain();
     if (state.maps_at_ready) {
-        for (size_t i = 0; i < count; i++) write_maps(tree[i]);
+        unsigned mappings = 0;
+        for (size_t i = 0; i < count; i++) mappings += write_maps(tree[i]);
+        if (mappings == 0) {
+            // Stopped by the exit (or the end of the run) before MARK_READY,
+            // or MARK_READY came once the launched process had ended: the
+            // mappings went with it.
+            struct perf_event_header missed = {.type = LP_PERF_RECORD_MAPS_MISSED, .misc = 0, .size = sizeof missed};
+            if (write_all(&missed, sizeof missed) == 0) state.written += sizeof missed;
+        }
     }
     if (state.over_limit > 0) {
         // As the kernel says a full ring lost samples: id, count, sample id.

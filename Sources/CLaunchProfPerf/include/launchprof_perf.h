@@ -50,6 +50,9 @@ typedef struct lp_perf_summary {
     uint64_t unwind_ns;        ///< Time spent walking the kept samples' stacks.
     uint32_t cpus;             ///< The sink header's: events opened, one per CPU.
     int32_t open_error;        ///< The sink header's: errno of the first CPU whose event failed, 0 when none did.
+    /// 1 when the spawner was to read the mappings at ready but the launch
+    /// ended first (LP_PERF_RECORD_MAPS_MISSED): its samples cannot be named.
+    uint32_t maps_missed;
 } lp_perf_summary_t;
 
 /// Reads the sink at `path`, unwinds its samples, and returns the samples

@@ -184,6 +184,14 @@ struct lp_perf_task_clock_record {
     uint64_t stopped_ns;
 };
 
+/// The record the spawner appends, with nothing after its header, when
+/// LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY was asked for but sampling stopped
+/// without MARK_READY (the launched process exited first: a program that
+/// ends just after it is ready): no mapping was read, so the samples cannot
+/// be walked or named, and launchprof samples such a program with the
+/// kernel's mmap records instead.
+#define LP_PERF_RECORD_MAPS_MISSED 0x4c51u
+
 /// The counters of an LP_SPAWN_FLAG_COUNT spawn, as poop and perf stat
 /// count a launch: hardware ones where the kernel has them, software ones
 /// everywhere.

@@ -24,7 +24,7 @@ struct KernelSampleFile {
     /// and adds them to the trace at `tracePath`: to the trace the program
     /// wrote, or, when it wrote none (a program without LaunchProf), to a
     /// trace of the samples alone, for `pid`, whose spawn was `from`.
-    func attach(toTrace tracePath: String, pid: Int32, from: UInt64, to: UInt64) throws(RecordError) -> Summary {
+    func attach(toTrace tracePath: String, pid: Int32, from: UInt64, to: UInt64, program: String) throws(RecordError) -> Summary {
         var options = lp_perf_options_t()
         options.from_ns = from
         options.to_ns = to
@@ -37,6 +37,7 @@ struct KernelSampleFile {
             throw .samples(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         defer { free(sections) }
+        if summary.maps_missed != 0 { throw .mappingsMissed(program: program) }
         let encoded = Array(UnsafeBufferPointer(start: sections, count: size))
         if access(tracePath, F_OK) == 0 {
             try Self.append(encoded, toTrace: tracePath)

@@ -165,6 +165,16 @@ public struct ProfileRecorder: Sendable {
             progress(index)
             do {
                 launches.append(try recorder.record(target, to: path))
+            } catch .mappingsMissed {
+                // A program that ends just after it is ready: its mappings
+                // come from the kernel's mmap records, this launch and the
+                // next.
+                recorder.mappingsAtReady = false
+                do {
+                    launches.append(try recorder.record(target, to: path))
+                } catch {
+                    throw .record(error)
+                }
             } catch {
                 throw .record(error)
             }

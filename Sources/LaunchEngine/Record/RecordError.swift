@@ -27,6 +27,11 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
     /// The kernel's samples of the launch could not be unwound or added to
     /// its trace: the reason, naming the file.
     case samples(String)
+    /// The spawner was to read the launch's mappings at ready, but the
+    /// program ended first (`LP_PERF_RECORD_MAPS_MISSED`): its samples
+    /// cannot be named. ``ProfileRecorder`` launches it again with the
+    /// kernel's mmap records.
+    case mappingsMissed(program: String)
 
     public var description: String {
         switch self {
@@ -47,6 +52,8 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
             "interrupted; the program and its process group were stopped"
         case .unreadable(let error): error.description
         case .samples(let reason): "the launch's samples: \(reason)"
+        case .mappingsMissed(let program):
+            "\(program) ended before its mappings were read at ready: its samples cannot be named (launch it again with the kernel's mmap records)"
         case .foreignTrace(let program, let path, let writer, let launched):
             "\(path) was written by pid \(writer), not by \(program) (pid \(launched)): a program it ran inherited "
                 + "LAUNCHPROF_TRACE; a wrapper script must exec the traced program"

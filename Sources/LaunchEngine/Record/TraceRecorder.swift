@@ -25,6 +25,10 @@ public struct TraceRecorder: Sendable {
     /// Sample the launch's stacks in the kernel at this rate, from the
     /// exec to ready (``KernelSampling``), and add them to the trace; nil: no.
     public var kernelSamplingRate: UInt32?
+    /// With kernel sampling and a probe but exit: the spawner reads the
+    /// launch's mappings at ready instead of the kernel recording every mmap
+    /// (cheaper; `RecordError.mappingsMissed` when the program ends first).
+    public var mappingsAtReady = true
 
     /// A recorder with these settings.
     public init(
@@ -54,7 +58,7 @@ public struct TraceRecorder: Sendable {
         target.ready = probe
         let run: ObservedRun
         var sink = kernelSamplingRate.map { KernelSampling(rate: $0, sink: tracePath + ".samples") }
-        sink?.mapsAtReady = probe != .exit
+        sink?.mapsAtReady = probe != .exit && mappingsAtReady
         defer { if let sink { unlink(sink.sink) } }
         // A program sampled by the kernel writes a trace only if it links
         // LaunchProf: the run waits after ready only for those.
@@ -83,7 +87,8 @@ public struct TraceRecorder: Sendable {
                 end = min(end, complete)
             }
             _ = try KernelSampleFile(path: sink.sink).attach(
-                toTrace: tracePath, pid: run.pid, from: run.startNanoseconds, to: end)
+                toTrace: tracePath, pid: run.pid, from: run.startNanoseconds, to: end,
+                program: target.arguments.first?.string ?? target.name)
         }
         guard access(tracePath, F_OK) == 0 else {
             if probe != .exit { throw .noTraceAfterReady(program: program, path: tracePath, probe: probe, exit: run.exit) }

@@ -1,5 +1,6 @@
 import CLaunchProfPerf
 import CLaunchProfSampler
+import CLaunchProfSpawn
 import Foundation
 import Glibc
 import LaunchAnalysis
@@ -256,6 +257,42 @@ struct KernelSampleSinkTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         let pipe = KernelSampleSink.encode(path: fifo)
         #expect(pipe.error.contains("not a regular file"), "\(pipe.error)")
+    }
+
+    /// The spawner's own records: the task-clock total, less a period for
+    /// each sample of the tree after the window, is what the kept samples
+    /// stand for; LP_PERF_RECORD_MAPS_MISSED is reported.
+    @Test func theSpawnersTotalAndMissedMappingsAreRead() throws {
+        let directory = try ScratchDirectory()
+        let libc = try Self.libc()
+        var sink = KernelSampleSink()
+        sink.comm(pid: 100, tid: 100, "app", at: 10, exec: true)
+        sink.mmap(pid: 100, libc.path, at: libc.start, length: 0x1000, offset: libc.offset, time: 11)
+        for time in [20, 30, 40, 500] as [UInt64] { sink.sample(pid: 100, tid: 100, at: time, ip: libc.start + 0x10) }
+        // 6 periods of the sink's 1 ms counted until the stop at 600 ns.
+        var total: [UInt8] = []
+        total.putU32(LP_PERF_RECORD_TASK_CLOCK)
+        total.putU16(0)
+        total.putU16(24)
+        total.putU64(6_000_000)
+        total.putU64(600)
+        sink.records.append(total)
+        var options = lp_perf_options_t()
+        options.pid = 100
+        options.to_ns = 400
+        let counted = try KernelSampleSink.encode(sink.bytes, in: directory, options: options)
+        #expect(counted.summary.kept == 3 && counted.summary.maps_missed == 0)
+        let sections = try #require(counted.sections, "\(counted.error)")
+        let sampling = try #require(try KernelSampleSink.trace(sections, pid: 100).sampling)
+        #expect(sampling.sampledCPUMicroseconds == 5000, "the total less the one late sample's period")
+
+        var missed: [UInt8] = []
+        missed.putU32(LP_PERF_RECORD_MAPS_MISSED)
+        missed.putU16(0)
+        missed.putU16(8)
+        sink.records.append(missed)
+        let result = try KernelSampleSink.encode(sink.bytes, in: directory, options: options)
+        #expect(result.summary.maps_missed == 1)
     }
 
     /// Found by Fuzz/PerfSinkFuzz.c: a header longer than this version's
