@@ -77,7 +77,7 @@ public struct TraceRecorder: Sendable {
         if probe != .exit, run.wallToReady == nil {
             throw .notReady(program: program, probe: probe, failure: run.failure ?? "it exited (\(run.exit)) first")
         }
-        if let sink, !run.interrupted, probe == .exit || run.wallToReady != nil {
+        if let sink {
             // The samples up to ready, or up to launch complete in the
             // trace of a LaunchProf program (as its own sampler stops
             // there); a program that wrote no trace gets one of its samples
@@ -87,8 +87,7 @@ public struct TraceRecorder: Sendable {
                 end = min(end, complete)
             }
             _ = try KernelSampleFile(path: sink.sink).attach(
-                toTrace: tracePath, pid: run.pid, from: run.startNanoseconds, to: end,
-                program: target.arguments.first?.string ?? target.name)
+                toTrace: tracePath, pid: run.pid, from: run.startNanoseconds, to: end, program: program)
         }
         guard access(tracePath, F_OK) == 0 else {
             if probe != .exit { throw .noTraceAfterReady(program: program, path: tracePath, probe: probe, exit: run.exit) }
