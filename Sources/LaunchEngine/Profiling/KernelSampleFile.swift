@@ -12,19 +12,11 @@ struct KernelSampleFile {
     /// The sink the spawner wrote.
     var path: String
 
-    /// What unwinding found, for the profile's summary.
-    struct Summary: Sendable, Equatable {
-        var samples: UInt64
-        var kept: UInt64
-        var lostSamples: UInt64
-        var unwindFailures: UInt64
-    }
-
     /// Unwinds the samples taken between `from` and `to` (CLOCK_MONOTONIC)
     /// and adds them to the trace at `tracePath`: to the trace the program
     /// wrote, or, when it wrote none (a program without LaunchProf), to a
     /// trace of the samples alone, for `pid`, whose spawn was `from`.
-    func attach(toTrace tracePath: String, pid: Int32, from: UInt64, to: UInt64, program: String) throws(RecordError) -> Summary {
+    func attach(toTrace tracePath: String, pid: Int32, from: UInt64, to: UInt64, program: String) throws(RecordError) {
         var options = lp_perf_options_t()
         options.from_ns = from
         options.to_ns = to
@@ -53,9 +45,6 @@ struct KernelSampleFile {
                 throw .samples("cannot write the trace of the samples: \(error)")
             }
         }
-        return Summary(
-            samples: summary.samples, kept: summary.kept, lostSamples: summary.lost_samples,
-            unwindFailures: summary.unwind_failures)
     }
 
     /// `sections` put before the checksum of the trace at `path`, and the

@@ -86,7 +86,7 @@ public struct TraceRecorder: Sendable {
             if access(tracePath, F_OK) == 0, let complete = (try? TraceReader.read(path: tracePath))?.header.launchCompleteNanoseconds {
                 end = min(end, complete)
             }
-            _ = try KernelSampleFile(path: sink.sink).attach(
+            try KernelSampleFile(path: sink.sink).attach(
                 toTrace: tracePath, pid: run.pid, from: run.startNanoseconds, to: end, program: program)
         }
         guard access(tracePath, F_OK) == 0 else {
