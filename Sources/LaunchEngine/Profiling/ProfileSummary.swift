@@ -68,8 +68,15 @@ public struct ProfileSummary: Sendable {
             // The reference every stack is measured against: one stack per
             // period of the CPU time the threads' perf events counted.
             let periods = Double(sampling.sampledCPUMicroseconds) * Double(sampling.rate) / 1e6
+            let ratio = Double(profile.stacks.count) / max(periods, 1)
+            // Each thread's event starts a fresh period: what a short thread
+            // ran after its last whole period is never sampled.
+            let residue =
+                ratio < 0.9 && sampling.timerMode == .kernel
+                ? " (each thread and process starts with a fresh period, and what it ran after its last whole one is not sampled: many short threads or processes lose more; a higher --hz loses less)"
+                : ""
             lines.append(
-                "sampled threads' CPU time \(String(format: "%.1f", Double(sampling.sampledCPUMicroseconds) / 1000)) ms: \(profile.stacks.count) stacks for \(String(format: "%.0f", periods)) periods (\(String(format: "%.0f", Double(profile.stacks.count) / max(periods, 1) * 100))%)"
+                "sampled threads' CPU time \(String(format: "%.1f", Double(sampling.sampledCPUMicroseconds) / 1000)) ms: \(profile.stacks.count) stacks for \(String(format: "%.0f", periods)) periods (\(String(format: "%.0f", ratio * 100))%)\(residue)"
             )
         }
         if sampling.lost > 0 || sampling.failed > 0 {
