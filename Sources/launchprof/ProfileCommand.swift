@@ -95,8 +95,6 @@ struct ProfileCommand: ParsableCommand {
     func run() throws {
         let base = name ?? URL(fileURLWithPath: command[0]).lastPathComponent
         let preload = ProfileRecorder.preloadLibrary(explicit: preloadLibrary, disabled: noPreload)
-        let inProcess = sampler == .inProcess || clock == .wall || SamplingMethod.kernelUnavailableReason() != nil
-        if inProcess, let note = preload.note { FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8)) }
         var recorder = ProfileRecorder(
             rate: hz, timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit,
             preloadLibrary: preload.path, runs: runs, probe: ready,
@@ -104,6 +102,9 @@ struct ProfileCommand: ParsableCommand {
             interrupt: try InterruptMonitor(), clock: clock)
         recorder.method = sampler
         defer { recorder.interrupt?.stop() }
+        if recorder.samplingMethod().method == .inProcess, let note = preload.note {
+            FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8))
+        }
         do {
             let profiled = try recorder.profile(
                 LaunchTarget(name: base, arguments: RawCommandLine.current.suffix(matching: command)), directory: outputDir, base: base)

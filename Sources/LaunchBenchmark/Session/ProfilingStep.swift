@@ -30,9 +30,9 @@ struct ProfilingStep {
     /// keeping what was done.
     func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> ProfilingOutcome {
         try Self.prepare(settings)
-        if settings.preloadLibrary == nil,
-            settings.clock == .wall || settings.method == .inProcess || SamplingMethod.kernelUnavailableReason() != nil
-        {
+        var sampled = ProfileRecorder(preloadLibrary: settings.preloadLibrary, clock: settings.clock)
+        sampled.method = settings.method
+        if settings.preloadLibrary == nil, sampled.samplingMethod().method == .inProcess {
             events(.note(ProfileRecorder.missingPreloadNote(remedy: "set LAUNCHPROF_PRELOAD_LIBRARY")))
         }
         var outcome = ProfilingOutcome()

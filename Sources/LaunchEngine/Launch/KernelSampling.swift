@@ -4,7 +4,7 @@
 /// copies what the kernel writes (each sample's user registers and the top
 /// of its user stack, and the mappings and names of the tree) to `sink`.
 /// Nothing runs in the program; launchprof unwinds the copies after the run
-/// (``KernelSampleFile``).
+/// (`KernelSampleFile`).
 public struct KernelSampling: Sendable, Equatable {
     /// Samples per CPU-second of each thread.
     public var rate: UInt32

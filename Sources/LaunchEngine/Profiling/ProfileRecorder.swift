@@ -84,6 +84,15 @@ public struct ProfileRecorder: Sendable {
         public var notes: [String] = []
     }
 
+    /// Who will sample: ``method``, but the program itself for the wall
+    /// clock, and where the kernel refuses perf events (then with the note
+    /// that says why).
+    public func samplingMethod() -> (method: SamplingMethod, note: String?) {
+        if clock == .wall || method == .inProcess { return (.inProcess, nil) }
+        guard let reason = SamplingMethod.kernelUnavailableReason() else { return (.kernel, nil) }
+        return (.inProcess, "the kernel cannot sample here: \(reason); the program samples itself instead (slower: docs/sampling.md)")
+    }
+
     /// The preload library `launchprof profile` uses: `explicit` when given,
     /// none when `disabled`, else ``defaultPreloadLibrary()``; with the note
     /// to show when none was found.
@@ -142,12 +151,8 @@ public struct ProfileRecorder: Sendable {
             throw .directory(path: directory, reason: error.localizedDescription)
         }
         var target = target
-        var method = clock == .wall ? SamplingMethod.inProcess : method
-        var notes: [String] = []
-        if method == .kernel, let reason = SamplingMethod.kernelUnavailableReason() {
-            method = .inProcess
-            notes.append("the kernel cannot sample here: \(reason); the program samples itself instead (slower: docs/sampling.md)")
-        }
+        let (method, note) = samplingMethod()
+        let notes = note.map { [$0] } ?? []
         if method == .inProcess {
             target.environment["LAUNCHPROF_SAMPLE_HZ"] = String(rate)
             target.environment["LAUNCHPROF_SAMPLE_CLOCK"] = clock.environmentValue
