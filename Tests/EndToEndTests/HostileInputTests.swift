@@ -84,11 +84,9 @@ struct HostileInputTests {
     func failedSpawnWithLargeEnvironment() throws {
         let scratch = try ScratchDirectory()
         let noShebang = scratch.file("no-shebang")
-        try "echo no interpreter line\n".write(toFile: noShebang, atomically: true, encoding: .utf8)
+        try ExecutableFile.write("echo no interpreter line\n", to: noShebang)
         let missing = scratch.file("missing-interpreter")
-        try "#!/nonexistent/interpreter\n".write(toFile: missing, atomically: true, encoding: .utf8)
-        chmod(noShebang, 0o755)
-        chmod(missing, 0o755)
+        try ExecutableFile.write("#!/nonexistent/interpreter\n", to: missing)
         var environment: [String: String] = [:]
         for index in 0..<128 { environment["LARGE_\(index)"] = String(repeating: "e", count: 2048) }
         for (program, cause) in [

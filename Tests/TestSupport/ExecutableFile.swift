@@ -13,10 +13,15 @@ import LaunchSupport
 /// before the file is used.
 public enum ExecutableFile {
     public static func write(_ text: String, to path: String, mode: mode_t = 0o755) throws {
+        try write(bytes: Array(text.utf8), to: path, mode: mode)
+    }
+
+    /// `bytes` as an executable file (a program copied or damaged on purpose).
+    public static func write(bytes: [UInt8], to path: String, mode: mode_t = 0o755) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SystemCallError(call: "open", errno: errno) }
         defer { close(fd) }
-        var bytes = Array(text.utf8)
+        var bytes = bytes
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }

@@ -18,8 +18,7 @@ import Testing
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
         patch(&bytes)
         let path = TraceTestSupport.temporaryPath(name)
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        chmod(path, 0o755)
+        try ExecutableFile.write(bytes: bytes, to: path)
         return path
     }
 

@@ -14,16 +14,16 @@ import Testing
         let later = scratch.file("later")
         try FileManager.default.createDirectory(atPath: first, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: later, withIntermediateDirectories: true)
-        try "#!/bin/sh\nexit 0\n".write(toFile: "\(later)/tool", atomically: true, encoding: .utf8)
-        chmod("\(later)/tool", 0o755)
+        // ExecutableFile, not Foundation's writer: a child another test forks
+        // meanwhile must not keep the file open for writing (ETXTBSY).
+        try ExecutableFile.write("#!/bin/sh\nexit 0\n", to: "\(later)/tool")
         let target = LaunchTarget(name: "tool", arguments: ["tool"] as [String], environment: ["PATH": "\(first):\(later)"])
         let spawner = Spawner()
         #expect(try spawner.resolveProgram(of: target) == "\(later)/tool")
         // A program that appears earlier in PATH afterwards is not looked
         // for again by the same spawner: the benchmark's runs all start the
         // file validation found.
-        try "#!/bin/sh\nexit 1\n".write(toFile: "\(first)/tool", atomically: true, encoding: .utf8)
-        chmod("\(first)/tool", 0o755)
+        try ExecutableFile.write("#!/bin/sh\nexit 1\n", to: "\(first)/tool")
         #expect(try spawner.resolveProgram(of: target) == "\(later)/tool")
         #expect(try Spawner().resolveProgram(of: target) == "\(first)/tool", "another spawner resolves afresh")
         let run = try spawner.run(RunRequest(target: target))
