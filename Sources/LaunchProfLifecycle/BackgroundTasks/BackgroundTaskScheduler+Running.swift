@@ -84,8 +84,17 @@ extension BackgroundTaskScheduler {
         guard let (claim, started) = await claimDueRun(of: identifier) else { return nil }
         let task = BackgroundTask(identifier: identifier, isBackgroundLaunch: backgroundLaunch)
         let interval = Self.signposter.beginInterval(dynamicName: identifier)
-        let swiftTask = Task<Void, any Error> { try await handler(task) }
-        core.withLock { $0.running = Running(task: task, swiftTask: swiftTask, started: started, claim: claim) }
+        // The run is registered under the lock it is started in: a SIGTERM
+        // whose handler looks for the run under way (expireRunning) finds it
+        // as soon as the handler can have begun. Registered after, a handler
+        // that had already said it started could meet a termination that
+        // found nothing to expire (BackgroundTaskTests.terminationExpires
+        // failed so, now and then, under load).
+        let swiftTask = core.withLock { core -> Task<Void, any Error> in
+            let swiftTask = Task<Void, any Error> { try await handler(task) }
+            core.running = Running(task: task, swiftTask: swiftTask, started: started, claim: claim)
+            return swiftTask
+        }
         // The budget: expire the run when it passes, unless it ended first.
         let budget = Task {
             try await Task.sleep(for: request.timeBudget)
