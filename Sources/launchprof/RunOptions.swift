@@ -156,12 +156,6 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write a self-contained HTML report with charts to this file.", valueName: "file"))
     var report: String?
 
-    @Flag(
-        help:
-            "After measuring, sample the call stacks of each target's launches (not measured) and write a flame graph, folded stacks and a speedscope profile per target; --export-json lists them, --report draws the flame graphs."
-    )
-    var profile = false
-
     @Option(
         help: ArgumentHelp(
             "After measuring, time the dynamic loader on each shared library (map, relocate, init) over this many launches "
@@ -170,27 +164,7 @@ struct RunOptions: ParsableArguments {
             valueName: "n"))
     var loader: Int?
 
-    @Option(help: ArgumentHelp("With --profile: launches sampled per target, merged into one profile (default 10).", valueName: "n"))
-    var profileRuns: Int?
-
-    @Option(help: ArgumentHelp("With --profile: samples per second of each thread's CPU time (default 1000).", valueName: "hz"))
-    var profileHz: UInt32?
-
-    @Option(help: ArgumentHelp("With --profile: the directory for each target's files (default .launchprof/profiles).", valueName: "dir"))
-    var profileDir: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "With --profile: cpu (each thread's CPU time, the default) or wall (every thread, running or waiting).", valueName: "clock"),
-        transform: { try SamplingClock(parsing: $0, flag: "--profile-clock") })
-    var profileClock: SamplingClock?
-
-    @Option(
-        help: ArgumentHelp(
-            "With --profile: who samples the CPU clock, kernel (perf events, nothing runs in the program; the default) or in-process.",
-            valueName: "method"),
-        transform: { try SamplingMethod(parsing: $0, flag: "--profile-sampler") })
-    var profileSampler: SamplingMethod?
+    @OptionGroup var profiling: ProfileOptions
 
     mutating func validate() throws {
         let counts = 1...InputNumber.maximumCount
@@ -211,12 +185,7 @@ struct RunOptions: ParsableArguments {
         if try activation() != nil, !SocketActivation.allows(ready: ready), let ready {
             throw ValidationError("--activate \(SocketActivation.readinessRule); drop --ready \(ready)")
         }
-        if !profile, profileRuns != nil || profileHz != nil || profileDir != nil || profileClock != nil || profileSampler != nil {
-            throw ValidationError("--profile-runs, --profile-hz, --profile-dir, --profile-clock and --profile-sampler apply with --profile")
-        }
-        if let profileRuns { _ = try Self.count(profileRuns, flag: "--profile-runs", in: 1...1000) }
         if let loader { _ = try Self.count(loader, flag: "--loader", in: 1...1000) }
-        if let profileHz { _ = try Self.count(Int(profileHz), flag: "--profile-hz", in: 1...100_000) }
     }
 
     /// `--mode` without repeats; nil when not given.
@@ -295,15 +264,7 @@ struct RunOptions: ParsableArguments {
         settings.saveBaseline = saveBaseline
         settings.catchesSignals = true
         settings.loaderLaunches = loader
-        if profile {
-            var profiling = ProfilingSettings()
-            if let profileRuns { profiling.runs = profileRuns }
-            if let profileHz { profiling.rate = profileHz }
-            if let profileDir { profiling.directory = profileDir }
-            if let profileClock { profiling.clock = profileClock }
-            if let profileSampler { profiling.method = profileSampler }
-            settings.profiling = profiling
-        }
+        settings.profiling = profiling.settings
         return settings
     }
 
