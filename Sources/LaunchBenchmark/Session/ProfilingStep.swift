@@ -30,9 +30,7 @@ struct ProfilingStep {
     /// keeping what was done.
     func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> ProfilingOutcome {
         try Self.prepare(settings)
-        var sampled = ProfileRecorder(preloadLibrary: settings.preloadLibrary, clock: settings.clock)
-        sampled.method = settings.method
-        if settings.preloadLibrary == nil, sampled.samplingMethod().method == .inProcess {
+        if settings.preloadLibrary == nil, ProfileRecorder.samplingMethod(settings.method, clock: settings.clock).method == .inProcess {
             events(.note(ProfileRecorder.missingPreloadNote(remedy: "set LAUNCHPROF_PRELOAD_LIBRARY")))
         }
         var outcome = ProfilingOutcome()

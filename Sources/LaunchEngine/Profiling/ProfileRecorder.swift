@@ -88,6 +88,11 @@ public struct ProfileRecorder: Sendable {
     /// clock, and where the kernel refuses perf events (then with the note
     /// that says why).
     public func samplingMethod() -> (method: SamplingMethod, note: String?) {
+        Self.samplingMethod(method, clock: clock)
+    }
+
+    /// Who samples when `method` is asked for on `clock` (``samplingMethod()``).
+    public static func samplingMethod(_ method: SamplingMethod, clock: SamplingClock) -> (method: SamplingMethod, note: String?) {
         if clock == .wall || method == .inProcess { return (.inProcess, nil) }
         guard let reason = SamplingMethod.kernelUnavailableReason() else { return (.kernel, nil) }
         return (.inProcess, "the kernel cannot sample here: \(reason); the program samples itself instead (slower: docs/sampling.md)")
