@@ -31,6 +31,13 @@ public enum TraceReader {
         try TraceParser(bytes: bytes, path: path).parse()
     }
 
+    /// The header of trace bytes alone, checked as `parse(_:path:)`
+    /// checks it (for what needs a time of the header before the rest, as
+    /// the kernel samples' window does).
+    package static func header(of bytes: [UInt8], path: String) throws(TraceReadError) -> TraceHeader {
+        try TraceParser(bytes: bytes, path: path).parseHeader().0
+    }
+
     /// Largest trace file read: a full ring of the largest capacity the
     /// writer allows is far smaller; anything bigger is not a trace.
     static let maximumFileSize: UInt64 = 4 << 30

@@ -14,12 +14,27 @@ struct KernelSampleFile {
 
     /// Unwinds the samples taken between `from` and `to` (CLOCK_MONOTONIC)
     /// and adds them to the trace at `tracePath`: to the trace the program
-    /// wrote, or, when it wrote none (a program without LaunchProf), to a
-    /// trace of the samples alone, for `pid`, whose spawn was `from`.
+    /// wrote, ending at its launch complete when that is earlier (as the
+    /// program's own sampler stops there), or, when it wrote none (a program
+    /// without LaunchProf), to a trace of the samples alone, for `pid`,
+    /// whose spawn was `from`.
     func attach(toTrace tracePath: String, pid: Int32, from: UInt64, to: UInt64, program: String) throws(RecordError) {
+        var written: [UInt8]?
+        var end = to
+        if access(tracePath, F_OK) == 0 {
+            do {
+                let bytes = try TraceReader.readFile(tracePath)
+                if let complete = try TraceReader.header(of: bytes, path: tracePath).launchCompleteNanoseconds {
+                    end = min(end, complete)
+                }
+                written = bytes
+            } catch {
+                throw .unreadable(error)
+            }
+        }
         var options = lp_perf_options_t()
         options.from_ns = from
-        options.to_ns = to
+        options.to_ns = end
         options.max_depth = 128
         options.pid = UInt32(bitPattern: pid)
         var summary = lp_perf_summary_t()
@@ -31,8 +46,8 @@ struct KernelSampleFile {
         defer { free(sections) }
         if summary.maps_missed != 0 { throw .mappingsMissed(program: program) }
         let encoded = Array(UnsafeBufferPointer(start: sections, count: size))
-        if access(tracePath, F_OK) == 0 {
-            try Self.append(encoded, toTrace: tracePath)
+        if let written {
+            try Self.append(encoded, to: written, trace: tracePath)
         } else {
             var total = 0
             guard let trace = lp_perf_trace_bytes(UInt32(bitPattern: pid), from, sections, size, &total) else {
@@ -47,15 +62,9 @@ struct KernelSampleFile {
         }
     }
 
-    /// `sections` put before the checksum of the trace at `path`, and the
-    /// checksum made anew; the trace is replaced whole or not at all.
-    static func append(_ sections: [UInt8], toTrace path: String) throws(RecordError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try TraceReader.readFile(path)
-        } catch {
-            throw .unreadable(error)
-        }
+    /// `sections` put before the checksum of `bytes`, the trace at `path`,
+    /// and the checksum made anew; the trace is replaced whole or not at all.
+    static func append(_ sections: [UInt8], to bytes: [UInt8], trace path: String) throws(RecordError) {
         // The checksum section is the last: its 16-byte header and 8 bytes.
         let header = Int(LP_TRACE_SECTION_HEADER_SIZE)
         let checksumStart = bytes.count - header - 8

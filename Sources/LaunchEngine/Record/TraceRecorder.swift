@@ -78,14 +78,10 @@ public struct TraceRecorder: Sendable {
             throw .notReady(program: program, probe: probe, failure: run.failure ?? "it exited (\(run.exit)) first")
         }
         if let sink {
-            // The samples up to ready, or up to launch complete in the
-            // trace of a LaunchProf program (as its own sampler stops
-            // there); a program that wrote no trace gets one of its samples
-            // alone.
-            var end = run.wallToReady.map { run.startNanoseconds + $0 } ?? UInt64.max
-            if access(tracePath, F_OK) == 0, let complete = (try? TraceReader.read(path: tracePath))?.header.launchCompleteNanoseconds {
-                end = min(end, complete)
-            }
+            // The samples up to ready (or launch complete, in the trace of a
+            // LaunchProf program); a program that wrote no trace gets one of
+            // its samples alone.
+            let end = run.wallToReady.map { run.startNanoseconds + $0 } ?? UInt64.max
             try KernelSampleFile(path: sink.sink).attach(
                 toTrace: tracePath, pid: run.pid, from: run.startNanoseconds, to: end, program: program)
         }
