@@ -32,6 +32,17 @@ struct KernelSampleSinkTests {
         throw CancellationError()
     }
 
+    /// A sink in which process `pid` exec'd "app" at `time` and mapped
+    /// libc's first page a nanosecond later.
+    static func launched(
+        pid: UInt32, at time: UInt64, libc: (path: String, start: UInt64, offset: UInt64, bias: UInt64)
+    ) -> KernelSampleSink {
+        var sink = KernelSampleSink()
+        sink.comm(pid: pid, tid: pid, "app", at: time, exec: true)
+        sink.mmap(pid: pid, libc.path, at: libc.start, length: 0x1000, offset: libc.offset, time: time + 1)
+        return sink
+    }
+
     @Test func aReplayKeepsTheWindowsSamplesOfTheLaunchedTreeNamedAndMapped() throws {
         let directory = try ScratchDirectory()
         let libc = try Self.libc()
@@ -110,9 +121,7 @@ struct KernelSampleSinkTests {
     @Test func aModuleWhosePathIsNotUTF8IsLeftOut() throws {
         let directory = try ScratchDirectory()
         let libc = try Self.libc()
-        var sink = KernelSampleSink()
-        sink.comm(pid: 9, tid: 9, "app", at: 1, exec: true)
-        sink.mmap(pid: 9, libc.path, at: libc.start, length: 0x1000, offset: libc.offset, time: 2)
+        var sink = Self.launched(pid: 9, at: 1, libc: libc)
         sink.mmap(pid: 9, "/tmp/caf\u{e9}.so", at: 0x7000_0000, length: 0x1000, offset: 0, time: 3)
         var record = sink.records.removeLast()
         let at = try #require(record.firstIndex(of: 0xa9))  // é's second byte: 0xc3 0xa9 -> 0xe9 alone
@@ -265,9 +274,7 @@ struct KernelSampleSinkTests {
     @Test func theSpawnersTotalAndMissedMappingsAreRead() throws {
         let directory = try ScratchDirectory()
         let libc = try Self.libc()
-        var sink = KernelSampleSink()
-        sink.comm(pid: 100, tid: 100, "app", at: 10, exec: true)
-        sink.mmap(pid: 100, libc.path, at: libc.start, length: 0x1000, offset: libc.offset, time: 11)
+        var sink = Self.launched(pid: 100, at: 10, libc: libc)
         for time in [20, 30, 40, 500] as [UInt64] { sink.sample(pid: 100, tid: 100, at: time, ip: libc.start + 0x10) }
         // 6 periods of the sink's 1 ms counted until the stop at 600 ns.
         var total: [UInt8] = []
@@ -319,9 +326,7 @@ struct KernelSampleSinkTests {
     @Test func truncatedAndCorruptedSinksNeverCrash() throws {
         let directory = try ScratchDirectory()
         let libc = try Self.libc()
-        var sink = KernelSampleSink()
-        sink.comm(pid: 3, tid: 3, "app", at: 1, exec: true)
-        sink.mmap(pid: 3, libc.path, at: libc.start, length: 0x1000, offset: libc.offset, time: 2)
+        var sink = Self.launched(pid: 3, at: 1, libc: libc)
         sink.fork(pid: 3, parent: 3, tid: 4, parentThread: 3, at: 3)
         sink.sample(
             pid: 3, tid: 4, at: 4, ip: libc.start + 8, registers: (0..<17).map { _ in libc.start + 0x100 },
