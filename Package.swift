@@ -165,7 +165,7 @@ let package = Package(
             name: "CLaunchBenchmarkSupport"
         ),
         // The launch benchmark library, in modules whose dependencies point
-        // one way (docs/architecture.md; Scripts/check-architecture.sh).
+        // one way (docs/architecture.md; Scripts/checks/check-architecture.py).
         // Support: units, atomic files, markup escaping, ELF, system calls
         // and owned descriptors, terminal text. Foundation and Glibc only.
         .target(

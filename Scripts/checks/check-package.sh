@@ -4,7 +4,7 @@
 #
 #   1. the .deb, with `apt-get install ./launchprof_VERSION_amd64.deb` (apt
 #      fetches the declared dependencies from the mirror);
-#   2. the tarball, unpacked under /opt, with libunwind8 (what the README says
+#   2. the tarball, unpacked under /opt, with libunwind8 (what docs/install.md says
 #      it needs) — in a second clean root, so that nothing of the .deb helps.
 #
 # In each: --version, ldd of the installed binaries, `launchprof run -r 5 --

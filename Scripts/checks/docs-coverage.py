@@ -8,7 +8,7 @@ that implement a standard library protocol's requirement (`description`,
 `hash(into:)`, `init(from:)`, …), which DocC documents from the protocol.
 
 A module may have a list of the symbols not documented yet
-(Scripts/checks/docs-undocumented/MODULE.txt, one reference path a line): those are
+(docs-undocumented/<module>.txt beside this script, one reference path a line): those are
 reported but do not fail; any other undocumented symbol does, and so does a
 listed symbol that has been documented since (take it off the list). So the
 list only shrinks.

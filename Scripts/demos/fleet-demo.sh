@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the fleet report shown in the README (docs/fleet-report.png) from
+# Makes the fleet report shown in docs/fleet.md (docs/fleet-report.png) from
 # real runs, as CI artifacts from four commits on two runners would be:
 # docs/fleet-demo.yml run once per commit and runner with GitHub Actions'
 # variables set (GITHUB_SHA, GITHUB_REF_NAME, RUNNER_NAME), each compared

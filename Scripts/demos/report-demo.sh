@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the report shown in the README (docs/report.png) from real runs:
+# Makes the report shown in docs/report.md (docs/report.png) from real runs:
 #   1. a baseline run of docs/report-demo.yml;
 #   2. the sample app given 20 ms of extra start-up work (LP_SAMPLE_EXTRA_MS):
 #      one traced launch (launchprof record), then the same run again,
