@@ -51,7 +51,8 @@ let package = Package(
         // The wire formats in one C header (trace layout, record protocol,
         // results schema version), for the C sampler and every Swift side.
         .target(
-            name: "LaunchProfFormat"
+            name: "LaunchProfFormat",
+            path: "Sources/Shared/LaunchProfFormat"
         ),
         // The launch sampler (docs/sampling.md): per-thread timers, the
         // SIGPROF handler, libunwind, its trace sections. One target for both
@@ -60,17 +61,19 @@ let package = Package(
         // files).
         .target(
             name: "CLaunchProfSampler",
-            dependencies: ["LaunchProfFormat"]
+            dependencies: ["LaunchProfFormat"],
+            path: "Sources/Shared/CLaunchProfSampler"
         ),
         // C for what Swift must not do itself: the process-entry constructor,
         // thread-local event cursors, raw-memory atomics, async-signal-safe
         // writes, and starting the sampler at process entry.
         .target(
             name: "CLaunchProfSupport",
-            dependencies: ["LaunchProfFormat", "CLaunchProfSampler"]
+            dependencies: ["LaunchProfFormat", "CLaunchProfSampler"],
+            path: "Sources/Embedded/CLaunchProfSupport"
         ),
         // liblaunchprof-preload.so, the launch sampler for any dynamically
-        // linked program (LD_PRELOAD): Sources/CLaunchProfPreload/preload.c
+        // linked program (LD_PRELOAD): Sources/Benchmark/CLaunchProfPreload/preload.c
         // and the C files of CLaunchProfSampler and LaunchProfFormat as
         // SwiftPM lists them, built by the C compiler alone so that it links
         // only libc and libunwind (a swiftc-linked product would load the
@@ -82,7 +85,7 @@ let package = Package(
         ),
         // liblaunchprof-audit.so, the dynamic loader's audit library that
         // times each shared library of a launch (`explain --loader`):
-        // Sources/CLaunchProfAudit/audit.c, built by the C compiler alone
+        // Sources/Benchmark/CLaunchProfAudit/audit.c, built by the C compiler alone
         // (libc only), into the launchprof target's resources.
         .plugin(
             name: "AuditLibrary",
@@ -99,47 +102,55 @@ let package = Package(
         // Foundation: the one implementation the embedded libraries and the
         // benchmark library share.
         .target(
-            name: "LaunchProfFiles"
+            name: "LaunchProfFiles",
+            path: "Sources/Shared/LaunchProfFiles"
         ),
         // The embedded library: no Foundation.
         .target(
             name: "LaunchProf",
-            dependencies: ["LaunchProfFormat", "LaunchProfFiles", "CLaunchProfSupport", "CLaunchProfSampler"]
+            dependencies: ["LaunchProfFormat", "LaunchProfFiles", "CLaunchProfSupport", "CLaunchProfSampler"],
+            path: "Sources/Embedded/LaunchProf"
         ),
         // Work off the launch path: the deferred initializer and the prewarm
         // registry. Separate from LaunchProf so that programs that only trace
         // do not link (nor relocate at launch) any of it.
         .target(
             name: "LaunchProfDeferred",
-            dependencies: ["LaunchProf", "LaunchProfFiles", "CLaunchProfSupport"]
+            dependencies: ["LaunchProf", "LaunchProfFiles", "CLaunchProfSupport"],
+            path: "Sources/Embedded/LaunchProfDeferred"
         ),
         // Lifecycle and StateStore: separate from LaunchProf so that programs
         // that only trace do not link (nor bind at launch) any of it.
         .target(
             name: "CLaunchProfLifecycle",
-            dependencies: ["CLaunchProfSupport"]
+            dependencies: ["CLaunchProfSupport"],
+            path: "Sources/Embedded/CLaunchProfLifecycle"
         ),
         .target(
             name: "LaunchProfLifecycle",
             dependencies: [
                 "LaunchProf", "LaunchProfDeferred", "LaunchProfFiles", "LaunchProfFormat", "CLaunchProfSupport", "CLaunchProfLifecycle",
-            ]
+            ],
+            path: "Sources/Embedded/LaunchProfLifecycle"
         ),
         // Codable over StateStore's bytes: a separate module, because it needs Foundation.
         .target(
             name: "LaunchProfCodable",
-            dependencies: ["LaunchProfLifecycle"]
+            dependencies: ["LaunchProfLifecycle"],
+            path: "Sources/Embedded/LaunchProfCodable"
         ),
         // The spawner protocol (launchprof's side) and the sockets whose
         // messages carry their sender's pid.
         .target(
-            name: "CLaunchProfSpawn"
+            name: "CLaunchProfSpawn",
+            path: "Sources/Benchmark/CLaunchProfSpawn"
         ),
         // `--ready window` and `--ready frame`: top-level windows through
         // libxcb, DAMAGE and X-Resource, opened with dlopen when a run asks
         // (docs/window.md), so launchprof links no X library.
         .target(
-            name: "CLaunchWindow"
+            name: "CLaunchWindow",
+            path: "Sources/Benchmark/CLaunchWindow"
         ),
         // The kernel's samples of a launch (LP_SPAWN_FLAG_SAMPLE's sink),
         // unwound after the run with libunwind's remote API (opened with
@@ -147,7 +158,8 @@ let package = Package(
         // sections of the in-process sampler's own encoder.
         .target(
             name: "CLaunchProfPerf",
-            dependencies: ["LaunchProfFormat", "CLaunchProfSampler", "CLaunchProfSpawn"]
+            dependencies: ["LaunchProfFormat", "CLaunchProfSampler", "CLaunchProfSpawn"],
+            path: "Sources/Benchmark/CLaunchProfPerf"
         ),
         // lp-spawn: starts, watches and reaps every measured process. A static
         // executable of the C library alone (no Swift runtime: -nostartfiles
@@ -158,11 +170,13 @@ let package = Package(
         .executableTarget(
             name: "LaunchProfSpawner",
             dependencies: ["CLaunchProfSpawn"],
+            path: "Sources/Benchmark/LaunchProfSpawner",
             linkerSettings: staticCExecutable
         ),
         // C the engine needs: the Swift runtime's demangler, called directly.
         .target(
-            name: "CLaunchBenchmarkSupport"
+            name: "CLaunchBenchmarkSupport",
+            path: "Sources/Benchmark/CLaunchBenchmarkSupport"
         ),
         // The launch benchmark library, in modules whose dependencies point
         // one way (docs/architecture.md; Scripts/checks/check-architecture.py).
@@ -170,12 +184,14 @@ let package = Package(
         // and owned descriptors, terminal text. Foundation and Glibc only.
         .target(
             name: "LaunchSupport",
-            dependencies: ["LaunchProfFiles"]
+            dependencies: ["LaunchProfFiles"],
+            path: "Sources/Benchmark/LaunchSupport"
         ),
         // Analysis: trace files and profiles read, folded, compared and drawn.
         .target(
             name: "LaunchAnalysis",
-            dependencies: ["LaunchSupport", "LaunchProfFormat", "CLaunchBenchmarkSupport"]
+            dependencies: ["LaunchSupport", "LaunchProfFormat", "CLaunchBenchmarkSupport"],
+            path: "Sources/Benchmark/LaunchAnalysis"
         ),
         // The engine: the results model, launching and observing runs, page
         // cache eviction, statistics, budgets, regression and attribution,
@@ -185,13 +201,15 @@ let package = Package(
             dependencies: [
                 "LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchProfFormat", "CLaunchProfSpawn", "CLaunchProfPerf",
                 "CLaunchWindow",
-            ]
+            ],
+            path: "Sources/Benchmark/LaunchEngine"
         ),
         // Rendering of finished documents: terminal, Markdown, JUnit, GitHub
         // annotations, HTML, trace exports, Prometheus exposition.
         .target(
             name: "LaunchReports",
-            dependencies: ["LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchEngine"]
+            dependencies: ["LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchEngine"],
+            path: "Sources/Benchmark/LaunchReports"
         ),
         // The session and configuration over all of them, and the product
         // users import (it re-exports the API modules: analysis, engine, reports).
@@ -200,7 +218,8 @@ let package = Package(
             dependencies: [
                 "LaunchProfFiles", "LaunchSupport", "LaunchAnalysis", "LaunchEngine", "LaunchReports",
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            path: "Sources/Benchmark/LaunchBenchmark"
         ),
         // The CLI links the Swift runtime and Foundation statically: a cold run
         // evicts libswiftCore.so and friends from the page cache, and the kernel
@@ -213,6 +232,7 @@ let package = Package(
                 "LaunchBenchmark", "LaunchSupport", "LaunchProfFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            path: "Sources/Benchmark/launchprof",
             linkerSettings: sanitizing ? [] : [.unsafeFlags(staticSwiftRuntime)],
             plugins: ["PreloadLibrary", "AuditLibrary", "BuildCommit"]
         ),

@@ -15,7 +15,7 @@ table, a GNU build-id note and .debug_line, for both ELF targets.
 OUTDIR/loader: loader audit channels (LoaderLaunch.parse's input, framed as
 the loader-audit target reads it: datagrams separated by NUL bytes, each
 "<kernel stamp> <bytes>"): a launch of /bin/ls captured live with
-liblaunchprof-audit.so built from Sources/CLaunchProfAudit/audit.c (when cc
+liblaunchprof-audit.so built from Sources/Benchmark/CLaunchProfAudit/audit.c (when cc
 can build it), one captured the same way and kept below, and truncated,
 reordered and garbage variants of it.
 The seeds are generated, not committed, so the repository holds no binaries.
@@ -248,8 +248,8 @@ def loader_channel(datagrams):
 
 def loader_seeds():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    live = capture_loader_launch("/bin/ls", os.path.join(root, "Sources/CLaunchProfAudit/audit.c"),
-                                 os.path.join(root, "Sources/LaunchProfFormat/include"))
+    live = capture_loader_launch("/bin/ls", os.path.join(root, "Sources/Benchmark/CLaunchProfAudit/audit.c"),
+                                 os.path.join(root, "Sources/Shared/LaunchProfFormat/include"))
     real = CAPTURED_LS
     whole = loader_channel(real)
     records = real[0][1].split(b"\n")

@@ -9,12 +9,12 @@ import PackagePlugin
 /// It links only the C library, and lands in the launchprof target's
 /// resources beside liblaunchprof-preload.so.
 ///
-/// Its sources are `Sources/CLaunchProfAudit/audit.c` and the wire format's
+/// Its sources are `Sources/Benchmark/CLaunchProfAudit/audit.c` and the wire format's
 /// header (LaunchProfFormat), where its protocol is defined.
 @main
 struct AuditLibrary: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
-        let audit = context.package.directoryURL.appending(path: "Sources/CLaunchProfAudit/audit.c")
+        let audit = context.package.directoryURL.appending(path: "Sources/Benchmark/CLaunchProfAudit/audit.c")
         guard let format = context.package.targets.first(where: { $0.name == "LaunchProfFormat" }) as? ClangSourceModuleTarget,
             let include = format.publicHeadersDirectoryURL
         else {

@@ -20,7 +20,7 @@ struct PreloadLibrary: BuildToolPlugin {
     static let targets = ["LaunchProfFormat", "CLaunchProfSampler"]
 
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
-        let preload = context.package.directoryURL.appending(path: "Sources/CLaunchProfPreload/preload.c")
+        let preload = context.package.directoryURL.appending(path: "Sources/Benchmark/CLaunchProfPreload/preload.c")
         var units = [preload]
         var headers: [URL] = []
         var includes: [String] = []

@@ -48,11 +48,27 @@ NO_FOUNDATION = {"LaunchProfFiles", "LaunchProf", "LaunchProfDeferred", "LaunchP
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+(?:(?:struct|class|enum|func|var|let|protocol|typealias)\s+)?(\w+)", re.M)
 
 
+# Sources/ is grouped by product: what traced programs link, what both sides
+# share, the benchmark (the CLI, its library and the C and spawner only it
+# uses), and the samples. Each target lives in its group's folder.
+GROUPS = {
+    "Embedded": {"LaunchProf", "LaunchProfDeferred", "LaunchProfLifecycle", "LaunchProfCodable", "CLaunchProfSupport", "CLaunchProfLifecycle"},
+    "Shared": {"LaunchProfFormat", "LaunchProfFiles", "CLaunchProfSampler"},
+    "Benchmark": {
+        "launchprof", "LaunchBenchmark", "LaunchReports", "LaunchEngine", "LaunchAnalysis", "LaunchSupport", "CLaunchBenchmarkSupport",
+        "LaunchProfSpawner", "CLaunchProfSpawn", "CLaunchProfPerf", "CLaunchProfAudit", "CLaunchProfPreload", "CLaunchWindow",
+    },
+}
+
+
 def target_of(path):
+    """The target a file belongs to, or None when its folder is not its group's."""
     parts = os.path.relpath(path, os.path.join(ROOT, "Sources")).split(os.sep)
     if parts[0] == "Samples":
         return "Samples/" + parts[1]
-    return parts[0]
+    if len(parts) > 2 and parts[1] in GROUPS.get(parts[0], ()):
+        return parts[1]
+    return None
 
 
 def main():
@@ -62,6 +78,9 @@ def main():
             path = os.path.join(directory, name)
             relative = os.path.relpath(path, ROOT)
             target = target_of(path)
+            if target is None:
+                problems.append(f"{relative}: not in a target of its product's group (Sources/{{{','.join(GROUPS)},Samples}}/TARGET)")
+                continue
             with open(path, encoding="utf-8") as file:
                 text = file.read()
             if name.endswith((".c", ".h")):

@@ -16,6 +16,13 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOP = ("Sources", "Tests", "Scripts", "Plugins", "Benchmarks", "Integrations", "Examples", "docs")
 PATH = re.compile(r"(?<![\w./-])((?:%s)/[A-Za-z0-9_./+-]*[A-Za-z0-9_/+-])" % "|".join(TOP))
+# A path from a target's own folder (docs/engine.md names them so), found
+# under whichever product group holds that target.
+TARGETS = sorted(
+    (name for group in ("Embedded", "Shared", "Benchmark") if os.path.isdir(os.path.join(ROOT, "Sources", group))
+     for name in os.listdir(os.path.join(ROOT, "Sources", group))),
+    key=len, reverse=True)
+TARGET_PATH = re.compile(r"(?<![\w./-])((?:%s)/[A-Za-z0-9_./+-]*[A-Za-z0-9_+-]\.(?:swift|c|h))" % "|".join(map(re.escape, TARGETS))) if TARGETS else None
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 
@@ -45,6 +52,8 @@ def main():
             continue
         with open(full, encoding="utf-8", errors="replace") as handle:
             for number, line in enumerate(handle, 1):
+                if "git archive" in line or "git cat-file" in line:
+                    continue  # paths of another revision
                 for match in PATH.finditer(line):
                     path = match.group(1).rstrip("/.")
                     if "…" in path or "*" in path or "NAME" in path or "VERSION" in path:
@@ -57,6 +66,11 @@ def main():
                         candidates.append(os.path.join(ROOT, prefix, path))
                     if not any(os.path.exists(c) for c in candidates):
                         missing.append(f"{doc}:{number}: {path}")
+                if doc.endswith(".md") and TARGET_PATH is not None:
+                    for match in TARGET_PATH.finditer(line):
+                        path = match.group(1)
+                        if not any(os.path.exists(os.path.join(ROOT, "Sources", g, path)) for g in ("Embedded", "Shared", "Benchmark")):
+                            missing.append(f"{doc}:{number}: {path} (under Sources/*/)")
                 if doc.endswith(".md"):
                     for match in LINK.finditer(line):
                         url = match.group(1)

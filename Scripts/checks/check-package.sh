@@ -33,7 +33,7 @@ if [ "$(id -u)" -ne 0 ]; then
     echo "check-package: needs root (debootstrap, mount, chroot); run it with sudo" >&2
     exit 1
 fi
-version=$(sed -n 's/^public let launchprofVersion = "\([0-9A-Za-z.+~-]*\)"$/\1/p' Sources/LaunchEngine/Model/BenchmarkResult.swift)
+version=$(sed -n 's/^public let launchprofVersion = "\([0-9A-Za-z.+~-]*\)"$/\1/p' Sources/Benchmark/LaunchEngine/Model/BenchmarkResult.swift)
 deb="$dist/launchprof_${version}_amd64.deb"
 name="launchprof-$version-x86_64-linux"
 tarball="$dist/$name.tar.gz"

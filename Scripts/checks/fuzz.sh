@@ -62,16 +62,16 @@ for lib in /lib/x86_64-linux-gnu/libdl.so.2 /lib/aarch64-linux-gnu/libdl.so.2 /u
     if [ -f "$lib" ]; then cp "$lib" "$out/seeds/elf/libdl.so.2"; break; fi
 done
 
-support=Sources/LaunchSupport
-analysis=Sources/LaunchAnalysis
-tasks=Sources/LaunchProfLifecycle/BackgroundTasks
-state=Sources/LaunchProfLifecycle/StateStore
+support=Sources/Benchmark/LaunchSupport
+analysis=Sources/Benchmark/LaunchAnalysis
+tasks=Sources/Embedded/LaunchProfLifecycle/BackgroundTasks
+state=Sources/Embedded/LaunchProfLifecycle/StateStore
 # What reading a regular file needs: the descriptor and the system-call wrapper.
 system="$support/System/FileDescriptor.swift $support/System/Syscall.swift $support/System/SystemCallError.swift"
 sources_for() {
     case "$1" in
         trace-reader)
-            ls $analysis/Trace/*.swift Sources/LaunchReports/TraceExport/*.swift | grep -v 'ChromeEventList+Samples'
+            ls $analysis/Trace/*.swift Sources/Benchmark/LaunchReports/TraceExport/*.swift | grep -v 'ChromeEventList+Samples'
             echo $support/Files/RegularFile.swift $system $support/Terminal/TerminalText.swift
             echo Fuzz/FuzzShims.swift Fuzz/TraceReaderFuzz.swift ;;
         elf-image)
@@ -88,19 +88,19 @@ sources_for() {
             echo $state/StateFile.swift $state/StateKind.swift $state/StateFileProblem.swift
             echo Fuzz/LifecycleFuzzShims.swift Fuzz/StateFileFuzz.swift ;;
         activation-response)
-            echo Sources/LaunchEngine/Launch/ResponseReader.swift Fuzz/ActivationResponseFuzz.swift ;;
+            echo Sources/Benchmark/LaunchEngine/Probes/ResponseReader.swift Fuzz/ActivationResponseFuzz.swift ;;
         loader-audit)
-            echo Sources/LaunchEngine/Loader/{LoaderLaunch,LoaderAuditError}.swift
-            echo Sources/LaunchEngine/Model/{LoaderProfile,LaunchMode}.swift Fuzz/LoaderAuditFuzz.swift ;;
+            echo Sources/Benchmark/LaunchEngine/Loader/{LoaderLaunch,LoaderAuditError}.swift
+            echo Sources/Benchmark/LaunchEngine/Model/{LoaderProfile,LaunchMode}.swift Fuzz/LoaderAuditFuzz.swift ;;
         results-loader|config-reader)
-            engine=Sources/LaunchEngine
-            echo $support/*/*.swift Sources/LaunchProfFiles/*.swift $engine/Model/*.swift $engine/Budgets/*.swift
+            engine=Sources/Benchmark/LaunchEngine
+            echo $support/*/*.swift Sources/Shared/LaunchProfFiles/*.swift $engine/Model/*.swift $engine/Budgets/*.swift
             echo $engine/Statistics/*.swift $engine/Regression/{BaselineComparison,MetricChange}.swift $engine/Regression/LaunchAttribution*.swift
-            echo $engine/Launch/{ReadyProbe+Parsing,ReadyProbeParseError,RunDefaults,TargetSchedule}.swift $analysis/Profile/ProfileDifference.swift
+            echo $engine/Probes/{ReadyProbe+Parsing,ReadyProbeParseError}.swift $engine/Launch/RunDefaults.swift $engine/Scheduling/TargetSchedule.swift $analysis/Profile/ProfileDifference.swift
             echo $engine/Loader/{LoaderLaunch,LoaderAuditError}.swift
             echo Fuzz/ResultsLoaderShims.swift
             if [ "$1" = results-loader ]; then echo Fuzz/ResultsLoaderFuzz.swift; else
-                ls Sources/LaunchBenchmark/Config/*.swift | grep -v 'LaunchConfig+Plan'
+                ls Sources/Benchmark/LaunchBenchmark/Config/*.swift | grep -v 'LaunchConfig+Plan'
                 echo Fuzz/ConfigReaderShims.swift Fuzz/ConfigReaderFuzz.swift
             fi ;;
         perf-sink) ;;  # C: built_perf_sink below
@@ -141,20 +141,20 @@ extra_for() {
 mkdir -p "$out/format"
 printf 'module LaunchProfFormat {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/LaunchProfFormat/include/launchprof_format.h" \
     >"$out/format/module.modulemap"
-clang -O1 -fsanitize=fuzzer-no-link,address -c Sources/LaunchProfFormat/checksum.c \
-    -I Sources/LaunchProfFormat/include -o "$out/format/checksum.o"
+clang -O1 -fsanitize=fuzzer-no-link,address -c Sources/Shared/LaunchProfFormat/checksum.c \
+    -I Sources/Shared/LaunchProfFormat/include -o "$out/format/checksum.o"
 
 # perf-sink: the reader is C, built with its dependencies' C files; its
 # seeds are sinks of real launches with small stack copies (none where the
 # kernel refuses perf events: libFuzzer then starts from nothing).
 build_perf_sink() {
-    local include="-I Sources/CLaunchProfPerf/include -I Sources/CLaunchProfSampler/include -I Sources/LaunchProfFormat/include -I Sources/CLaunchProfSpawn/include"
-    clang -O1 -g $include Fuzz/perf_sink_seed.c Sources/CLaunchProfSpawn/perf_sampling.c -o "$out/bin/perf_sink_seed"
+    local include="-I Sources/Benchmark/CLaunchProfPerf/include -I Sources/Shared/CLaunchProfSampler/include -I Sources/Shared/LaunchProfFormat/include -I Sources/Benchmark/CLaunchProfSpawn/include"
+    clang -O1 -g $include Fuzz/perf_sink_seed.c Sources/Benchmark/CLaunchProfSpawn/perf_sampling.c -o "$out/bin/perf_sink_seed"
     mkdir -p "$out/seeds/perf"
     "$out/bin/perf_sink_seed" "$out/seeds/perf/true" 4000 1024 /bin/true || true
     "$out/bin/perf_sink_seed" "$out/seeds/perf/sh" 4000 1024 /bin/sh -c 'i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done; /bin/true' || true
     clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $include Fuzz/PerfSinkFuzz.c \
-        Sources/CLaunchProfPerf/*.c Sources/CLaunchProfSampler/*.c Sources/LaunchProfFormat/*.c -ldl -lpthread \
+        Sources/Benchmark/CLaunchProfPerf/*.c Sources/Shared/CLaunchProfSampler/*.c Sources/Shared/LaunchProfFormat/*.c -ldl -lpthread \
         -o "$out/bin/perf-sink"
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lp-spawn and launchprof's spawn client (Sources/CLaunchProfSpawn) under
+# lp-spawn and launchprof's spawn client (Sources/Benchmark/CLaunchProfSpawn) under
 # AddressSanitizer and UndefinedBehaviorSanitizer: both built with clang,
 # then driven by Scripts/checks/spawner_driver.c through failed spawns (a
 # script without #!, a missing interpreter, with 256 KiB of environment),
@@ -16,11 +16,11 @@ out=.build-sanitize/spawner
 rm -rf "$out"
 mkdir -p "$out/scratch"
 flags=(-std=gnu11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-    -Wall -Wextra -Werror -Wno-unused-parameter -I Sources/CLaunchProfSpawn/include)
+    -Wall -Wextra -Werror -Wno-unused-parameter -I Sources/Benchmark/CLaunchProfSpawn/include)
 # The linker's "Cannot export local symbol '__asan_…'" warnings are noise.
 build() { clang "${flags[@]}" "$@" 2>&1 | { grep -v 'Cannot export local symbol' || true; }; test "${PIPESTATUS[0]}" -eq 0; }
-build Sources/LaunchProfSpawner/*.c Sources/CLaunchProfSpawn/perf_sampling.c -o "$out/lp-spawn"
-build Scripts/checks/spawner_driver.c Sources/CLaunchProfSpawn/spawn_client.c -o "$out/spawner_driver"
+build Sources/Benchmark/LaunchProfSpawner/*.c Sources/Benchmark/CLaunchProfSpawn/perf_sampling.c -o "$out/lp-spawn"
+build Scripts/checks/spawner_driver.c Sources/Benchmark/CLaunchProfSpawn/spawn_client.c -o "$out/spawner_driver"
 
 # Leak checking needs ptrace, which some containers forbid: it is on where
 # it works.

@@ -1,6 +1,6 @@
 // Drives lp-spawn through every request and reply kind, for
 // Scripts/checks/sanitize-spawner.sh, which builds both (and the spawn
-// client, Sources/CLaunchProfSpawn) with AddressSanitizer and
+// client, Sources/Benchmark/CLaunchProfSpawn) with AddressSanitizer and
 // UndefinedBehaviorSanitizer. Each case checks the reply; any sanitizer
 // report makes lp-spawn or this program exit non-zero.
 //

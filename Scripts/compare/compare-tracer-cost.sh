@@ -23,15 +23,21 @@ RING=${RING:-1048576}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-build() {  # name, folder holding CLaunchProfSupport and LaunchProfFormat
-    clang -std=gnu11 -O2 -pthread -I "$2/CLaunchProfSupport/include" -I "$2/LaunchProfFormat/include" \
+build() {  # name, folder holding CLaunchProfSupport, folder holding LaunchProfFormat
+    clang -std=gnu11 -O2 -pthread -I "$2/CLaunchProfSupport/include" -I "$3/LaunchProfFormat/include" \
         Scripts/compare/tracer-cost/tracer_cost.c "$2/CLaunchProfSupport/launchprof_support.c" \
         "$2/CLaunchProfSupport/launchprof_env.c" -o "$work/$1"
 }
 mkdir -p "$work/source-before"
-git archive "$BASE" Sources/CLaunchProfSupport Sources/LaunchProfFormat | tar -x -C "$work/source-before"
-build before "$work/source-before/Sources"
-build after Sources
+# Before Sources/ was grouped by product, both folders sat at its top.
+if git cat-file -e "$BASE:Sources/Embedded/CLaunchProfSupport" 2>/dev/null; then
+    git archive "$BASE" Sources/Embedded/CLaunchProfSupport Sources/Shared/LaunchProfFormat | tar -x -C "$work/source-before"
+    build before "$work/source-before/Sources/Embedded" "$work/source-before/Sources/Shared"
+else
+    git archive "$BASE" Sources/CLaunchProfSupport Sources/LaunchProfFormat | tar -x -C "$work/source-before"
+    build before "$work/source-before/Sources" "$work/source-before/Sources"
+fi
+build after Sources/Embedded Sources/Shared
 
 for round in $(seq "$ROUNDS"); do
     for version in before after; do

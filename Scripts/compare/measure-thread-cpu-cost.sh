@@ -14,9 +14,9 @@ ROUNDS=${ROUNDS:-7}
 COUNT=${COUNT:-1048576}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-clang -std=gnu11 -O2 -pthread -I Sources/CLaunchProfSupport/include -I Sources/LaunchProfFormat/include \
-    Scripts/compare/thread-cpu-cost/thread_cpu_cost.c Sources/CLaunchProfSupport/launchprof_support.c \
-    Sources/CLaunchProfSupport/launchprof_env.c -o "$work/cost"
+clang -std=gnu11 -O2 -pthread -I Sources/Embedded/CLaunchProfSupport/include -I Sources/Shared/LaunchProfFormat/include \
+    Scripts/compare/thread-cpu-cost/thread_cpu_cost.c Sources/Embedded/CLaunchProfSupport/launchprof_support.c \
+    Sources/Embedded/CLaunchProfSupport/launchprof_env.c -o "$work/cost"
 for round in $(seq "$ROUNDS"); do "$work/cost" "$COUNT" | sed "s/^/$round /" >>"$work/results"; done
 python3 - "$work/results" "$ROUNDS" "$COUNT" <<'PY'
 import statistics, sys

@@ -32,9 +32,9 @@ for tool in dpkg-deb dpkg-shlibdeps readelf gzip; do
     fi
 done
 
-version=$(sed -n 's/^public let launchprofVersion = "\([0-9A-Za-z.+~-]*\)"$/\1/p' Sources/LaunchEngine/Model/BenchmarkResult.swift)
+version=$(sed -n 's/^public let launchprofVersion = "\([0-9A-Za-z.+~-]*\)"$/\1/p' Sources/Benchmark/LaunchEngine/Model/BenchmarkResult.swift)
 if [ -z "$version" ]; then
-    echo "package: cannot read launchprofVersion from Sources/LaunchEngine/Model/BenchmarkResult.swift" >&2
+    echo "package: cannot read launchprofVersion from Sources/Benchmark/LaunchEngine/Model/BenchmarkResult.swift" >&2
     exit 1
 fi
 commit=$(git rev-parse --short=12 HEAD)

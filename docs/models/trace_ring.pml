@@ -1,5 +1,5 @@
 /* trace_ring.pml — the trace ring's claim / commit / release / snapshot
- * protocol (Sources/CLaunchProfSupport/launchprof_support.c), for spin.
+ * protocol (Sources/Embedded/CLaunchProfSupport/launchprof_support.c), for spin.
  *
  * NW writers record E events each into a ring of B blocks of S slots, while a
  * reader takes a snapshot. Every step that touches shared memory is one

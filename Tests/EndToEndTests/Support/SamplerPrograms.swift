@@ -93,7 +93,7 @@ enum SamplerPrograms {
         let binary = Products.temporaryPath(name)
         guard linkingSampler else { return try CCompiler.compile(source, to: binary, flags: ["-lpthread"], optimization: optimization) }
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/Shared")
         let targets = ["CLaunchProfSampler", "LaunchProfFormat"].map { sources.appendingPathComponent($0).path }
         let units = try targets.flatMap { directory in
             try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".c") }.sorted()

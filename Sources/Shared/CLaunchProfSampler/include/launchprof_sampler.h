@@ -10,7 +10,7 @@
 // (lp_sampler_stop) or at exit.
 //
 // One target, two starters: LaunchProf's constructor (CLaunchProfSupport,
-// sampler_entry.c) and liblaunchprof-preload.so (Sources/CLaunchProfPreload,
+// sampler_entry.c) and liblaunchprof-preload.so (Sources/Benchmark/CLaunchProfPreload,
 // built by Plugins/PreloadLibrary from this target's own file list), which
 // writes a whole trace file itself at exit (lp_sampler_write_trace). The
 // sampler calls neither of them.
