@@ -45,7 +45,7 @@ struct ProfileCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "When the launch is over: exit (default), tracer, notify, port:N or output:REGEX; the program is then stopped with SIGTERM.",
+            "When the launch is over: \(ReadyProbe.formList(displays: false)); the program is then stopped with SIGTERM.",
             valueName: "probe"),
         transform: { try ReadyProbe(parsing: $0) })
     var ready: ReadyProbe = .exit

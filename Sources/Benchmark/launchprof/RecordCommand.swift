@@ -23,7 +23,7 @@ struct RecordCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "When the launch counts as done, as for 'launchprof run': exit (default), tracer, notify, port:N, output:REGEX, window[:TITLE-REGEX] or frame[:TITLE-REGEX]. With any but exit, the program is stopped once it is ready and has written its trace (SIGTERM to its process group, SIGKILL after --grace), as 'run' stops it: a server can be recorded.",
+            "When the launch counts as done, as for 'launchprof run': \(ReadyProbe.formList()). With any but exit, the program is stopped once it is ready and has written its trace (SIGTERM to its process group, SIGKILL after --grace), as 'run' stops it: a server can be recorded.",
             valueName: "probe"),
         transform: { try ReadyProbe(parsing: $0) })
     var ready: ReadyProbe = .exit

@@ -24,7 +24,7 @@ struct RunOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "When a launch counts as done: exit (default), tracer, notify, port:N, output:REGEX, window[:TITLE-REGEX] (its first top-level window is mapped) or frame[:TITLE-REGEX] (that window's first content is drawn).",
+            "When a launch counts as done: \(ReadyProbe.formList(meanings: true)).",
             valueName: "probe"),
         transform: { try ReadyProbe(parsing: $0) })
     var ready: ReadyProbe?

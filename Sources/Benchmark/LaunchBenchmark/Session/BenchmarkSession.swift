@@ -89,7 +89,7 @@ public struct BenchmarkSession: Sendable {
         if !settings.measure.isEmpty, let target = plan.targets.first(where: { $0.ready == .exit }) {
             throw .usage(
                 "--measure times a program that stays up after ready, but '\(target.name)' is ready at exit: "
-                    + "add --ready tracer, notify, port:N or output:REGEX")
+                    + "add --ready \(ReadyProbe.formList(stayingUp: true))")
         }
         for target in plan.targets {
             if target.activation != nil, !SocketActivation.allows(ready: target.ready) {

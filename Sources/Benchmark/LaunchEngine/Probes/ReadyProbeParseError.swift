@@ -10,7 +10,7 @@ public enum ReadyProbeParseError: Error, Sendable, Equatable, CustomStringConver
     public var description: String {
         switch self {
         case .unknown(let text):
-            "unknown ready probe '\(text)': use exit, tracer, notify, port:N, output:REGEX, window[:TITLE-REGEX], frame[:TITLE-REGEX] or (with --activate) response"
+            "unknown ready probe '\(text)': use \(ReadyProbe.formList()); with --activate, also response"
         case .badPort(let text):
             "ready probe port '\(text)' is not a TCP port (1-65535)"
         case .badPattern(let pattern, let reason):
