@@ -50,8 +50,7 @@ struct ProfileCommand: ParsableCommand {
         transform: { try ReadyProbe(parsing: $0) })
     var ready: ReadyProbe = .exit
 
-    @Option(help: "Seconds a program stopped after ready may take to exit before it gets SIGKILL.")
-    var grace: Double = RunDefaults.grace.seconds
+    @OptionGroup var timing: LaunchTimingOptions
 
     @Option(help: "The directory for the output files (created if missing).")
     var outputDir: String = "."
@@ -68,8 +67,6 @@ struct ProfileCommand: ParsableCommand {
     @Flag(help: "Do not preload the sampler: only programs that link LaunchProf are sampled.")
     var noPreload = false
 
-    @Option(help: "Seconds to wait for the program to exit (with --ready: to be ready) before killing it and its process group.")
-    var timeout: Double = RunDefaults.timeout.seconds
 
     @Flag(help: "Discard the program's standard output and error instead of showing them.")
     var quiet = false
@@ -84,9 +81,7 @@ struct ProfileCommand: ParsableCommand {
         if command.first == "--" { command.removeFirst() }
         guard !command.isEmpty else { throw ValidationError("give the command to profile after '--', e.g. launchprof profile -- ./app") }
         _ = try RunOptions.count(Int(hz), flag: "--hz", in: 1...100_000)
-        _ = try RunOptions.seconds(timeout, flag: "--timeout")
         _ = try RunOptions.count(runs, flag: "--runs", in: 1...1000)
-        _ = try RunOptions.seconds(grace, flag: "--grace", allowZero: true)
         if let name, name.isEmpty || name.contains("/") {
             throw ValidationError("--name must be a file name without '/', got '\(name)'")
         }
@@ -96,9 +91,8 @@ struct ProfileCommand: ParsableCommand {
         let base = name ?? URL(fileURLWithPath: command[0]).lastPathComponent
         let preload = ProfileRecorder.preloadLibrary(explicit: preloadLibrary, disabled: noPreload)
         var recorder = ProfileRecorder(
-            rate: hz, timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit,
-            preloadLibrary: preload.path, runs: runs, probe: ready,
-            grace: try RunOptions.seconds(grace, flag: "--grace", allowZero: true),
+            rate: hz, timeout: timing.timeout ?? RunDefaults.timeout, output: quiet ? .discard : .inherit,
+            preloadLibrary: preload.path, runs: runs, probe: ready, grace: timing.grace ?? RunDefaults.grace,
             interrupt: try InterruptMonitor(), clock: clock)
         recorder.method = sampler
         defer { recorder.interrupt?.stop() }

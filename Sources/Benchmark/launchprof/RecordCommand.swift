@@ -18,8 +18,7 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the trace (default: <program>.lptrace in the current directory).")
     var output: String?
 
-    @Option(help: "Seconds to wait for the program to exit (or be ready) before killing it and its process group.")
-    var timeout: Double = RunDefaults.timeout.seconds
+    @OptionGroup var timing: LaunchTimingOptions
 
     @Option(
         help: ArgumentHelp(
@@ -28,8 +27,6 @@ struct RecordCommand: ParsableCommand {
         transform: { try ReadyProbe(parsing: $0) })
     var ready: ReadyProbe = .exit
 
-    @Option(help: "With --ready: seconds the program stopped after ready may take to exit before it gets SIGKILL.")
-    var grace: Double = RunDefaults.grace.seconds
 
     @Flag(help: "Discard the program's standard output and error instead of showing them.")
     var quiet = false
@@ -43,8 +40,6 @@ struct RecordCommand: ParsableCommand {
         if let first = command.first, first == "--help" || first == "-h" { throw CleanExit.helpRequest(self) }
         if command.first == "--" { command.removeFirst() }
         guard !command.isEmpty else { throw ValidationError("give the command to record after '--', e.g. launchprof record -- ./app") }
-        _ = try RunOptions.seconds(timeout, flag: "--timeout")
-        _ = try RunOptions.seconds(grace, flag: "--grace", allowZero: true)
     }
 
     func run() throws {
@@ -52,8 +47,8 @@ struct RecordCommand: ParsableCommand {
         let path = output ?? "\(program).lptrace"
         let target = LaunchTarget(name: program, arguments: RawCommandLine.current.suffix(matching: command))
         let recorder = TraceRecorder(
-            timeout: try RunOptions.seconds(timeout, flag: "--timeout"), output: quiet ? .discard : .inherit, probe: ready,
-            grace: try RunOptions.seconds(grace, flag: "--grace", allowZero: true), interrupt: try InterruptMonitor())
+            timeout: timing.timeout ?? RunDefaults.timeout, output: quiet ? .discard : .inherit, probe: ready,
+            grace: timing.grace ?? RunDefaults.grace, interrupt: try InterruptMonitor())
         defer { recorder.interrupt?.stop() }
         do {
             let recorded = try recorder.record(target, to: path)

@@ -16,8 +16,10 @@ struct RunOptions: ParsableArguments {
     @Option(name: [.customShort("M"), .long], help: "Adaptive stopping: at most this many measured runs.")
     var maxRuns: Int?
 
-    @Option(help: "Adaptive stopping: keep measuring at least this many seconds.")
-    var minTime: Double?
+    @Option(
+        help: "Adaptive stopping: keep measuring at least this many seconds.",
+        transform: { try Self.seconds($0, flag: "--min-time", allowZero: true) })
+    var minTime: Duration?
 
     @Option(help: ArgumentHelp("Page-cache mode, repeatable to run both: cold or warm.", valueName: "mode"))
     var mode: [LaunchMode] = []
@@ -44,11 +46,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --activate: send an HTTP GET of this path (the default, '/').", valueName: "path"))
     var httpGet: String?
 
-    @Option(help: "Seconds before a run that is neither ready nor exited is killed with its process group (default 60).")
-    var timeout: Double?
-
-    @Option(help: "Seconds a process stopped after ready may take to exit before it gets SIGKILL.")
-    var grace: Double = RunDefaults.grace.seconds
+    @OptionGroup var timing: LaunchTimingOptions
 
     @Option(help: ArgumentHelp("Also evict this file or directory before cold runs (repeatable).", valueName: "path"))
     var evict: [String] = []
@@ -178,9 +176,6 @@ struct RunOptions: ParsableArguments {
         if runs != nil, minRuns != nil || maxRuns != nil || minTime != nil {
             throw ValidationError("--runs fixes the run count; drop --min-runs, --max-runs and --min-time")
         }
-        if let minTime { _ = try Self.seconds(minTime, flag: "--min-time", allowZero: true) }
-        if let timeout { _ = try Self.seconds(timeout, flag: "--timeout") }
-        _ = try Self.seconds(grace, flag: "--grace", allowZero: true)
         if showOutput, outputDir != nil { throw ValidationError("--show-output and --output-dir exclude each other") }
         if try activation() != nil, !SocketActivation.allows(ready: ready), let ready {
             throw ValidationError("--activate \(SocketActivation.readinessRule); drop --ready \(ready)")
@@ -243,15 +238,15 @@ struct RunOptions: ParsableArguments {
     func overrides() throws -> RunOverrides {
         RunOverrides(
             modes: modes, warmup: warmup, stopping: try stopping(),
-            timeout: try timeout.map { try Self.seconds($0, flag: "--timeout") }, ready: ready, evictPaths: evict,
+            timeout: timing.timeout, ready: ready, evictPaths: evict,
             activation: try activation())
     }
 
     /// The engine's settings these flags ask for (the gate's flags add theirs).
     func settings() throws -> BenchmarkSettings {
         var settings = BenchmarkSettings()
-        if let timeout { settings.timeout = try Self.seconds(timeout, flag: "--timeout") }
-        settings.grace = try Self.seconds(grace, flag: "--grace", allowZero: true)
+        if let timeout = timing.timeout { settings.timeout = timeout }
+        if let grace = timing.grace { settings.grace = grace }
         settings.output = outputPlan
         settings.measure = measure
         settings.traceRuns = traceRuns
@@ -276,7 +271,7 @@ struct RunOptions: ParsableArguments {
         let minimum = minRuns ?? defaults.minRuns
         return StoppingRule(
             minRuns: minimum, maxRuns: max(minimum, maxRuns ?? defaults.maxRuns),
-            minTime: try minTime.map { try Self.seconds($0, flag: "--min-time", allowZero: true) } ?? defaults.minTime)
+            minTime: minTime ?? defaults.minTime)
     }
 
     /// Where run output goes.
@@ -285,9 +280,11 @@ struct RunOptions: ParsableArguments {
         return showOutput ? .inherit : .discard
     }
 
-    /// A number of seconds from `flag`, through the harness's one validated
-    /// parser (no trap on inf, NaN or huge values); bad values exit 2.
-    static func seconds(_ value: Double, flag: String, allowZero: Bool = false) throws -> Duration {
+    /// A number of seconds from `flag`'s text, through the harness's one
+    /// validated parser (no trap on inf, NaN or huge values), converted once,
+    /// as the flag is parsed; bad values exit 2.
+    static func seconds(_ text: String, flag: String, allowZero: Bool = false) throws -> Duration {
+        guard let value = Double(text) else { throw ValidationError("\(flag) '\(text)' is not a number of seconds") }
         do {
             return try InputNumber.duration(seconds: value, of: flag, allowZero: allowZero)
         } catch {

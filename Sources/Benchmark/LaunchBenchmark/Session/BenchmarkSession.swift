@@ -243,7 +243,7 @@ public struct BenchmarkSession: Sendable {
         // draws their flame graphs.
         if let profiling = settings.profiling, measured.failure == nil, !measured.interrupted {
             let step = ProfilingStep(
-                settings: profiling, plan: plan, timeout: settings.timeout, grace: settings.grace, display: display)
+                settings: profiling, launches: plan.targets.map { settings.launchPlan(for: $0, in: plan, display: display) })
             do {
                 let profiled = try step.run(interrupt: interrupt, events: events)
                 outcome.profiling = profiled
@@ -311,21 +311,17 @@ public struct BenchmarkSession: Sendable {
     private func measure(
         spawner: Spawner, display: String?, interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void
     ) throws(BenchmarkSessionError) -> MeasuredRuns {
-        var executor = ProcessExecutor(
-            timeout: settings.timeout, grace: settings.grace, output: settings.output, interrupt: interrupt,
-            measure: settings.measure)
+        let launches = plan.targets.map { settings.launchPlan(for: $0, in: plan, display: display) }
+        var executor = ProcessExecutor(launches: launches, interrupt: interrupt)
         executor.spawner = spawner
-        executor.display = display
-        executor.counts = settings.counts
         var traceDirectory: String?
-        if settings.traceRuns ?? plan.targets.contains(where: { $0.ready == .tracer }) {
+        if launches.contains(where: \.tracesRuns) {
             do {
                 traceDirectory = try PrivateDirectory.make(prefix: "launchprof-runs")
             } catch {
                 throw .usage("--trace-runs: cannot make a directory for the runs' traces: \(error)")
             }
             executor.traceDirectory = traceDirectory
-            executor.traceRuns = settings.traceRuns
         }
         defer { if let traceDirectory { rmdir(traceDirectory) } }
         let coldCache: PageCacheEvictor?

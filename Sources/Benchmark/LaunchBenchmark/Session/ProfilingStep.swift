@@ -9,11 +9,9 @@ import LaunchEngine
 /// a flame graph, folded stacks and a speedscope file.
 struct ProfilingStep {
     var settings: ProfilingSettings
-    var plan: BenchmarkPlan
-    var timeout: Duration
-    var grace: Duration
-    /// The X display programs get when their target names none (`--display`).
-    var display: String? = nil
+    /// Each target's launches, as its measured runs were made (timeout,
+    /// grace, display), in the plan's order.
+    var launches: [LaunchPlan]
 
     /// Creates the profile directory: before measuring (a bad path should
     /// not cost a whole benchmark) and again before profiling (it may have gone).
@@ -34,13 +32,12 @@ struct ProfilingStep {
             events(.note(ProfileRecorder.missingPreloadNote(remedy: "set LAUNCHPROF_PRELOAD_LIBRARY")))
         }
         var outcome = ProfilingOutcome()
-        let names = ProfileFileName.unique(plan.targets.map(\.name))
-        for (planned, base) in zip(plan.targets, names) {
-            var target = planned
-            if let display, target.environment["DISPLAY"] == nil { target.environment["DISPLAY"] = display }
+        let names = ProfileFileName.unique(launches.map(\.target.name))
+        for (launch, base) in zip(launches, names) {
+            let target = launch.target
             var recorder = ProfileRecorder(
-                rate: settings.rate, timeout: plan.timeout(of: target) ?? timeout, output: .discard,
-                preloadLibrary: settings.preloadLibrary, runs: settings.runs, probe: target.ready, grace: grace,
+                rate: settings.rate, timeout: launch.timeout, output: .discard,
+                preloadLibrary: settings.preloadLibrary, runs: settings.runs, probe: target.ready, grace: launch.grace,
                 interrupt: interrupt, clock: settings.clock)
             recorder.method = settings.method
             do {

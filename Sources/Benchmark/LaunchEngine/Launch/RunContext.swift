@@ -11,16 +11,13 @@ public struct RunContext: Sendable, Equatable {
     public var index: Int
     /// Whether the run is a warm-up (not measured).
     public var isWarmup: Bool
-    /// This target's own timeout; nil: the executor's.
-    public var timeout: Duration?
 
     /// The context of run `index` of `target` in `mode`.
-    public init(target: LaunchTarget, mode: LaunchMode, index: Int, isWarmup: Bool, timeout: Duration? = nil) {
+    public init(target: LaunchTarget, mode: LaunchMode, index: Int, isWarmup: Bool) {
         self.target = target
         self.mode = mode
         self.index = index
         self.isWarmup = isWarmup
-        self.timeout = timeout
     }
 
     /// "warm-up 2" or "run 5" (1-based, as people count).

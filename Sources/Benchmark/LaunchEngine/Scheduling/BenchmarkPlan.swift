@@ -32,6 +32,7 @@ public struct BenchmarkPlan: Sendable {
     public func stopping(of target: LaunchTarget) -> StoppingRule { schedules[target.name]?.stopping ?? stopping }
     /// Every mode some target runs in.
     public var allModes: Set<LaunchMode> { Set(targets.flatMap { modes(of: $0) }) }
-    /// nil: the executor's own timeout.
+    /// The target's own timeout (its schedule's), nil when it has none;
+    /// ``LaunchPlan`` decides which timeout wins.
     public func timeout(of target: LaunchTarget) -> Duration? { schedules[target.name]?.timeout }
 }

@@ -40,7 +40,6 @@ public struct BenchmarkRunner {
         var result: BenchmarkResult
         var warmup: Int
         var stopping: StoppingRule
-        var timeout: Duration?
         /// What the run loop noticed (records from another process, …),
         /// each said once however many runs it happened in.
         var notes: [String] = []
@@ -66,7 +65,7 @@ public struct BenchmarkRunner {
             plan.modes(of: target).map {
                 Slot(
                     result: BenchmarkResult(target: target, mode: $0), warmup: plan.warmup(of: target),
-                    stopping: plan.stopping(of: target), timeout: plan.timeout(of: target))
+                    stopping: plan.stopping(of: target))
             }
         }
         var outcome = MeasuredRuns(results: [])
@@ -89,7 +88,7 @@ public struct BenchmarkRunner {
             for index in slots.indices where round < slots[index].warmup {
                 let slot = slots[index]
                 let context = RunContext(
-                    target: slot.result.target, mode: slot.result.mode, index: round, isWarmup: true, timeout: slot.timeout)
+                    target: slot.result.target, mode: slot.result.mode, index: round, isWarmup: true)
                 let (_, observed) = try launch(context, measuredSoFar: [], stopping: slot.stopping)
                 slots[index].keep(observed.notes)
             }
@@ -102,8 +101,7 @@ public struct BenchmarkRunner {
             for index in slots.indices where !slots[index].done {
                 let result = slots[index].result
                 let context = RunContext(
-                    target: result.target, mode: result.mode, index: result.runs.count, isWarmup: false,
-                    timeout: slots[index].timeout)
+                    target: result.target, mode: result.mode, index: result.runs.count, isWarmup: false)
                 let (measurement, observed) = try launch(context, measuredSoFar: result.runs, stopping: slots[index].stopping)
                 slots[index].result.runs.append(measurement)
                 slots[index].keep(observed.notes)

@@ -112,10 +112,11 @@ struct HostileSpawnTests {
     @Test("a quiet spawn (the benchmark's exit probe) still times milestones and checks who sent them")
     func quietSpawnKeepsRecords() throws {
         let app = try Products.path("lp-sample-app")
-        let executor = ProcessExecutor(timeout: .seconds(30))
-        let run = try executor.execute(
-            RunContext(
-                target: LaunchTarget(name: "app", arguments: [app]), mode: .warm, index: 0, isWarmup: false))
+        let target = LaunchTarget(name: "app", arguments: [app])
+        let wrapper = LaunchTarget(name: "wrapped", arguments: ["/bin/sh", "-c", "\(app) >/dev/null; true"])
+        let executor = ProcessExecutor(
+            launches: [LaunchPlan(target: target, timeout: .seconds(30)), LaunchPlan(target: wrapper, timeout: .seconds(30))])
+        let run = try executor.execute(RunContext(target: target, mode: .warm, index: 0, isWarmup: false))
         #expect(run.exit == .exited(0))
         #expect(run.pid > 0)
         let exit = try #require(run.wallToExit)
@@ -124,22 +125,17 @@ struct HostileSpawnTests {
         #expect(run.milestones.map(\.name).contains("config loaded"))
         #expect(run.milestones.allSatisfy { $0.nanoseconds <= exit })
         // The same, run by a wrapper that does not exec it: nothing counts.
-        let wrapped = try executor.execute(
-            RunContext(
-                target: LaunchTarget(name: "wrapped", arguments: ["/bin/sh", "-c", "\(app) >/dev/null; true"]),
-                mode: .warm, index: 0, isWarmup: false))
+        let wrapped = try executor.execute(RunContext(target: wrapper, mode: .warm, index: 0, isWarmup: false))
         #expect(wrapped.milestones.isEmpty)
         #expect(wrapped.notes.contains { $0.contains("which is not the launched process") })
     }
 
     @Test("a quiet spawn that cannot start is an error naming the program")
     func quietSpawnFailure() throws {
-        let executor = ProcessExecutor(timeout: .seconds(10))
+        let target = LaunchTarget(name: "nowhere", arguments: ["/bin/true"], workingDirectory: "/nonexistent/dir")
+        let executor = ProcessExecutor(launches: [LaunchPlan(target: target, timeout: .seconds(10))])
         #expect(throws: LaunchError.self) {
-            try executor.execute(
-                RunContext(
-                    target: LaunchTarget(name: "nowhere", arguments: ["/bin/true"], workingDirectory: "/nonexistent/dir"),
-                    mode: .warm, index: 0, isWarmup: false))
+            try executor.execute(RunContext(target: target, mode: .warm, index: 0, isWarmup: false))
         }
     }
 
