@@ -67,7 +67,6 @@ struct ProfileCommand: ParsableCommand {
     @Flag(help: "Do not preload the sampler: only programs that link LaunchProf are sampled.")
     var noPreload = false
 
-
     @Flag(help: "Discard the program's standard output and error instead of showing them.")
     var quiet = false
 

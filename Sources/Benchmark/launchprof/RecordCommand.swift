@@ -27,7 +27,6 @@ struct RecordCommand: ParsableCommand {
         transform: { try ReadyProbe(parsing: $0) })
     var ready: ReadyProbe = .exit
 
-
     @Flag(help: "Discard the program's standard output and error instead of showing them.")
     var quiet = false
 

@@ -42,7 +42,7 @@ extension ReadyProbe {
         let shown = forms.filter {
             (displays || !$0.needsDisplay) && (activation || !$0.needsActivation) && !(stayingUp && $0.syntax == "exit")
         }
-            .map { meanings ? "\($0.syntax) (\($0.meaning))" : $0.syntax }
+        .map { meanings ? "\($0.syntax) (\($0.meaning))" : $0.syntax }
         guard let last = shown.last else { return "" }
         return shown.count == 1 ? last : shown.dropLast().joined(separator: ", ") + " or " + last
     }
