@@ -85,7 +85,10 @@ public struct ObservedRun: Sendable, Equatable {
             let account = readinessAccount.map { "; \($0)" } ?? ""
             return "timed out before it was ready; its process group was killed\(account)"
         case .signaled(let signal): return "crashed: killed by signal \(signal) (\(signalName(signal)))"
-        case .exited(let code) where code != 0: return "exited with status \(code)"
+        case .exited(let code) where code != 0:
+            // What the notify socket got before (a sender refused, or nothing) may be why.
+            let account = readinessAccount.map { "; \($0)" } ?? ""
+            return "exited with status \(code)\(account)"
         case .failedToStart(let reason): return "failed to start: \(reason)"
         default: break
         }

@@ -104,7 +104,7 @@ struct NotifyOtherUserTests {
         #expect(failure.contains("not the launched process"), "\(failure)")
     }
 
-    @Test("a notify run that times out with nothing sent says that nothing was sent, and where the socket was")
+    @Test("a notify run that times out or fails with nothing sent says that nothing was sent, and where the socket was")
     func nothingSentIsSaid() throws {
         let run = try launchOnce(
             LaunchTarget(name: "silent", arguments: ["/bin/sleep", "30"], ready: .notify), timeout: .seconds(1))
@@ -112,6 +112,11 @@ struct NotifyOtherUserTests {
         let failure = try #require(run.failure)
         #expect(failure.contains("timed out before it was ready"), "\(failure)")
         #expect(failure.contains("nothing was sent to the notify socket (NOTIFY_SOCKET=/"), "\(failure)")
+        // A program that fails before READY=1 (one that could not reach the socket exits so) says it too.
+        let failed = try launchOnce(
+            LaunchTarget(name: "fails", arguments: ["/bin/sh", "-c", "exit 4"], ready: .notify), timeout: .seconds(30))
+        let said = try #require(failed.failure)
+        #expect(said.hasPrefix("exited with status 4; nothing was sent to the notify socket"), "\(said)")
     }
 
     @Test("messages of the run's own without READY=1 are counted and the last one named")
