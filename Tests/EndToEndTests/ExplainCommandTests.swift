@@ -25,8 +25,10 @@ struct ExplainCommandTests {
             ], in: directory)
         try #require(run.status == 0, "\(run.standardError)")
         let explain = try launchprof(
-            ["explain", "results.json", "--trace", "app.lptrace", "--loader", "--json", "insights.json"], in: directory)
+            ["explain", "results.json", "--trace", "app.lptrace", "--loader", "--rerun-command", "--json", "insights.json"],
+            in: directory)
         #expect(explain.status == 0, "\(explain.standardError)")
+        #expect(explain.standardError.contains("--rerun-command: launching the command 'results.json' stores for 'app'"))
         #expect(explain.standardOutput.contains("app (cold)") && explain.standardOutput.contains("app (warm)"))
         #expect(explain.standardOutput.contains("'build index' is the largest step on the path"), "\(explain.standardOutput)")
         #expect(explain.standardOutput.contains("relocations"), "the loader's own numbers (--loader)")
@@ -74,8 +76,58 @@ struct ExplainCommandTests {
         #expect(explain.status == 0, "\(explain.standardError)")
         let table = explain.standardOutput.split(separator: "\n").drop { !$0.contains("Library") }
         #expect(table.dropFirst().first?.contains("libslowinit.so") == true, "\(explain.standardOutput)")
+        // Cold was not measured by run --loader, and nothing is launched to measure it unasked.
+        #expect(explain.standardOutput.contains("cold: not in 'r.json'"), "\(explain.standardOutput)")
+        #expect(!explain.standardError.contains("--rerun-command: launching"), "\(explain.standardError)")
         let bad = try launchprof(["explain", "r.json", "--loader", "--loader-runs", "0"], in: directory)
         #expect(bad.status != 0 && bad.standardError.contains("--loader-runs"))
+    }
+
+    @Test("explain --loader never runs the command a results file stores unless --rerun-command asks, and then prints it first")
+    func storedCommandRunsOnlyWhenAsked() throws {
+        let directory = Products.temporaryPath("explain-stored-command")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try launchprof(
+            ["run", "-r", "1", "-w", "0", "-n", "hello", "--export-json", "r.json", "--", try Products.path("lp-hello-c")],
+            in: directory)
+        try #require(run.status == 0, "\(run.standardError)")
+        // The file as someone else could have written it: its command appends a line to a marker file.
+        let marker = "\(directory)/marker"
+        let url = URL(fileURLWithPath: "\(directory)/r.json")
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var results = try #require(document["results"] as? [[String: Any]])
+        var target = try #require(results[0]["target"] as? [String: Any])
+        target["arguments"] = ["/bin/sh", "-c", "echo ran >> \(marker)"]
+        target["environment"] = ["FROM_THE_FILE": "1"]
+        results[0]["target"] = target
+        document["results"] = results
+        try JSONSerialization.data(withJSONObject: document).write(to: url)
+
+        let refused = try launchprof(["explain", "r.json", "--loader"], in: directory)
+        #expect(refused.status == 2, "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: marker), "explain --loader ran the file's command unasked")
+        #expect(refused.standardError.contains("'r.json' has no loader data"), "\(refused.standardError)")
+        #expect(refused.standardError.contains("launchprof run --loader 5 --export-json FILE -- PROGRAM"))
+        #expect(refused.standardError.contains("--rerun-command"))
+        #expect(refused.standardError.contains("env FROM_THE_FILE=1 /bin/sh -c 'echo ran >> \(marker)'"), "\(refused.standardError)")
+        #expect(refused.standardOutput.isEmpty, "\(refused.standardOutput)")
+        // Without --loader, explain reads the file and runs nothing either.
+        let plain = try launchprof(["explain", "r.json"], in: directory)
+        #expect(plain.status == 0, "\(plain.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        let unpaired = try launchprof(["explain", "r.json", "--rerun-command"], in: directory)
+        #expect(unpaired.status != 0 && unpaired.standardError.contains("give --loader too"), "\(unpaired.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+
+        let asked = try launchprof(["explain", "r.json", "--loader", "--rerun-command", "--loader-runs", "1"], in: directory)
+        #expect(asked.status == 0, "\(asked.standardError)")
+        let announcement = try #require(
+            asked.standardError.split(separator: "\n").first { $0.contains("--rerun-command: launching") }, "\(asked.standardError)")
+        #expect(announcement.hasSuffix("env FROM_THE_FILE=1 /bin/sh -c 'echo ran >> \(marker)'"), "\(announcement)")
+        // Once with LD_DEBUG=statistics, once audited warm, once cold: and only then.
+        let lines = try String(contentsOfFile: marker, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3, "\(lines)")
     }
 
     @Test("bad input: a missing file, a target that is not there")

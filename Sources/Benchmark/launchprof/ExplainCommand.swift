@@ -14,7 +14,9 @@ struct ExplainCommand: ParsableCommand {
             and an action: pre-main and shared libraries, time off CPU, a cold launch's reads from disk and, with a \
             trace of the program ('launchprof record'), the critical path to launch complete on whatever threads it ran \
             and the work off it. Without a trace, it gives no advice that needs one. \
-            Exits with status 2 when an input cannot be read.
+            A results file may be a CI artifact anyone wrote: explain never runs the command it stores unless \
+            --rerun-command asks for it, and then prints it first. \
+            Exits with status 2 when an input cannot be read, or when --loader finds no loader data and may not measure it.
             """)
 
     @Argument(help: "The results JSON written by 'launchprof run --export-json'.")
@@ -35,11 +37,19 @@ struct ExplainCommand: ParsableCommand {
                 + "('run --loader') or from launches made now with liblaunchprof-audit.so; and its own statistics (LD_DEBUG=statistics)."))
     var loader = false
 
-    @Option(help: ArgumentHelp("Launches per mode for the loader's time by library (with --loader).", valueName: "n"))
+    @Option(help: ArgumentHelp("Launches per mode for the loader's time by library (with --loader --rerun-command).", valueName: "n"))
     var loaderRuns = 5
+
+    @Flag(
+        help: ArgumentHelp(
+            "With --loader: launch the command the results file stores (its arguments, environment, directory and --shell), "
+                + "printed first, for what the file lacks: LD_DEBUG=statistics and the loader's time by library of a mode "
+                + "'run --loader' did not measure. Without it, nothing a results file says is ever executed."))
+    var rerunCommand = false
 
     func validate() throws {
         guard (1...1000).contains(loaderRuns) else { throw ValidationError("--loader-runs must be from 1 to 1000, not \(loaderRuns)") }
+        if rerunCommand, !loader { throw ValidationError("--rerun-command launches the stored command for --loader; give --loader too") }
     }
 
     func run() throws {
@@ -70,10 +80,15 @@ struct ExplainCommand: ParsableCommand {
                     + "name the traced one with --target (targets: \(traced.sorted().joined(separator: ", ")))",
                 status: .usage)
         }
+        if loader, !rerunCommand, !chosen.contains(where: { $0.loader != nil }) {
+            throw Output.fail(Self.noLoaderData(in: results, chosen: chosen), status: .usage)
+        }
         var all: [TargetInsights] = []
         var tabled = Set<String>()
+        var announced = Set<String>()
         for result in chosen {
-            let statistics = loader ? LoaderStatistics.measure(result.target) : nil
+            if rerunCommand, announced.insert(result.target.name).inserted { announce(result.target) }
+            let statistics = rerunCommand ? LoaderStatistics.measure(result.target) : nil
             let resultTrace = traced.contains(result.target.name) ? traceFile : nil
             let insights = LaunchInsights.insights(for: result, trace: resultTrace, loader: statistics)
             print("\(result.label)")
@@ -98,8 +113,28 @@ struct ExplainCommand: ParsableCommand {
         }
     }
 
+    /// Why `--loader` stops before anything runs: the file has no loader data,
+    /// how to get it, and the command `--rerun-command` would launch.
+    static func noLoaderData(in results: String, chosen: [BenchmarkResult]) -> String {
+        var commands: [String] = []
+        for result in chosen where !commands.contains(result.target.shellLine) { commands.append(result.target.shellLine) }
+        return "'\(results)' has no loader data (it was not written by 'launchprof run --loader N'), and explain runs "
+            + "nothing a results file says unless asked. Measure it with 'launchprof run --loader 5 --export-json FILE -- PROGRAM', "
+            + "or let explain launch the command the file stores with --loader --rerun-command (it is printed first): "
+            + commands.joined(separator: "; ")
+    }
+
+    /// Says, before the first launch, what `--rerun-command` runs for `target`.
+    private func announce(_ target: LaunchTarget) {
+        Output.note(
+            "--rerun-command: launching the command '\(results)' stores for '\(TerminalText.sanitized(target.name))' "
+                + "(once with LD_DEBUG=statistics, and \(loaderRuns) time(s) per mode the file has no loader data for): "
+                + target.shellLine)
+    }
+
     /// The loader's time by library for `result`'s target, warm and cold: from
-    /// the document where `run --loader` measured it, else measured now.
+    /// the document where `run --loader` measured it, else, with
+    /// `--rerun-command`, measured now, else named as missing.
     private func printLoaderTable(for result: BenchmarkResult, in document: ResultsDocument) {
         let stored = document.results.filter { $0.target.name == result.target.name }
         var profiles: [LaunchMode: LoaderProfile] = [:]
@@ -107,6 +142,12 @@ struct ExplainCommand: ParsableCommand {
         for mode in [LaunchMode.warm, .cold] {
             if let known = stored.first(where: { $0.mode == mode })?.loader {
                 profiles[mode] = known
+                continue
+            }
+            guard rerunCommand else {
+                problems.append(
+                    "\(mode.rawValue): not in '\(results)' ('run --loader N --mode \(mode.rawValue)' measures it; "
+                        + "--rerun-command launches the stored command to measure it now)")
                 continue
             }
             do {

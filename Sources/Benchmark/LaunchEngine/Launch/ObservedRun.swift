@@ -29,9 +29,11 @@ public struct ObservedRun: Sendable, Equatable {
     public var protocolError: String?
     /// `--measure` could not measure what it was asked to; the run was killed.
     public var measureError: String?
-    /// A readiness message that arrived but did not count (a `READY=1` from
-    /// a process outside the run), said again if the run then fails.
-    public var ignoredReadiness: String?
+    /// For a run that never became ready with `--ready notify`: what
+    /// arrived on the notify socket and why it did not count (a `READY=1`
+    /// from a process outside the run), or that nothing arrived; part of
+    /// the failure.
+    public var readinessAccount: String?
     /// With `--counts`: which counters were measured, by what, and why the
     /// others were not.
     public var counterReport: CounterReport?
@@ -79,15 +81,20 @@ public struct ObservedRun: Sendable, Equatable {
         if let protocolError { return protocolError }
         if let measureError { return measureError }
         switch figures.exit {
-        case .timedOut: return "timed out before it was ready; its process group was killed"
+        case .timedOut:
+            let account = readinessAccount.map { "; \($0)" } ?? ""
+            return "timed out before it was ready; its process group was killed\(account)"
         case .signaled(let signal): return "crashed: killed by signal \(signal) (\(signalName(signal)))"
-        case .exited(let code) where code != 0: return "exited with status \(code)"
+        case .exited(let code) where code != 0:
+            // What the notify socket got before (a sender refused, or nothing) may be why.
+            let account = readinessAccount.map { "; \($0)" } ?? ""
+            return "exited with status \(code)\(account)"
         case .failedToStart(let reason): return "failed to start: \(reason)"
         default: break
         }
         if figures.wallToReady == nil {
-            let ignored = ignoredReadiness.map { "; \($0)" } ?? ""
-            return "exited before it was ready (the probe never fired)\(ignored)"
+            let account = readinessAccount.map { "; \($0)" } ?? ""
+            return "exited before it was ready (the probe never fired)\(account)"
         }
         return nil
     }

@@ -16,7 +16,11 @@ package struct NotifyRefusal: Sendable, Equatable {
     }
 
     /// "READY=1", or the first field (sanitised, at most 60 characters).
-    package var summary: String {
+    package var summary: String { Self.summary(of: fields) }
+
+    /// "READY=1" when `fields` hold it, else the first field (sanitised, at
+    /// most 60 characters): a message as a run's notes name it.
+    package static func summary(of fields: [String]) -> String {
         if fields.contains("READY=1") { return "READY=1" }
         let first = TerminalText.sanitized(fields.first ?? "an empty message")
         return first.count > 60 ? String(first.prefix(60)) + "…" : first

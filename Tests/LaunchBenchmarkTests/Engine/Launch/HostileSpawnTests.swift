@@ -228,20 +228,26 @@ struct HostileSpawnTests {
             address = (try? String(contentsOfFile: socketFile, encoding: .utf8)) ?? ""
             usleep(10_000)
         }
-        #expect(address.hasPrefix("/"), "the notify socket is a path in a private directory")
+        #expect(address.hasPrefix("/"), "the notify socket is a path in a directory of its own")
         var info = stat()
         let directory = String(address[..<(address.lastIndex(of: "/") ?? address.endIndex)])
-        #expect(stat(directory, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        // Others may enter (a service may become another user) but not list, add, rename or remove.
+        #expect(stat(directory, &info) == 0 && info.st_mode & 0o777 == 0o711)
         let sender = Process()
         sender.executableURL = URL(fileURLWithPath: impostor)
         sender.arguments = [address, "READY=1"]
         try sender.run()
-        let run = try RunLoop(process: process, settings: RunSettings(probe: .notify, timeout: .seconds(1))).run()
+        let run = try RunLoop(process: process, settings: RunSettings(probe: .notify, timeout: .seconds(3))).run()
         sender.waitUntilExit()
         #expect(sender.terminationStatus == 0)
         #expect(run.wallToReady == nil)
         #expect(run.exit == .timedOut)
         #expect(run.notes.contains { $0.contains("ignored READY=1") && $0.contains("impostor") })
+        // The timeout itself says what arrived, from whom, and why it did not count.
+        let failure = try #require(run.failure)
+        #expect(failure.contains("timed out before it was ready"), "\(failure)")
+        #expect(failure.contains("ignored READY=1 on the notify socket from pid \(sender.processIdentifier) (impostor)"), "\(failure)")
+        #expect(failure.contains("it is not the launched process (pid \(process.pid))"), "\(failure)")
     }
 
     @Test("READY=1 from a descendant of the launched process is accepted")

@@ -34,6 +34,36 @@ final class NotifyChannel: RunEventSource {
         }
     }
 
+    /// For a run that never became ready: whether anything was sent to the
+    /// socket, by whom, and why it did not count — nothing at all (and why
+    /// that may be), messages of the run's own without READY=1, or the
+    /// ignored senders (``ignored``).
+    var unreadyAccount: String {
+        var parts: [String] = []
+        if socket.received == 0 {
+            let reach =
+                socket.everyoneCanReach
+                ? "which every user may send to"
+                : "in a directory other users cannot enter (no candidate of $XDG_RUNTIME_DIR, $TMPDIR, /tmp can be "
+                    + "entered by every user): a program that changes user cannot reach it"
+            parts.append(
+                "nothing was sent to the notify socket (NOTIFY_SOCKET=\(socket.address), \(reach)): the program may not "
+                    + "speak sd_notify, may not have got as far as READY=1, or something on the way dropped NOTIFY_SOCKET "
+                    + "from its environment (sudo and env -i do)")
+        }
+        if socket.accepted > 0 {
+            parts.append(
+                "the run's processes sent \(socket.accepted) message(s) on the notify socket, none with READY=1 (the last: "
+                    + "\(NotifyRefusal.summary(of: socket.lastAccepted)))")
+        }
+        parts += ignored
+        let named = socket.accepted + socket.refusals.count
+        if socket.received > named, !socket.refusals.isEmpty {
+            parts.append("\(socket.received - named) more message(s) from ignored senders")
+        }
+        return parts.joined(separator: "; ")
+    }
+
     private func reason(_ sender: Int32) -> String {
         if sender <= 0 { return "the message carries no sender pid, so it cannot be tied to the run" }
         if sender == process.service.pid {

@@ -30,7 +30,7 @@ extension RunLoop {
         for note in records.notes + machine.notes + ignored where !run.notes.contains(note) {
             run.notes.append(note)
         }
-        run.ignoredReadiness = ignored.first
+        if machine.readyAt == nil { run.readinessAccount = notify?.unreadyAccount }
         if end.tree.unreaped > 0 {
             run.notes.append("\(end.tree.unreaped) process(es) of the run could not be killed within 5 s (uninterruptible sleep?)")
         }
