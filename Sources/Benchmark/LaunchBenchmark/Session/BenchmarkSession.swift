@@ -249,7 +249,8 @@ public struct BenchmarkSession: Sendable {
                 outcome.profiling = profiled
                 if !profiled.profiles.isEmpty { outcome.document.profiles = profiled.records }
                 if let baseline, outcome.document.comparison != nil {
-                    let differences = Self.profileDifferences(baseline: baseline.document.profiles ?? [], current: profiled.records)
+                    let differences = Self.profileDifferences(
+                        baseline: baseline.document.profiles ?? [], current: profiled.records, profiles: profiled.byTarget)
                     outcome.document.comparison?.profileDifferences = differences
                     for difference in differences ?? [] {
                         let lines =
@@ -277,12 +278,18 @@ public struct BenchmarkSession: Sendable {
 
     /// The differential profile of each target profiled on both sides, its
     /// differential flame graph written beside the current profile's files.
-    static func profileDifferences(baseline: [ProfileRecord], current: [ProfileRecord]) -> [ProfileDifference]? {
+    /// The baseline's stacks are read from its saved folded file; the
+    /// current ones come from the profile in memory (`profiles`, by target),
+    /// never read back from the file this session just wrote.
+    static func profileDifferences(
+        baseline: [ProfileRecord], current: [ProfileRecord], profiles: [String: SymbolizedProfile] = [:]
+    ) -> [ProfileDifference]? {
         var differences: [ProfileDifference] = []
         for record in current {
             guard let old = baseline.first(where: { $0.target == record.target }),
                 let before = try? String(contentsOfFile: old.folded, encoding: .utf8),
-                let after = try? String(contentsOfFile: record.folded, encoding: .utf8)
+                let after = profiles[record.target].map({ FoldedStacks.text(of: $0) })
+                    ?? (try? String(contentsOfFile: record.folded, encoding: .utf8))
             else { continue }
             var difference = ProfileDifference.between(
                 target: record.target, before: before, launchesBefore: old.launches, after: after, launchesAfter: record.launches)
