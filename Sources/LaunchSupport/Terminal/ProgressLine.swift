@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LaunchProfFiles
 
 /// A single status line that rewrites itself on a terminal ("\r" + clear
 /// line), e.g. `sample-app (warm)  run 12/30  median 14.2 ms  ETA 3 s`.
@@ -67,7 +68,7 @@ package struct ProgressLine: Sendable {
 
     private func emit(_ text: String) {
         // A progress line that cannot be drawn is not worth failing a run for.
-        Array(text.utf8).withUnsafeBytes { bytes in _ = try? Syscall.writeAll(descriptor, bytes) }
+        StandardStream(descriptor: descriptor).write(text)
     }
 
     /// "3 s", "2 min 5 s", "1 h 2 min".
