@@ -17,7 +17,7 @@ import Darwin
 /// it loses is found out at exit, if at all. Here each message is written
 /// at once with write(2): EINTR is retried, a short write goes on with the
 /// rest, a stream that would block (a descriptor someone made non-blocking)
-/// is waited for at most ``blockedBudget`` in all, and any other failure
+/// is waited for at most ``blockedBudget`` in all (2 s), and any other failure
 /// (EPIPE, ENOSPC, EIO, EBADF) drops the message and answers false. What
 /// launchprof does and the status it exits with never depend on whether
 /// its messages could be read (SIGPIPE is ignored by launchprof, so a
@@ -37,11 +37,13 @@ package struct StandardStream: Sendable {
 
     /// How long one message may wait, in all, for a stream that would
     /// block, before the rest of it is dropped (milliseconds).
-    package static let blockedBudget: Int32 = 2_000
+    package let blockedBudget: Int32
 
-    /// A stream on `descriptor` (tests write to a pipe or file of their own).
-    package init(descriptor: Int32) {
+    /// A stream on `descriptor` (the run loop copies a program's output to
+    /// launchprof's with `blockedBudget` 0: it never waits outside its poll).
+    package init(descriptor: Int32, blockedBudget: Int32 = 2_000) {
         self.descriptor = descriptor
+        self.blockedBudget = blockedBudget
     }
 
     /// Writes `text` as UTF-8; false when not all of it could be written.
@@ -65,7 +67,7 @@ package struct StandardStream: Sendable {
             }
             let code = written < 0 ? errno : EIO
             if code == EINTR { continue }
-            guard code == EAGAIN || code == EWOULDBLOCK, waited < Self.blockedBudget else { return false }
+            guard code == EAGAIN || code == EWOULDBLOCK, waited < blockedBudget else { return false }
             // Non-blocking and full: wait for room, 100 ms at a time, within the budget.
             var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
             _ = poll(&request, 1, 100)

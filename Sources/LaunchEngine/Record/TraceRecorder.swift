@@ -101,7 +101,9 @@ public struct TraceRecorder: Sendable {
 
     /// ``record(_:to:)`` with the program writing to `tracePath`, and errors
     /// naming `reported`, the file the user asked for.
-    private func record(_ target: LaunchTarget, writingTo tracePath: String, reportedAs reported: String) throws(RecordError)
+    private func record(
+        _ target: LaunchTarget, writingTo tracePath: String, reportedAs reported: String
+    ) throws(RecordError)
         -> RecordedLaunch
     {
         var target = target

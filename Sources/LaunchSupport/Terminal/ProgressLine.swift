@@ -1,7 +1,8 @@
+import LaunchProfFiles
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import LaunchProfFiles
 
 /// A single status line that rewrites itself on a terminal ("\r" + clear
 /// line), e.g. `sample-app (warm)  run 12/30  median 14.2 ms  ETA 3 s`.
