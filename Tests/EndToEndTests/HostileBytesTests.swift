@@ -78,6 +78,15 @@ struct HostileBytesTests {
             in: scratch.path)
         #expect(underFile.status == 2)
         #expect(underFile.standardError.contains("is not a directory"), "\(underFile.standardError)")
+        // Two outputs to one file: the second would replace the first.
+        let twice = try launchprof(
+            [
+                "run", "-r", "1", "-w", "0", "--export-json", scratch.file("same"), "--export-markdown", scratch.file("same"),
+                "--", "/bin/sh", "-c", "touch '\(launched)'",
+            ], in: scratch.path)
+        #expect(twice.status == 2)
+        #expect(twice.standardError.contains("--export-markdown: "), "\(twice.standardError)")
+        #expect(twice.standardError.contains("--export-json writes"), "\(twice.standardError)")
         #expect(access(launched, F_OK) != 0, "the target was launched")
     }
 

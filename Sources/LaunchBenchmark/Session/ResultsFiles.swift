@@ -40,13 +40,20 @@ public struct ResultsFiles: Sendable, Equatable {
 
     /// Checks, before anything runs, that every file asked for can be
     /// written where it is asked for: its directory exists and takes a new
-    /// file, and it is not a directory (`AtomicFile.checkWritable`; nothing
-    /// is created or changed). ``BenchmarkSession/validate()`` calls it for
-    /// ``BenchmarkSettings/results``, so that a typo in one path does not
-    /// cost a whole benchmark. Names every one that cannot be written.
+    /// file, it is not a directory (`AtomicFile.checkWritable`; nothing is
+    /// created or changed), and no other output is asked to the same path
+    /// (the last written would replace the other). ``BenchmarkSession/validate()``
+    /// calls it for ``BenchmarkSettings/results``, so that a typo in one
+    /// path does not cost a whole benchmark. Names every one that fails.
     public func check() throws(ResultsWriteError) {
         var failures: [ResultsWriteFailure] = []
+        var seen: [String: String] = [:]
         for (output, path) in destinations {
+            if let first = seen[path] {
+                failures.append(ResultsWriteFailure(output: output, path: path, reason: "\(first) writes '\(path)' already"))
+                continue
+            }
+            seen[path] = output
             do {
                 try AtomicFile.checkWritable(path)
             } catch {
