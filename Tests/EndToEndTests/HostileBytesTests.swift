@@ -50,6 +50,37 @@ struct HostileBytesTests {
         #expect(try TraceReader.read(path: trace).header.pid > 0)
     }
 
+    @Test("StandardStream: false on /dev/full, a closed descriptor and a full non-blocking pipe, within its budget; never a trap")
+    func standardStreamNeverTraps() throws {
+        let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        defer { close(full) }
+        #expect(!StandardStream(descriptor: full).write("lost\n"))
+        // (A closed pipe is EPIPE only where SIGPIPE is ignored, as in
+        // launchprof: unwritableStandardStreams runs that case.)
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        close(ends[0])
+        close(ends[1])
+        #expect(!StandardStream(descriptor: ends[1]).write("lost\n"))  // EBADF
+        // A non-blocking pipe nobody reads: the write gives up after its budget.
+        try #require(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        let big = String(repeating: "x", count: 1 << 20)
+        let started = Date()
+        #expect(!StandardStream(descriptor: ends[1], blockedBudget: 300).write(big))
+        #expect(Date().timeIntervalSince(started) < 30)
+        // A file takes it all.
+        let scratch = try ScratchDirectory()
+        let fd = open(scratch.file("out"), O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        defer { close(fd) }
+        #expect(StandardStream(descriptor: fd).write(big))
+        #expect(try scratch.read("out").utf8.count == 1 << 20)
+    }
+
     @Test("an export into a directory that does not exist fails before the first launch, naming it", .timeLimit(.minutes(2)))
     func unwritableExportCheckedBeforeLaunch() throws {
         let scratch = try ScratchDirectory()
