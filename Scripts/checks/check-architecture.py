@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when a module imports one it must not (docs/architecture.md).
+"""Fails when a module imports one it must not (docs/architecture.md), or
+writes to standard output or error other than through StandardStream.
 
 SwiftPM lets a target import any module that happens to be built before it,
 declared dependency or not, so the one-way graph of the modules is checked
@@ -44,6 +45,15 @@ ALLOWED = {
 SAMPLES = {"LaunchProf", "LaunchProfDeferred", "LaunchProfLifecycle"}
 # Modules that must never import Foundation (they are linked into every traced program).
 NO_FOUNDATION = {"LaunchProfFiles", "LaunchProf", "LaunchProfDeferred", "LaunchProfLifecycle"}
+
+# Text for people goes through one writer that never traps
+# (Sources/LaunchProfFiles/StandardStream.swift): FileHandle's standard
+# streams trap when a write fails (stderr on /dev/full: SIGILL), and stdio's
+# print, fputs and friends buffer what they lose. The sample programs may print.
+STREAM_WRITER = os.path.join("Sources", "LaunchProfFiles", "StandardStream.swift")
+STREAM_WRITE = re.compile(
+    r"FileHandle\.standard(?:Output|Error)|(?<![\w.])(?:print|debugPrint|dump|fputs|puts|putchar|fputc|putc|fwrite|fprintf|printf)\("
+)
 
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+(?:(?:struct|class|enum|func|var|let|protocol|typealias)\s+)?(\w+)", re.M)
 
@@ -90,6 +100,13 @@ def main():
                 continue
             if not name.endswith(".swift"):
                 continue
+            if not target.startswith("Samples/") and relative != STREAM_WRITER:
+                for number, line in enumerate(text.split("\n"), 1):
+                    code = line.split("//", 1)[0]
+                    if STREAM_WRITE.search(code):
+                        problems.append(
+                            f"{relative}:{number}: writes to standard output or error by itself; use StandardStream "
+                            "(the CLI: Output), the one writer that never traps")
             allowed = SAMPLES if target.startswith("Samples/") else ALLOWED.get(target)
             if allowed is None:
                 problems.append(f"{relative}: target '{target}' has no rule in Scripts/checks/check-architecture.py")
@@ -107,7 +124,7 @@ def main():
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
-        print(f"check-architecture: {len(problems)} import(s) against docs/architecture.md", file=sys.stderr)
+        print(f"check-architecture: {len(problems)} problem(s) against docs/architecture.md", file=sys.stderr)
         return 1
     print("check-architecture: every module imports only what docs/architecture.md allows")
     return 0

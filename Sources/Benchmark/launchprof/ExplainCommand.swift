@@ -91,14 +91,14 @@ struct ExplainCommand: ParsableCommand {
             let statistics = rerunCommand ? LoaderStatistics.measure(result.target) : nil
             let resultTrace = traced.contains(result.target.name) ? traceFile : nil
             let insights = LaunchInsights.insights(for: result, trace: resultTrace, loader: statistics)
-            print("\(result.label)")
-            if insights.isEmpty { print("  \(LaunchInsights.nothingStandsOut(in: result))") }
+            Output.line("\(result.label)")
+            if insights.isEmpty { Output.line("  \(LaunchInsights.nothingStandsOut(in: result))") }
             for insight in insights {
-                print("  • \(insight.area.rawValue): \(insight.finding)")
-                print("    why: \(insight.cause)")
-                print("    do:  \(insight.action)")
+                Output.line("  • \(insight.area.rawValue): \(insight.finding)")
+                Output.line("    why: \(insight.cause)")
+                Output.line("    do:  \(insight.action)")
             }
-            if resultTrace == nil, result.runs.contains(where: \.exit.isSuccess) { print("  (\(LaunchInsights.withoutTrace))") }
+            if resultTrace == nil, result.runs.contains(where: \.exit.isSuccess) { Output.line("  (\(LaunchInsights.withoutTrace))") }
             if loader, tabled.insert(result.target.name).inserted {
                 printLoaderTable(for: result, in: document)
             }
@@ -157,12 +157,12 @@ struct ExplainCommand: ParsableCommand {
                 problems.append("\(mode.rawValue): \(error)")
             }
         }
-        print("  the dynamic loader's time by library (\(result.target.name)):")
+        Output.line("  the dynamic loader's time by library (\(result.target.name)):")
         if profiles.isEmpty {
-            for problem in problems { print("    \(problem)") }
+            for problem in problems { Output.line("    \(problem)") }
             return
         }
-        for line in LoaderTable.lines(warm: profiles[.warm], cold: profiles[.cold]) { print("    \(line)") }
-        for problem in problems { print("    \(problem)") }
+        for line in LoaderTable.lines(warm: profiles[.warm], cold: profiles[.cold]) { Output.line("    \(line)") }
+        for problem in problems { Output.line("    \(problem)") }
     }
 }

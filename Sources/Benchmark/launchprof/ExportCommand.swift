@@ -45,7 +45,7 @@ struct ExportCommand: ParsableCommand {
         let exporter: any TraceExporter = format == .otlp ? OTLPTraceExporter(serviceName: serviceName) : format.exporter
         let text = exporter.export(parsed)
         guard let output else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Output.standardOutput(text)
             return
         }
         do {
@@ -57,7 +57,7 @@ struct ExportCommand: ParsableCommand {
 
     /// Prints `message` and returns the exit status for bad input.
     private func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("launchprof export: \(message)\n".utf8))
+        Output.note(message, command: "export")
         return ExitCode(LaunchExitStatus.usage)
     }
 }

@@ -15,7 +15,9 @@ struct LaunchProfCommand: AsyncParsableCommand {
     )
 
     /// As the default, except that bad usage exits with 2 (as hyperfine and
-    /// most Unix tools do) instead of swift-argument-parser's EX_USAGE (64).
+    /// most Unix tools do) instead of swift-argument-parser's EX_USAGE (64),
+    /// and that help, version and errors are written through `Output` (whose
+    /// writer never traps) rather than swift-argument-parser's stdio.
     static func main() async {
         HarnessSignals.prepare()
         do {
@@ -26,9 +28,14 @@ struct LaunchProfCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            exit(withError: ExitCode(LaunchExitStatus.usage))
+            var status = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                // Help and version are what was asked for: standard output.
+                if status == .success { Output.line(message) } else { Output.standardError(message + "\n") }
+            }
+            if status == .validationFailure { status = ExitCode(LaunchExitStatus.usage) }
+            Glibc.exit(status.rawValue)
         }
     }
 }

@@ -96,15 +96,15 @@ struct ProfileCommand: ParsableCommand {
         recorder.method = sampler
         defer { recorder.interrupt?.stop() }
         if recorder.samplingMethod().method == .inProcess, let note = preload.note {
-            FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8))
+            Output.note(note, command: "profile")
         }
         do {
             let profiled = try recorder.profile(
                 LaunchTarget(name: base, arguments: RawCommandLine.current.suffix(matching: command)), directory: outputDir, base: base)
-            for note in profiled.notes { FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8)) }
-            FileHandle.standardError.write(Data(profiled.summary(base: base).utf8))
+            for note in profiled.notes { Output.note(note, command: "profile") }
+            Output.standardError(profiled.summary(base: base))
         } catch {
-            FileHandle.standardError.write(Data("launchprof profile: \(error)\n".utf8))
+            Output.note("\(error)", command: "profile")
             throw ExitCode(error.status)
         }
     }

@@ -51,9 +51,9 @@ struct RecordCommand: ParsableCommand {
         defer { recorder.interrupt?.stop() }
         do {
             let recorded = try recorder.record(target, to: path)
-            FileHandle.standardError.write(Data(RecordSummary(recorded, path: path).text.utf8))
+            Output.standardError(RecordSummary(recorded, path: path).text)
         } catch {
-            FileHandle.standardError.write(Data("launchprof record: \(error)\n".utf8))
+            Output.note("\(error)", command: "record")
             throw ExitCode(error.status)
         }
     }

@@ -71,11 +71,11 @@ struct ReportCommand: ParsableCommand {
         do {
             if let output {
                 try report.write(to: output)
-                FileHandle.standardError.write(Data("launchprof report: wrote \(output)\n".utf8))
+                Output.note("wrote \(output)", command: "report")
             }
             if let svgDir {
                 let files = try report.writeCharts(to: svgDir)
-                FileHandle.standardError.write(Data("launchprof report: wrote \(files.count) files to \(svgDir)\n".utf8))
+                Output.note("wrote \(files.count) files to \(svgDir)", command: "report")
             }
         } catch {
             throw fail("\(error)")
@@ -91,18 +91,16 @@ struct ReportCommand: ParsableCommand {
             throw fail(error.description)
         }
         for skipped in report.history.skipped {
-            FileHandle.standardError.write(Data("launchprof report: skipped \(skipped.path): \(skipped.reason)\n".utf8))
+            Output.note("skipped \(skipped.path): \(skipped.reason)", command: "report")
         }
         do {
             if let output {
                 try report.write(to: output)
-                FileHandle.standardError.write(
-                    Data(
-                        "launchprof report: wrote \(output) (\(report.history.entries.count) results files)\n".utf8))
+                Output.note("wrote \(output) (\(report.history.entries.count) results files)", command: "report")
             }
             if let svgDir {
                 let files = try report.writeCharts(to: svgDir)
-                FileHandle.standardError.write(Data("launchprof report: wrote \(files.count) files to \(svgDir)\n".utf8))
+                Output.note("wrote \(files.count) files to \(svgDir)", command: "report")
             }
         } catch {
             throw fail("\(error)")
@@ -111,7 +109,7 @@ struct ReportCommand: ParsableCommand {
 
     /// Prints `message` and returns the exit status for bad input.
     private func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("launchprof report: \(message)\n".utf8))
+        Output.note("\(message)", command: "report")
         return ExitCode(LaunchExitStatus.usage)
     }
 }

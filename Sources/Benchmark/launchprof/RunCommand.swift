@@ -51,7 +51,10 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw Output.fail("\(error)", status: .usage)
         }
-        let session = try self.session(config: config, labels: labels)
+        let files = ResultsFiles(
+            json: options.exportJson, markdown: options.exportMarkdown, junit: gate.exportJunit, html: options.report,
+            metrics: metrics)
+        let session = try self.session(config: config, labels: labels, results: files)
         let line = ProgressLine()
         let outcome: BenchmarkOutcome
         do {
@@ -66,8 +69,7 @@ struct RunCommand: ParsableCommand {
                             median: progress.median))
                 case .measured(let document):
                     line.clear()
-                    Output.printReport(document)
-                    fflush(nil)  // the measured report first, then the profiles
+                    Output.printReport(document)  // unbuffered: the measured report first, then the profiles
                 case .profiling(let target, let launch, let total):
                     line.update(ProgressLine.Status(label: "\(target) (profile)", run: launch, total: total, median: nil))
                 case .profiled(_, _, let summary):
@@ -82,28 +84,32 @@ struct RunCommand: ParsableCommand {
             line.clear()
             throw Output.fail(error.message, status: error.status)
         }
+        // Every file is written even when one cannot be; each failure is
+        // named, and one makes the exit 2 unless the benchmark's own status
+        // says more (a failed launch, a budget, an interrupt).
+        var writeFailed = false
         do {
-            let pushed = try outcome.write(
-                ResultsFiles(
-                    json: options.exportJson, markdown: options.exportMarkdown, junit: gate.exportJunit, html: options.report,
-                    metrics: metrics))
+            let pushed = try outcome.write(files)
             if let gateway = metrics?.gateway, !pushed.isEmpty {
                 Output.note("pushed \(pushed.count) group\(pushed.count == 1 ? "" : "s") to \(gateway.url) (job \(gateway.job))")
             }
         } catch {
-            throw Output.fail(error.description, status: .usage)
+            for failure in error.failures { Output.error(failure.description) }
+            writeFailed = true
         }
         for problem in outcome.problems { Output.error(problem) }
         if let path = outcome.savedBaseline, let name = options.saveBaseline {
             Output.note("saved baseline '\(name)' to \(path)")
         }
         if outcome.status != .success { throw ExitCode(outcome.status) }
+        if writeFailed { throw ExitCode(LaunchExitStatus.usage) }
     }
 
     /// The benchmark the flags and the config file describe.
-    private func session(config: LaunchConfig?, labels: MetricLabels) throws -> BenchmarkSession {
+    private func session(config: LaunchConfig?, labels: MetricLabels, results: ResultsFiles) throws -> BenchmarkSession {
         var settings = try options.settings()
         settings.labels = labels
+        settings.results = results
         gate.apply(to: &settings)
         do {
             var session: BenchmarkSession

@@ -96,7 +96,7 @@ public enum LaunchTracker {
             do {
                 try Tracer.flush()
             } catch {
-                StandardError.write("launchprof: \(error)\n")
+                StandardStream.error.write("launchprof: \(error)\n")
             }
         }
         lp_harness_record(LP_RECORD_READY, now, nil, 0)
@@ -111,7 +111,7 @@ public enum LaunchTracker {
             do {
                 try Tracer.flush()
             } catch {
-                StandardError.write("launchprof: \(error)\n")
+                StandardStream.error.write("launchprof: \(error)\n")
             }
         }
         let handlers = completion.withLock { state in

@@ -64,6 +64,6 @@ func launchprofWriteTraceAtExit() {
     do {
         try Tracer.flush()
     } catch {
-        StandardError.write("launchprof: \(error)\n")
+        StandardStream.error.write("launchprof: \(error)\n")
     }
 }

@@ -4,10 +4,12 @@
 // that warm their caches, and marks each step as a milestone or interval.
 //
 //   lp-sample-app [--config FILE] [--words N] [--workers N] [--extra-ms N]
-//                 [--hot-ms N] [--exit-before-ready] [--then COMMAND]
+//                 [--hot-ms N] [--milestones N] [--exit-before-ready] [--then COMMAND]
 //
 // --hot-ms N spends N ms in computeLaunchHotspot (a known top frame for the
-// sampler's tests); --exit-before-ready exits before launch complete;
+// sampler's tests); --milestones N records N more milestones ("flood 0"
+// to "flood N-1", distinct names) before launch complete (a program that
+// floods launchprof with records); --exit-before-ready exits before launch complete;
 // --then COMMAND runs `/bin/sh -c COMMAND` after launch complete and waits
 // for it (a child that must not inherit the harness's LAUNCHPROF_* variables).
 //
@@ -32,6 +34,7 @@ struct Options {
     var slowIndexMilliseconds = 0
     var waitMilliseconds = 0
     var hotMilliseconds = 0
+    var floodMilestones = 0
     var exitBeforeReady = false
     var then: String?
 }
@@ -70,11 +73,12 @@ func parseOptions() -> Options {
         case "--workers": options.workers = number(for: argument)
         case "--extra-ms": options.extraMilliseconds = number(for: argument)
         case "--hot-ms": options.hotMilliseconds = number(for: argument)
+        case "--milestones": options.floodMilestones = number(for: argument)
         case "--exit-before-ready": options.exitBeforeReady = true
         case "--then": options.then = value(for: argument)
         case "-h", "--help":
             print(
-                "usage: lp-sample-app [--config FILE] [--words N] [--workers N] [--extra-ms N] [--hot-ms N] [--exit-before-ready] [--then COMMAND]"
+                "usage: lp-sample-app [--config FILE] [--words N] [--workers N] [--extra-ms N] [--hot-ms N] [--milestones N] [--exit-before-ready] [--then COMMAND]"
             )
             exit(0)
         default: fail("unknown argument '\(argument)' (try --help)")
@@ -247,6 +251,7 @@ if options.hotMilliseconds > 0 {
     let hot = signposter.withIntervalSignpost("hotspot") { computeLaunchHotspot(milliseconds: options.hotMilliseconds) }
     if hot == 42 { print("") }  // keep the result
 }
+for number in 0..<options.floodMilestones { LaunchTracker.recordMilestone(dynamicName: "flood \(number)") }
 if options.exitBeforeReady { exit(0) }
 
 LaunchTracker.recordLaunchComplete()

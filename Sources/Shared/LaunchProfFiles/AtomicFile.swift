@@ -25,21 +25,20 @@ package func errnoText(_ code: Int32) -> String {
 ///
 /// Foundation-free, so that LaunchProf can use it.
 public enum AtomicFile {
-    /// Writes `bytes` to `path` whole or not at all, with `mode` whatever
-    /// the umask; `sync` makes the data durable (fsync) before the rename.
+    /// The mode of a file written anew (the umask does not apply).
+    public static let defaultMode: mode_t = 0o644
+
+    /// Writes `bytes` to `path` whole or not at all; `sync` makes the data
+    /// durable (fsync) before the rename. The file gets `mode` whatever the
+    /// umask; with `mode` nil it keeps the mode of the regular file it
+    /// replaces (a results file someone made 0600 stays 0600), and a new
+    /// one gets ``defaultMode``.
     public static func write(
-        _ bytes: [UInt8], to path: String, sync: Bool = false, mode: mode_t = 0o644
+        _ bytes: [UInt8], to path: String, sync: Bool = false, mode: mode_t? = nil
     ) throws(AtomicFileError) {
-        var temporary = ""
-        var fd: Int32 = -1
-        for _ in 0..<16 {
-            temporary = "\(path).tmp.\(getpid()).\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-            if fd >= 0 || errno != EEXIST { break }
-        }
-        guard fd >= 0 else { throw .create(path: path, errno: errno) }
+        let (temporary, fd) = try createTemporary(beside: path)
         // The mode asked for, whatever the umask (a state file must be 0600).
-        fchmod(fd, mode)
+        fchmod(fd, mode ?? existingMode(of: path) ?? defaultMode)
         var failure: AtomicFileError?
         bytes.withUnsafeBytes { buffer in
             var offset = 0
@@ -59,7 +58,65 @@ public enum AtomicFile {
             unlink(temporary)
             throw failure
         }
-        guard rename(temporary, path) == 0 else {
+        try rename(temporary, to: path)
+    }
+
+    /// Checks that `path` can be written the way ``write(_:to:sync:mode:)``
+    /// writes it, without touching it: a temporary file can be created
+    /// beside it (its directory exists and is writable) and removed, and
+    /// `path` is not a directory. What a command checks for each of its
+    /// outputs before it does any work, so that an output that cannot be
+    /// written fails at once, not after the work.
+    public static func checkWritable(_ path: String) throws(AtomicFileError) {
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { throw .rename(path: path, errno: EISDIR) }
+        let (temporary, fd) = try createTemporary(beside: path)
+        close(fd)
+        unlink(temporary)
+    }
+
+    /// Replaces `path` with the whole file `staged`, written beside it (on
+    /// the same file system) by someone else, a traced program say: one rename, the
+    /// existing file's mode kept as ``write(_:to:sync:mode:)`` keeps it,
+    /// else ``defaultMode``); on failure `staged` is removed and `path` is
+    /// as it was.
+    public static func replace(_ path: String, with staged: String) throws(AtomicFileError) {
+        let mode = existingMode(of: path) ?? defaultMode
+        guard chmod(staged, mode) == 0 else {
+            let code = errno
+            unlink(staged)
+            throw .write(path: path, errno: code)
+        }
+        try rename(staged, to: path)
+    }
+
+    // MARK: - Steps
+
+    /// The permission bits of `path` when it is a regular file (not
+    /// followed if it is a symlink: the rename replaces the link itself).
+    private static func existingMode(of path: String) -> mode_t? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return status.st_mode & 0o7777
+    }
+
+    /// A new file beside `path` with an unpredictable name, created only if
+    /// it does not exist yet (`O_EXCL | O_NOFOLLOW`).
+    private static func createTemporary(beside path: String, mode: mode_t = 0o600) throws(AtomicFileError) -> (String, Int32) {
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<16 {
+            temporary = "\(path).tmp.\(getpid()).\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw .create(path: path, errno: errno) }
+        return (temporary, fd)
+    }
+
+    /// Renames `temporary` over `path`; on failure removes it.
+    private static func rename(_ temporary: String, to path: String) throws(AtomicFileError) {
+        guard Glibc.rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
             throw .rename(path: path, errno: code)

@@ -74,23 +74,18 @@ public struct BenchmarkOutcome: Sendable {
     /// Writes each file `files` asks for: JSON, Markdown, JUnit XML and the
     /// HTML report (with the baseline's runs and the flame graphs), each
     /// whole or not at all; then the metrics (exposition file, Pushgateway),
-    /// so that a push that fails loses nothing. Stops at the first that
-    /// cannot be written; the error names it. Returns the URLs pushed to.
+    /// so that a push that fails loses nothing. One that cannot be written
+    /// does not stop the others: the error names every one that failed.
+    /// Returns the URLs pushed to.
     @discardableResult
     public func write(_ files: ResultsFiles) throws(ResultsWriteError) -> [String] {
-        try files.writeDocuments(document)
-        if let path = files.html {
-            do {
-                try HTMLReport(
-                    document: document, baseline: baseline?.document,
-                    comparison: baseline.map { document.comparison(against: $0.document, named: $0.name) },
-                    profiles: profiling?.byTarget ?? [:]
-                ).write(to: path)
-            } catch {
-                throw ResultsWriteError(path: path, reason: "\(error)")
-            }
+        try files.write(document) { path in
+            try HTMLReport(
+                document: document, baseline: baseline?.document,
+                comparison: baseline.map { document.comparison(against: $0.document, named: $0.name) },
+                profiles: profiling?.byTarget ?? [:]
+            ).write(to: path)
         }
-        return try files.metrics?.export(document) ?? []
     }
 
     /// Throws unless every target launched, every budget was met and nothing

@@ -25,7 +25,8 @@ import LaunchSupport
 ///
 /// The steps, in order: ``validate()`` (every check that needs no run: a
 /// reference that names a target, programs that exist, a baseline that can
-/// be read, directories that can be created); the measured runs, interleaved
+/// be read, directories that can be created, results files that can be
+/// written); the measured runs, interleaved
 /// target by target ( `BenchmarkRunner`); the results document with
 /// budgets checked and the baseline compared (``BenchmarkEvent/measured(_:)``);
 /// profiles when asked for; the baseline saved when asked for. The outcome
@@ -150,6 +151,11 @@ public struct BenchmarkSession: Sendable {
             }
         }
         if let profiling = settings.profiling { try ProfilingStep.prepare(profiling) }
+        do {
+            try settings.results.check()
+        } catch {
+            throw .usage(error.description)
+        }
         return baseline
     }
 

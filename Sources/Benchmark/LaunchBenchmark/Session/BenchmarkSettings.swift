@@ -35,6 +35,10 @@ public struct BenchmarkSettings: Sendable {
     /// (`--loader`): this many audited launches per target and mode, before
     /// the comparison (whose attribution uses them); nil: not measured.
     public var loaderLaunches: Int?
+    /// The files the outcome will be written to (``BenchmarkOutcome/write(_:)``):
+    /// ``BenchmarkSession/validate()`` checks, before the first launch,
+    /// that each can be written there.
+    public var results = ResultsFiles()
     /// Save the measured results as this baseline once measuring succeeded.
     public var saveBaseline: String?
     /// Where named baselines are read and saved.

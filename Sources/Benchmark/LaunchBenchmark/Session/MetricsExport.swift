@@ -39,23 +39,29 @@ public struct MetricsExport: Sendable, Equatable {
     }
 
     /// Writes the exposition file, then pushes; returns the URLs pushed to.
-    /// Each is done whole or reported: the file is written atomically, and
-    /// a failed push names the group's URL.
+    /// Each is done whole or reported, and the push is tried even when the
+    /// file cannot be written: the file is written atomically, and a failed
+    /// push names the group's URL.
     @discardableResult
     public func export(_ document: ResultsDocument) throws(ResultsWriteError) -> [String] {
         let exposition = PrometheusExposition(labels: labels)
+        var failures: [ResultsWriteFailure] = []
         if let file {
             do {
                 try AtomicFile.write(exposition.text(document), to: file)
             } catch {
-                throw ResultsWriteError(path: file, reason: "\(error)")
+                failures.append(ResultsWriteFailure(output: "--export-openmetrics", path: file, reason: "\(error)"))
             }
         }
-        guard let gateway else { return [] }
-        do {
-            return try gateway.push(document, exposition: exposition)
-        } catch {
-            throw ResultsWriteError(path: gateway.url, reason: "\(error)")
+        var pushed: [String] = []
+        if let gateway {
+            do {
+                pushed = try gateway.push(document, exposition: exposition)
+            } catch {
+                failures.append(ResultsWriteFailure(output: "--push-gateway", path: gateway.url, reason: "\(error)"))
+            }
         }
+        if !failures.isEmpty { throw ResultsWriteError(failures) }
+        return pushed
     }
 }

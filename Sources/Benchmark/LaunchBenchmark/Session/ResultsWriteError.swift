@@ -2,18 +2,22 @@ import LaunchEngine
 import LaunchReports
 import LaunchSupport
 
-/// A results file that could not be written (exit status 2).
+/// Results outputs that could not be written (exit status 2), each named;
+/// the others were written.
 public struct ResultsWriteError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file that could not be written.
-    public var path: String
-    /// Why, as the exporter or the file system said.
-    public var reason: String
+    /// Every output that failed, in the order they are written.
+    public var failures: [ResultsWriteFailure]
 
-    /// An error for `path`.
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
+    /// An error of these failures.
+    public init(_ failures: [ResultsWriteFailure]) {
+        self.failures = failures
     }
 
-    public var description: String { reason.contains(path) ? reason : "\(path): \(reason)" }
+    /// An error of one output at `path`.
+    public init(output: String, path: String, reason: String) {
+        self.init([ResultsWriteFailure(output: output, path: path, reason: reason)])
+    }
+
+    /// One line per failure.
+    public var description: String { failures.map(\.description).joined(separator: "\n") }
 }

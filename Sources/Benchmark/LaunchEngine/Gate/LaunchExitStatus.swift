@@ -26,10 +26,11 @@ public enum LaunchExitStatus: Int32, Sendable, Equatable, CustomStringConvertibl
 extension RecordError {
     /// What `launchprof record` and `profile` exit with: a program that cannot
     /// be started is bad usage (2), an interrupt 130, anything the program
-    /// did (crash, no trace, not ready) a failed launch (3).
+    /// did (crash, no trace, not ready) a failed launch (3). A trace that
+    /// cannot be written where asked is bad usage, as in `run`.
     public var status: LaunchExitStatus {
         switch self {
-        case .launch: .usage
+        case .launch, .output: .usage
         case .interrupted: .interrupted
         default: .launchFailed
         }

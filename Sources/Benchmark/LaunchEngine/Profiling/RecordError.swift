@@ -32,6 +32,9 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
     /// cannot be named. ``ProfileRecorder`` launches it again with the
     /// kernel's mmap records.
     case mappingsMissed(program: String)
+    /// The trace cannot be written to `path` (checked before the launch,
+    /// and again when the whole trace replaces the file): the reason.
+    case output(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -54,6 +57,8 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
         case .samples(let reason): "the launch's samples: \(reason)"
         case .mappingsMissed(let program):
             "\(program) ended before its mappings were read at ready: its samples cannot be named (launch it again with the kernel's mmap records)"
+        case .output(let path, let reason):
+            reason.contains(path) ? reason : "cannot write the trace to '\(path)': \(reason)"
         case .foreignTrace(let program, let path, let writer, let launched):
             "\(path) was written by pid \(writer), not by \(program) (pid \(launched)): a program it ran inherited "
                 + "LAUNCHPROF_TRACE; a wrapper script must exec the traced program"

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LaunchAnalysis
+import LaunchProfFiles
 import LaunchSupport
 
 /// Runs a program once with tracing on (LAUNCHPROF_TRACE) and reads its trace.
@@ -45,7 +46,66 @@ public struct TraceRecorder: Sendable {
     /// Launches `target` with its trace going to `tracePath`, waits for it to
     /// exit or be ready (killing its process group at the timeout), and reads
     /// the trace.
+    ///
+    /// The program writes its trace into a private directory beside
+    /// `tracePath` (same file system); only a whole trace of this launch,
+    /// read and checked, replaces `tracePath`, in one rename
+    /// (`AtomicFile.replace`, which keeps the existing file's mode). When
+    /// the program fails, writes no trace or a foreign one, or the recording
+    /// is interrupted, a file already at `tracePath` (an earlier trace) is
+    /// left as it was. A directory that cannot be written fails before the
+    /// launch.
     public func record(_ target: LaunchTarget, to tracePath: String) throws(RecordError) -> RecordedLaunch {
+        let staging = try Self.stagingDirectory(beside: tracePath)
+        defer { Self.remove(staging) }
+        let staged = staging + "/trace"
+        let recorded = try record(target, writingTo: staged, reportedAs: tracePath)
+        do {
+            try AtomicFile.replace(tracePath, with: staged)
+        } catch {
+            throw .output(path: tracePath, reason: error.description)
+        }
+        return recorded
+    }
+
+    /// A private directory (0700) beside `tracePath` for the trace being
+    /// written, after checking that `tracePath` itself can be replaced.
+    private static func stagingDirectory(beside tracePath: String) throws(RecordError) -> String {
+        do {
+            try AtomicFile.checkWritable(tracePath)
+        } catch {
+            throw .output(path: tracePath, reason: error.description)
+        }
+        let slash = tracePath.lastIndex(of: "/")
+        let directory = slash.map { String(tracePath[..<$0]) } ?? "."
+        let name = slash.map { String(tracePath[tracePath.index(after: $0)...]) } ?? tracePath
+        do {
+            return try PrivateDirectory.make(in: directory.isEmpty ? "/" : directory, prefix: "\(name).recording")
+        } catch {
+            throw .output(path: tracePath, reason: "\(error)")
+        }
+    }
+
+    /// Removes the staging directory and what a killed program may have
+    /// left in it (its trace, a temporary file of its AtomicFile write).
+    private static func remove(_ directory: String) {
+        if let listing = opendir(directory) {
+            while let entry = readdir(listing) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                if name != "." && name != ".." { unlink(directory + "/" + name) }
+            }
+            closedir(listing)
+        }
+        rmdir(directory)
+    }
+
+    /// ``record(_:to:)`` with the program writing to `tracePath`, and errors
+    /// naming `reported`, the file the user asked for.
+    private func record(
+        _ target: LaunchTarget, writingTo tracePath: String, reportedAs reported: String
+    ) throws(RecordError)
+        -> RecordedLaunch
+    {
         var target = target
         target.environment["LAUNCHPROF_TRACE"] = tracePath
         // With a ready probe, a LaunchProf program writes its trace just
@@ -53,8 +113,6 @@ public struct TraceRecorder: Sendable {
         // it), and the run waits for the file before stopping the program:
         // the recorded time to ready does not include the write.
         if probe != .exit { target.environment["LAUNCHPROF_TRACE_AT"] = "after-ready" }
-        // A stale trace from an earlier run must not pass for this one.
-        unlink(tracePath)
         target.ready = probe
         let run: ObservedRun
         var sink = kernelSamplingRate.map { KernelSampling(rate: $0, sink: tracePath + ".samples") }
@@ -86,8 +144,8 @@ public struct TraceRecorder: Sendable {
                 toTrace: tracePath, pid: run.pid, from: run.startNanoseconds, to: end, program: program)
         }
         guard access(tracePath, F_OK) == 0 else {
-            if probe != .exit { throw .noTraceAfterReady(program: program, path: tracePath, probe: probe, exit: run.exit) }
-            if case .exited = run.exit { throw .noTrace(program: program, path: tracePath, exit: run.exit) }
+            if probe != .exit { throw .noTraceAfterReady(program: program, path: reported, probe: probe, exit: run.exit) }
+            if case .exited = run.exit { throw .noTrace(program: program, path: reported, exit: run.exit) }
             throw .failed(program: program, exit: run.exit)
         }
         let trace: Trace
@@ -97,7 +155,7 @@ public struct TraceRecorder: Sendable {
             throw .unreadable(error)
         }
         guard Int64(trace.header.pid) == Int64(run.pid) else {
-            throw .foreignTrace(program: program, path: tracePath, writer: trace.header.pid, launched: run.pid)
+            throw .foreignTrace(program: program, path: reported, writer: trace.header.pid, launched: run.pid)
         }
         return RecordedLaunch(trace: trace, run: run)
     }

@@ -25,6 +25,12 @@ public struct TerminalReport: ResultsExporter {
 
     // MARK: - Table
 
+    /// Sub-rows (pre-main, main, milestones) shown per target: a program
+    /// that records thousands of milestones gets a table a person can read,
+    /// the first ones and a row that counts the rest, which the results
+    /// JSON holds every one of (and the Markdown and HTML reports).
+    public static let detailRowLimit = 20
+
     private func table(mode: LaunchMode, rows: [ReportRow], document: ResultsDocument) -> String {
         let hasReference = rows.contains(where: \.isReference)
         var header = ["Target", "Time to ready (median ± MAD)", "Min … Max", "User", "System", "Max RSS", "Major faults", "Runs"]
@@ -35,9 +41,15 @@ public struct TerminalReport: ResultsExporter {
         for row in rows {
             table.append(mainCells(row, hasReference: hasReference, reference: document.reference ?? ""))
             kinds.append(row.successfulRuns == row.result.runs.count ? .target : .failing)
-            for (position, detail) in row.details.enumerated() {
-                let branch = position == row.details.count - 1 ? "└ " : "├ "
+            let shown = row.details.count > Self.detailRowLimit ? Array(row.details.prefix(Self.detailRowLimit - 1)) : row.details
+            let hidden = row.details.count - shown.count
+            for (position, detail) in shown.enumerated() {
+                let branch = position == shown.count - 1 && hidden == 0 ? "└ " : "├ "
                 table.append(["  " + branch + detail.metric.detailName, medianAndSpread(detail.summary), range(detail.summary)])
+                kinds.append(.detail)
+            }
+            if hidden > 0 {
+                table.append(["  └ \(hidden) more: --export-json"])
                 kinds.append(.detail)
             }
         }

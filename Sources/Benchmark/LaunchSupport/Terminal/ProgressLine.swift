@@ -1,3 +1,5 @@
+import LaunchProfFiles
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,7 +69,7 @@ package struct ProgressLine: Sendable {
 
     private func emit(_ text: String) {
         // A progress line that cannot be drawn is not worth failing a run for.
-        Array(text.utf8).withUnsafeBytes { bytes in _ = try? Syscall.writeAll(descriptor, bytes) }
+        StandardStream(descriptor: descriptor).write(text)
     }
 
     /// "3 s", "2 min 5 s", "1 h 2 min".

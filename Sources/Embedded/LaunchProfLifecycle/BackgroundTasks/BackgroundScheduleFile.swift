@@ -44,7 +44,7 @@ final class BackgroundScheduleFile: Sendable {
         }
         let (schedule, discarded) = try BackgroundSchedule.parse(bytes, path: path)
         for line in discarded where reported.withLock({ $0.insert(line).inserted }) {
-            StandardError.write("launchprof: \(line)\n")
+            StandardStream.error.write("launchprof: \(line)\n")
         }
         return schedule
     }

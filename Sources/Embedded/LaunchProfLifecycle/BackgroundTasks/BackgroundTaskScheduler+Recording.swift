@@ -9,7 +9,7 @@ extension BackgroundTaskScheduler {
         do {
             lock = try await file.lock()
         } catch {
-            StandardError.write("launchprof: the run of background task '\(task.identifier)' is not recorded: \(error)\n")
+            StandardStream.error.write("launchprof: the run of background task '\(task.identifier)' is not recorded: \(error)\n")
             lock = nil
         }
         return record(task, outcome: outcome, started: started, holding: lock)
@@ -24,7 +24,7 @@ extension BackgroundTaskScheduler {
         do {
             lock = try file.lock()
         } catch {
-            StandardError.write("launchprof: the run of background task '\(task.identifier)' is not recorded: \(error)\n")
+            StandardStream.error.write("launchprof: the run of background task '\(task.identifier)' is not recorded: \(error)\n")
             lock = nil
         }
         return record(task, outcome: outcome, started: started, holding: lock)
@@ -70,7 +70,7 @@ extension BackgroundTaskScheduler {
                 let (_, schedule) = try file.update(holding: lock) { schedule throws(BackgroundTaskError) in apply(&schedule) }
                 core.withLock { $0.schedule = schedule }
             } catch {
-                StandardError.write("launchprof: \(error)\n")
+                StandardStream.error.write("launchprof: \(error)\n")
             }
         }
         if fresh == nil, earlier == nil {

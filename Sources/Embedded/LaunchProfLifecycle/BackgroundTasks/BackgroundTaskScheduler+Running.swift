@@ -15,7 +15,7 @@ extension BackgroundTaskScheduler {
             schedule = try file.read()
             core.withLock { $0.schedule = schedule }
         } catch {
-            StandardError.write("launchprof: \(error)\n")
+            StandardStream.error.write("launchprof: \(error)\n")
             return []
         }
         let lock = try? BackgroundScheduleLock(path: file.lockPath)
@@ -140,7 +140,7 @@ extension BackgroundTaskScheduler {
             core.withLock { $0.schedule = schedule }
             return claimed ? (claim, now) : nil
         } catch {
-            StandardError.write("launchprof: background task '\(identifier)' not run: \(error)\n")
+            StandardStream.error.write("launchprof: background task '\(identifier)' not run: \(error)\n")
             return nil
         }
     }
@@ -154,7 +154,7 @@ extension BackgroundTaskScheduler {
             let request = core.withLock { $0.requests[identifier] }
             schedule.entries[identifier] = policy.recording(
                 entry, outcome: .expired, started: claim.started, request: request, now: now)
-            StandardError.write(
+            StandardStream.error.write(
                 "launchprof: background task '\(identifier)' was running in a process that ended before recording it "
                     + "(started at \(claim.started) ms); recorded as expired\n")
         }

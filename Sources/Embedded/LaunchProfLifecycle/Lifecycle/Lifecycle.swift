@@ -156,7 +156,7 @@ public final class Lifecycle: Sendable {
         do {
             try preservation.store.save(preservation.complete(), kind: .complete)
         } catch {
-            StandardError.write("launchprof: \(error)\n")
+            StandardStream.error.write("launchprof: \(error)\n")
         }
     }
 

@@ -138,13 +138,13 @@ extension LifecycleLoop {
         {
             // Its handlers are stuck: termination goes first, without them.
             inFlight = nil
-            StandardError.write(
+            StandardStream.error.write(
                 "launchprof: \(operation.phase) handlers still running when termination was asked for; terminating without them\n")
             LifecycleTrace.event("termination pre-empted running handlers", at: now)
         } else if let deadline = operation.deadline, now >= deadline {
             inFlight = nil
             let budget = operation.budget ?? .zero
-            StandardError.write(
+            StandardStream.error.write(
                 "launchprof: \(operation.phase) handlers still running after their budget of \(budget); going on without them\n")
             dispatch(.budgetExceeded(phase: operation.phase, budget: budget))
             if operation.phase == .terminating { lifecycle.saveAfterTerminationOverrun() }
@@ -216,7 +216,7 @@ extension LifecycleLoop {
             do {
                 try Tracer.flush()
             } catch {
-                StandardError.write("launchprof: \(error)\n")
+                StandardStream.error.write("launchprof: \(error)\n")
             }
         }
         switch configuration.terminationExit {

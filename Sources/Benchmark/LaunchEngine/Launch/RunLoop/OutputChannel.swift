@@ -1,4 +1,5 @@
 import Glibc
+import LaunchProfFiles
 import LaunchSupport
 
 /// One of the program's output streams, when launchprof reads it: for an
@@ -48,7 +49,11 @@ final class OutputChannel: RunEventSource {
             }
             total += count
             if let echo {
-                chunk.withUnsafeBytes { try? Syscall.writeAll(echo, UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+                // launchprof's own stdout or stderr (or the output file):
+                // through the writer that never traps; a stream that would
+                // block loses the chunk rather than hold up the loop.
+                let stream = StandardStream(descriptor: echo, blockedBudget: 0)
+                chunk.withUnsafeBytes { stream.write(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
             }
             guard pattern != nil, !fired else { continue }
             chunk.withUnsafeBytes { bytes in

@@ -19,9 +19,13 @@ final class RecordChannel: RunEventSource {
     private(set) var main: UInt64?
     private(set) var milestones: [MilestoneTime] = []
     private(set) var mainThreadCPU: UInt64?
-    private(set) var notes: [String] = []
+    private var sentences: [String] = []
     /// Records of the launched process seen so far, kept or not.
     private(set) var recordCount = 0
+    /// Records past ``limit`` that were dropped: the launched process's,
+    /// and those a quiet spawn sent before its pid was known that did not
+    /// fit in what is held.
+    private(set) var droppedRecords = 0
     private var ignoredSenders = 0
     /// Datagrams that arrived before a quiet spawn's pid was known, and how
     /// many records they hold.
@@ -84,7 +88,10 @@ final class RecordChannel: RunEventSource {
     /// records held stay within the limit.
     private func hold(_ bytes: ArraySlice<UInt8>, from sender: pid_t) {
         let records = Self.lines(of: bytes).count
-        guard heldRecords + records <= Self.limit + 1 else { return }
+        guard heldRecords + records <= Self.limit + 1 else {
+            droppedRecords += records
+            return
+        }
         heldRecords += records
         held.append((sender, Array(bytes)))
     }
@@ -104,13 +111,11 @@ final class RecordChannel: RunEventSource {
         for line in Self.lines(of: bytes) {
             recordCount += 1
             if recordCount > Self.limit {
-                if recordCount == Self.limit + 1 {
-                    note(
-                        "more than \(Self.limit) records on LAUNCHPROF_RECORD_FD in one run; the rest were ignored "
-                            + "(but for readiness and resume records)")
-                }
                 // Past the cap only what ends a wait still counts.
-                guard line.starts(with: Self.readyPrefix) || line.starts(with: Self.resumedPrefix) else { continue }
+                guard line.starts(with: Self.readyPrefix) || line.starts(with: Self.resumedPrefix) else {
+                    droppedRecords += 1
+                    continue
+                }
             }
             if let event = handle(Substring(String(decoding: line, as: UTF8.self))) { events.append(event) }
         }
@@ -153,7 +158,18 @@ final class RecordChannel: RunEventSource {
         return nil
     }
 
+    /// What the run's report should say about the records: senders and
+    /// stamps ignored, and how many records were dropped past the cap.
+    var notes: [String] {
+        guard droppedRecords > 0 else { return sentences }
+        return sentences + [
+            "more than \(Self.limit) records on LAUNCHPROF_RECORD_FD in one run: kept the first \(Self.limit), "
+                + "dropped \(droppedRecords) (readiness and resume records still count); the milestones kept are "
+                + "in the results, the terminal shows the first few"
+        ]
+    }
+
     private func note(_ text: String) {
-        if !notes.contains(text) { notes.append(text) }
+        if !sentences.contains(text) { sentences.append(text) }
     }
 }
