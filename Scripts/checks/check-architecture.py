@@ -47,7 +47,7 @@ SAMPLES = {"LaunchProf", "LaunchProfDeferred", "LaunchProfLifecycle"}
 NO_FOUNDATION = {"LaunchProfFiles", "LaunchProf", "LaunchProfDeferred", "LaunchProfLifecycle"}
 
 # Text for people goes through one writer that never traps
-# (Sources/LaunchProfFiles/StandardStream.swift): FileHandle's standard
+# (Sources/Shared/LaunchProfFiles/StandardStream.swift): FileHandle's standard
 # streams trap when a write fails (stderr on /dev/full: SIGILL), and stdio's
 # print, fputs and friends buffer what they lose. The sample programs may print.
 STREAM_WRITER = os.path.join("Sources", "LaunchProfFiles", "StandardStream.swift")
