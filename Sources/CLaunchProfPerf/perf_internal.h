@@ -95,8 +95,13 @@ typedef struct lp_perf_sink {
     uint32_t maps_missed;
 } lp_perf_sink_t;
 
-/// Reads and checks the sink at `path`; 0, or -1 with the error set.
-int lp_perf_read_sink(const char *path, lp_perf_sink_t *sink, lp_perf_error_t *error);
+/// Opens the sink at `path` for reading without blocking (a FIFO there does
+/// not hang; it is refused by lp_perf_read_sink): the descriptor, or -1 with
+/// the error set.
+int lp_perf_open_sink(const char *path, lp_perf_error_t *error);
+/// Reads and checks the sink open at `fd` (from its start, whatever its
+/// offset; only a regular file); 0, or -1 with the error set.
+int lp_perf_read_sink(int fd, lp_perf_sink_t *sink, lp_perf_error_t *error);
 void lp_perf_free_sink(lp_perf_sink_t *sink);
 
 // MARK: - ELF files (perf_elf.c)

@@ -25,11 +25,12 @@ public enum LaunchExitStatus: Int32, Sendable, Equatable, CustomStringConvertibl
 
 extension RecordError {
     /// What `launchprof record` and `profile` exit with: a program that cannot
-    /// be started is bad usage (2), an interrupt 130, anything the program
+    /// be started or a sample file that cannot be made is bad usage (2), an
+    /// interrupt 130, anything the program
     /// did (crash, no trace, not ready) a failed launch (3).
     public var status: LaunchExitStatus {
         switch self {
-        case .launch: .usage
+        case .launch, .sampleSink: .usage
         case .interrupted: .interrupted
         default: .launchFailed
         }

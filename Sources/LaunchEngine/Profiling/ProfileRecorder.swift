@@ -80,7 +80,8 @@ public struct ProfileRecorder: Sendable {
         /// How the samples were taken.
         public var method: SamplingMethod
         /// What the user should know of how it was sampled (the kernel
-        /// refused, so the program sampled itself).
+        /// refused, so the program sampled itself; samples lost because the
+        /// sample file could not be written).
         public var notes: [String] = []
     }
 
@@ -204,6 +205,11 @@ public struct ProfileRecorder: Sendable {
         } catch {
             throw .write(error)
         }
-        return Profiled(launches: launches, profile: profile, outputs: outputs, method: method, notes: notes)
+        // A cut sample file, said per launch.
+        var allNotes = notes
+        for (index, launch) in launches.enumerated() {
+            allNotes += launch.notes.map { runs > 1 ? "launch \(index + 1): \($0)" : $0 }
+        }
+        return Profiled(launches: launches, profile: profile, outputs: outputs, method: method, notes: allNotes)
     }
 }

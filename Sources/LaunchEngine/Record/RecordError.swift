@@ -32,6 +32,8 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
     /// cannot be named. ``ProfileRecorder`` launches it again with the
     /// kernel's mmap records.
     case mappingsMissed(program: String)
+    /// The file for the kernel's samples could not be made.
+    case sampleSink(SampleSinkError)
 
     public var description: String {
         switch self {
@@ -52,6 +54,7 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
             "interrupted; the program and its process group were stopped"
         case .unreadable(let error): error.description
         case .samples(let reason): "the launch's samples: \(reason)"
+        case .sampleSink(let error): error.description
         case .mappingsMissed(let program):
             "\(program) ended before its mappings were read at ready: its samples cannot be named (launch it again with the kernel's mmap records)"
         case .foreignTrace(let program, let path, let writer, let launched):

@@ -137,7 +137,7 @@ struct KernelSampleSinkTests {
 
     /// Each file is wrong in one way: the error names the file and what.
     @Test(arguments: [
-        ("a truncated header", Array(KernelSampleSink().bytes.prefix(10)), "shorter than its 64-byte header"),
+        ("a truncated header", Array(KernelSampleSink().bytes.prefix(10)), "shorter than its 88-byte header"),
         ("a wrong magic", Array("NOTPERF\0".utf8) + KernelSampleSink().bytes.dropFirst(8), "not a sample sink"),
         (
             "another version",
@@ -354,6 +354,24 @@ struct KernelSampleSinkTests {
             }
         }
         #expect(read > 0)
+    }
+
+    /// Issue 37, item 13: a sink that reaches the reader without its ending (its spawner died)
+    /// is read up to its last whole record and said to be cut.
+    @Test func sinkWithoutItsEndingIsSaidToBeCut() throws {
+        let directory = try ScratchDirectory()
+        var sink = KernelSampleSink()
+        sink.flags = 0
+        sink.comm(pid: 10, tid: 10, "cut", at: 1, exec: true)
+        let result = try KernelSampleSink.encode(sink.bytes, in: directory)
+        #expect(result.summary.unclosed == 1)
+        var closed = KernelSampleSink()
+        closed.sinkError = ENOSPC
+        closed.unwrittenSamples = 42
+        closed.unwrittenRecords = 50
+        closed.comm(pid: 10, tid: 10, "cut", at: 1, exec: true)
+        let full = try KernelSampleSink.encode(closed.bytes, in: directory)
+        #expect(full.summary.unclosed == 0 && full.summary.sink_error == ENOSPC && full.summary.unwritten_samples == 42)
     }
 
     /// Issue 37, item 15: a process 1,000 forks below the launched one is
