@@ -105,14 +105,21 @@ struct ProfileCommand: ParsableCommand {
         if recorder.samplingMethod().method == .inProcess, let note = preload.note {
             FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8))
         }
+        let profiled: ProfileRecorder.Profiled
         do {
-            let profiled = try recorder.profile(
+            profiled = try recorder.profile(
                 LaunchTarget(name: base, arguments: RawCommandLine.current.suffix(matching: command)), directory: outputDir, base: base)
-            for note in profiled.notes { FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8)) }
-            FileHandle.standardError.write(Data(profiled.summary(base: base).utf8))
         } catch {
             FileHandle.standardError.write(Data("launchprof profile: \(error)\n".utf8))
             throw ExitCode(error.status)
+        }
+        for note in profiled.notes { FileHandle.standardError.write(Data("launchprof profile: \(note)\n".utf8)) }
+        FileHandle.standardError.write(Data(profiled.summary(base: base).utf8))
+        if let failure = profiled.failure {
+            // The profile is written (where a failing launch spent its time
+            // is worth seeing); the status says the program failed, as run's does.
+            FileHandle.standardError.write(Data("launchprof profile: \(failure): the profile is of a failed launch\n".utf8))
+            throw ExitCode(LaunchExitStatus.launchFailed)
         }
     }
 }

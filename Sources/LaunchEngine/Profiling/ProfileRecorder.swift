@@ -83,6 +83,22 @@ public struct ProfileRecorder: Sendable {
         /// refused, so the program sampled itself; samples lost because the
         /// sample file could not be written).
         public var notes: [String] = []
+
+        /// Why the program failed (crashed, was killed, exited non-zero),
+        /// one line per failed launch; nil when every launch succeeded. The
+        /// profile is written either way: where a failing launch spent its
+        /// time is worth seeing, but `profile` then exits with 3, as `run` does.
+        public var failure: String?
+
+        /// The failure of `launches` of `program` (``failure``).
+        static func failure(of launches: [RecordedLaunch], program: String) -> String? {
+            let failed = launches.enumerated().filter { !$0.element.run.exit.isSuccess }
+            guard !failed.isEmpty else { return nil }
+            return failed.map { index, launch in
+                let which = launches.count > 1 ? "launch \(index + 1): " : ""
+                return "\(which)'\(program)' \(launch.run.exit)"
+            }.joined(separator: "; ")
+        }
     }
 
     /// Who will sample: ``method``, but the program itself for the wall
@@ -210,6 +226,8 @@ public struct ProfileRecorder: Sendable {
         for (index, launch) in launches.enumerated() {
             allNotes += launch.notes.map { runs > 1 ? "launch \(index + 1): \($0)" : $0 }
         }
-        return Profiled(launches: launches, profile: profile, outputs: outputs, method: method, notes: allNotes)
+        var profiled = Profiled(launches: launches, profile: profile, outputs: outputs, method: method, notes: allNotes)
+        profiled.failure = Profiled.failure(of: launches, program: target.arguments.first?.string ?? target.name)
+        return profiled
     }
 }
