@@ -378,7 +378,8 @@ void lp_sampling_stop(const pid_t *tree, size_t count) {
         } lost = {{PERF_RECORD_LOST, PERF_RECORD_MISC_USER, sizeof lost}, 0, state.over_limit, 0, 0, 0};
         struct timespec at;
         if (clock_gettime(CLOCK_MONOTONIC, &at) == 0) lost.time = (uint64_t)at.tv_sec * 1000000000u + (uint64_t)at.tv_nsec;
-        write_record(&lost, sizeof lost, 0);
+        // Refused too: the samples it counts join the unwritten ones.
+        if (write_record(&lost, sizeof lost, 0) != 0) state.unwritten_samples += state.over_limit;
     }
     // What the samples stand for: a read of a CPU's event sums its
     // inherited copies, live and exited.
