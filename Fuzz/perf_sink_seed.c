@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
     header.period_ns = 1000000000ull / hz;
     header.cpus = (uint32_t)opened;
     header.clock = CLOCK_MONOTONIC;
-    header.flags = LP_PERF_SINK_USER_ONLY;
+    header.flags = LP_PERF_SINK_USER_ONLY | LP_PERF_SINK_CLOSED;
     fwrite(&header, sizeof header, 1, out);
     for (int i = 0; i < opened; i++) {
         struct perf_event_mmap_page *control = rings[i];

@@ -139,7 +139,7 @@ extra_for() {
 
 # The wire formats' header as a Clang module, and its checksum function.
 mkdir -p "$out/format"
-printf 'module LaunchProfFormat {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/LaunchProfFormat/include/launchprof_format.h" \
+printf 'module LaunchProfFormat {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/Shared/LaunchProfFormat/include/launchprof_format.h" \
     >"$out/format/module.modulemap"
 clang -O1 -fsanitize=fuzzer-no-link,address -c Sources/Shared/LaunchProfFormat/checksum.c \
     -I Sources/Shared/LaunchProfFormat/include -o "$out/format/checksum.o"

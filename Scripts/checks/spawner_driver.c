@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -23,6 +24,7 @@
 static int control = -1;
 static int failures = 0;
 static const char *scratch;
+static const char *spawner_path;
 
 static void check(int condition, const char *format, ...) {
     va_list arguments;
@@ -533,6 +535,9 @@ static void sampled_spawn(void) {
     if (header.error == 0 && header.cpus > 0)
         check(found.samples > 0 && found.mappings > 0 && found.totals == 1 && found.missed == 0,
               "sampled spawn: %u samples, %u mappings read at ready, %u total", found.samples, found.mappings, found.totals);
+    check((header.flags & LP_PERF_SINK_CLOSED) && header.sink_error == 0 && header.unwritten_records == 0,
+          "sampled spawn: the sink's ending (flags 0x%x, error %d, %llu unwritten)", header.flags, header.sink_error,
+          (unsigned long long)header.unwritten_records);
     close(sink);
 
     // A launch that ends before MARK_READY: no mapping can be read, and the
@@ -550,12 +555,58 @@ static void sampled_spawn(void) {
     close(sink);
 }
 
+/// A sampled spawn by a spawner under a 64 KiB file-size limit (as
+/// `prlimit --fsize` or a full disk would cut it): the spawner survives
+/// (SIGXFSZ is blocked, the write fails with EFBIG), the sink ends at its
+/// last whole record, and its header's ending counts what was not written.
+static void sampled_spawn_over_a_file_size_limit(void) {
+    struct rlimit saved, limited;
+    getrlimit(RLIMIT_FSIZE, &saved);
+    limited = saved;
+    limited.rlim_cur = 65536;
+    setrlimit(RLIMIT_FSIZE, &limited);
+    int outer = control;
+    pid_t spawner = lp_spawn_start(spawner_path, &control);
+    setrlimit(RLIMIT_FSIZE, &saved);
+    check(spawner > 0, "file-size limit: a second spawner started");
+    if (spawner <= 0) {
+        control = outer;
+        return;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/limited-samples", scratch);
+    int sink = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    spawn_sampled(sink, "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done");
+    struct lp_spawn_reply reply = receive();
+    check(reply.kind == LP_SPAWN_REPLY_SPAWNED, "file-size limit: SPAWNED pid %d", reply.pid);
+    reply = receive();
+    check(reply.kind == LP_SPAWN_REPLY_EXITED, "file-size limit: EXITED (the spawner survived the limit)");
+    reply = finish();
+    check(reply.kind == LP_SPAWN_REPLY_FINISHED, "file-size limit: FINISHED");
+    struct lp_perf_sink_header header;
+    ssize_t count = pread(sink, &header, sizeof header, 0);
+    struct sink_records found = scan_sink(sink);
+    if (count == (ssize_t)sizeof header && header.error == 0 && header.cpus > 0)
+        check(found.whole && lseek(sink, 0, SEEK_END) <= 65536 && (header.flags & LP_PERF_SINK_CLOSED) &&
+                  header.sink_error == EFBIG && header.unwritten_samples > 0 && found.totals == 0,
+              "file-size limit: %u whole records, then error %d and %llu samples unwritten", found.records,
+              header.sink_error, (unsigned long long)header.unwritten_samples);
+    close(sink);
+    close(control);
+    int status = 0;
+    waitpid(spawner, &status, 0);
+    check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "file-size limit: the second spawner exited with %d",
+          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    control = outer;
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: spawner_driver LP_SPAWN_PATH SCRATCH_DIR\n");
         return 2;
     }
     scratch = argv[2];
+    spawner_path = argv[1];
     pid_t spawner = lp_spawn_start(argv[1], &control);
     if (spawner < 0) {
         fprintf(stderr, "cannot start %s: %s\n", argv[1], strerror(errno));
@@ -573,6 +624,8 @@ int main(int argc, char **argv) {
     record_sockets();
     fprintf(stderr, "a sampled spawn\n");
     sampled_spawn();
+    fprintf(stderr, "a sampled spawn over a file-size limit\n");
+    sampled_spawn_over_a_file_size_limit();
     // End of file: the spawner cleans up and exits 0 (a sanitizer report
     // would make it exit otherwise).
     close(control);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static uint64_t now_ns(void) {
     struct timespec ts;
@@ -239,7 +240,11 @@ static uint8_t *encode(const lp_perf_sink_t *sink, lp_perf_state_t *state, const
             .records = records.bytes,
             .records_end = records.size,
             .record_count = records.count,
-            .lost = sink->lost_samples,
+            // What the sink refused (a full disk) is lost as surely as
+            // what a full ring was: one count, saturating on a hostile header.
+            .lost = sink->lost_samples + sink->header.unwritten_samples >= sink->lost_samples
+                        ? sink->lost_samples + sink->header.unwritten_samples
+                        : UINT64_MAX,
             .failed = failed,
             .threads = threads,
             .thread_count = thread_count,
@@ -259,9 +264,12 @@ done:
     return bytes;
 }
 
-uint8_t *lp_perf_encode_sections(const char *path, const lp_perf_options_t *options, size_t *size,
-                                 lp_perf_summary_t *summary, char *error, size_t error_capacity) {
+/// The sink open at `fd`, or, when `fd` is -1, at `path` (then opened and
+/// closed here); `path` names it in errors either way.
+static uint8_t *encode_sink(int fd, const char *path, const lp_perf_options_t *options, size_t *size,
+                            lp_perf_summary_t *summary, char *error, size_t error_capacity) {
     lp_perf_error_t failure = {error, error_capacity, path, 0};
+    if (path == NULL) failure.path = "the sample sink";
     lp_perf_summary_t ignored;
     if (summary == NULL) summary = &ignored;
     memset(summary, 0, sizeof *summary);
@@ -273,8 +281,12 @@ uint8_t *lp_perf_encode_sections(const char *path, const lp_perf_options_t *opti
         return NULL;
     }
     lp_perf_sink_t sink;
+    memset(&sink, 0, sizeof sink);
     uint8_t *bytes = NULL;
-    if (lp_perf_read_sink(path, &sink, &failure) == 0) {
+    int opened = -1;
+    if (fd == -1 && path != NULL) fd = opened = lp_perf_open_sink(path, &failure);
+    if (fd < 0) lp_perf_fail(&failure, "the sample sink is not open");
+    if (fd >= 0 && lp_perf_read_sink(fd, &sink, &failure) == 0) {
         summary->samples = sink.samples;
         summary->lost_records = sink.lost_records;
         summary->lost_samples = sink.lost_samples;
@@ -282,6 +294,9 @@ uint8_t *lp_perf_encode_sections(const char *path, const lp_perf_options_t *opti
         summary->cpus = sink.header.cpus;
         summary->open_error = sink.header.error;
         summary->maps_missed = sink.maps_missed;
+        summary->unclosed = (sink.header.flags & LP_PERF_SINK_CLOSED) == 0;
+        summary->sink_error = summary->unclosed ? 0 : sink.header.sink_error;
+        summary->unwritten_samples = summary->unclosed ? 0 : sink.header.unwritten_samples;
         if (sink.header.hz == 0 || sink.header.hz > 100000) {
             lp_perf_fail(&failure, "the sample sink's rate is %u samples per second (allowed: 1-100000)",
                          sink.header.hz);
@@ -293,8 +308,20 @@ uint8_t *lp_perf_encode_sections(const char *path, const lp_perf_options_t *opti
         }
     }
     lp_perf_free_sink(&sink);
+    if (opened >= 0) close(opened);
     if (bytes == NULL) *size = 0;
     return bytes;
+}
+
+uint8_t *lp_perf_encode_sections(const char *path, const lp_perf_options_t *options, size_t *size,
+                                 lp_perf_summary_t *summary, char *error, size_t error_capacity) {
+    return encode_sink(-1, path, options, size, summary, error, error_capacity);
+}
+
+uint8_t *lp_perf_encode_sections_fd(int fd, const char *name, const lp_perf_options_t *options, size_t *size,
+                                    lp_perf_summary_t *summary, char *error, size_t error_capacity) {
+    if (fd < 0) fd = -2;  // never opened by name: "not open"
+    return encode_sink(fd, name, options, size, summary, error, error_capacity);
 }
 
 uint8_t *lp_perf_trace_bytes(uint32_t pid, uint64_t spawn_ns, const uint8_t *sections, size_t sections_size,

@@ -95,8 +95,13 @@ typedef struct lp_perf_sink {
     uint32_t maps_missed;
 } lp_perf_sink_t;
 
-/// Reads and checks the sink at `path`; 0, or -1 with the error set.
-int lp_perf_read_sink(const char *path, lp_perf_sink_t *sink, lp_perf_error_t *error);
+/// Opens the sink at `path` for reading without blocking (a FIFO there does
+/// not hang; it is refused by lp_perf_read_sink): the descriptor, or -1 with
+/// the error set.
+int lp_perf_open_sink(const char *path, lp_perf_error_t *error);
+/// Reads and checks the sink open at `fd` (from its start, whatever its
+/// offset; only a regular file); 0, or -1 with the error set.
+int lp_perf_read_sink(int fd, lp_perf_sink_t *sink, lp_perf_error_t *error);
 void lp_perf_free_sink(lp_perf_sink_t *sink);
 
 // MARK: - ELF files (perf_elf.c)
@@ -172,6 +177,10 @@ typedef struct lp_perf_process {
     uint32_t generation;             ///< changes when a mapping is replaced
     lp_perf_map_t *maps;             ///< sorted by start, disjoint
     uint32_t map_count, map_capacity;
+    /// Whether it descends from the launched process, as found when the
+    /// state's tree_epoch was `tree_epoch` (lp_perf_in_tree).
+    uint32_t tree_epoch;
+    uint8_t in_tree;
 } lp_perf_process_t;
 
 typedef struct lp_perf_thread {
@@ -189,6 +198,9 @@ typedef struct lp_perf_state {
     uint32_t thread_count, thread_capacity;
     uint32_t next_image;
     uint32_t last_process;           ///< index of the last process found
+    /// Changes whenever a parent does (a FORK record) or the root asked
+    /// about: the processes' remembered answers of lp_perf_in_tree are then stale.
+    uint32_t tree_epoch, tree_root;
 } lp_perf_state_t;
 
 /// The process `pid`, created (unknown parent, empty maps) when `create`.
@@ -204,7 +216,10 @@ const lp_perf_thread_t *lp_perf_find_thread(const lp_perf_state_t *state, uint32
 const lp_perf_map_t *lp_perf_find_map(const lp_perf_process_t *process, uint64_t address);
 /// The module of `process` whose PT_LOAD range holds `address`, or NULL.
 lp_perf_module_t *lp_perf_find_module(lp_perf_state_t *state, const lp_perf_process_t *process, uint64_t address);
-/// Whether `pid` is `root` or one of its descendants (FORK records).
+/// Whether `pid` is `root` or descends from it, at any depth: the FORK
+/// records' parents followed up, the answer remembered for every process
+/// on the way until a parent changes. A chain longer than the processes
+/// known is a cycle (a hostile sink), which is not the tree.
 int lp_perf_in_tree(lp_perf_state_t *state, uint32_t pid, uint32_t root);
 void lp_perf_state_free(lp_perf_state_t *state);
 

@@ -152,6 +152,8 @@ int lp_perf_apply_fork(lp_perf_state_t *state, uint32_t pid, uint32_t parent) {
     lp_perf_process_t *child = lp_perf_process(state, pid, 1);  // may move `processes`
     if (child == NULL) return -1;
     child->parent = parent;
+    state->tree_epoch++;  // a parent changed: remembered answers are stale
+    if (state->tree_epoch == 0) state->tree_epoch = 1;
     child->image = ++state->next_image;
     child->generation++;
     child->map_count = 0;
@@ -225,14 +227,41 @@ lp_perf_module_t *lp_perf_find_module(lp_perf_state_t *state, const lp_perf_proc
 }
 
 int lp_perf_in_tree(lp_perf_state_t *state, uint32_t pid, uint32_t root) {
-    // Bounded: a hostile sink's FORK records may make a cycle.
-    for (int hops = 0; hops < 256 && pid != 0; hops++) {
-        if (pid == root) return 1;
-        const lp_perf_process_t *process = lp_perf_process(state, pid, 0);
-        if (process == NULL) return 0;
-        pid = process->parent;
+    // Any depth (it once stopped at 256 hops: a process 300 forks deep was
+    // never sampled). Every process on the way shares the answer, which is
+    // remembered, so a deep tree costs one walk, not one per sample.
+    if (state->tree_epoch == 0 || state->tree_root != root) {
+        state->tree_epoch++;
+        if (state->tree_epoch == 0) state->tree_epoch = 1;
+        state->tree_root = root;
     }
-    return 0;
+    uint32_t at = pid;
+    uint64_t hops = 0;
+    int found = 0;
+    // At most one hop per known process: a longer chain is a cycle.
+    for (; at != 0 && hops <= state->process_count; hops++) {
+        if (at == root) {
+            found = 1;
+            break;
+        }
+        const lp_perf_process_t *process = lp_perf_process(state, at, 0);
+        if (process == NULL) break;
+        if (process->tree_epoch == state->tree_epoch) {
+            found = process->in_tree;
+            break;
+        }
+        at = process->parent;
+    }
+    // Remember the answer on the processes walked (the same chain again).
+    at = pid;
+    for (uint64_t i = 0; i < hops && at != 0; i++) {
+        lp_perf_process_t *process = lp_perf_process(state, at, 0);
+        if (process == NULL) break;
+        process->tree_epoch = state->tree_epoch;
+        process->in_tree = (uint8_t)found;
+        at = process->parent;
+    }
+    return found;
 }
 
 void lp_perf_state_free(lp_perf_state_t *state) {

@@ -72,35 +72,30 @@ static int take_u64(cursor_t *c, uint64_t *out) {
     return 0;
 }
 
-static int read_file(const char *path, lp_perf_sink_t *sink, lp_perf_error_t *error) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0) return lp_perf_fail(error, "cannot open the sample sink: %s", strerror(errno));
+/// The sink's bytes, read from its start with pread: the descriptor may be
+/// the one the spawner wrote through, its offset at the end.
+static int read_descriptor(int fd, lp_perf_sink_t *sink, lp_perf_error_t *error) {
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return lp_perf_fail(error, "the sample sink is not a regular file");
-    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return lp_perf_fail(error, "the sample sink is not a regular file");
     size_t capacity = (size_t)st.st_size, size = 0;
     sink->bytes = malloc(capacity ? capacity : 1);
-    if (sink->bytes == NULL) {
-        close(fd);
-        return lp_perf_fail(error, "no memory for the sample sink's %zu bytes", capacity);
-    }
+    if (sink->bytes == NULL) return lp_perf_fail(error, "no memory for the sample sink's %zu bytes", capacity);
     // The file's size when it was opened: bytes appended later are not read.
     while (size < capacity) {
-        ssize_t n = read(fd, sink->bytes + size, capacity - size);
+        ssize_t n = pread(fd, sink->bytes + size, capacity - size, (off_t)size);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            int saved = errno;
-            close(fd);
-            return lp_perf_fail(error, "cannot read the sample sink: %s", strerror(saved));
-        }
+        if (n < 0) return lp_perf_fail(error, "cannot read the sample sink: %s", strerror(errno));
         if (n == 0) break;
         size += (size_t)n;
     }
-    close(fd);
     sink->size = size;
     return 0;
+}
+
+int lp_perf_open_sink(const char *path, lp_perf_error_t *error) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) return lp_perf_fail(error, "cannot open the sample sink: %s", strerror(errno));
+    return fd;
 }
 
 static int check_header(lp_perf_sink_t *sink, lp_perf_error_t *error) {
@@ -299,9 +294,9 @@ static int compare_items(const void *a, const void *b) {
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-int lp_perf_read_sink(const char *path, lp_perf_sink_t *sink, lp_perf_error_t *error) {
+int lp_perf_read_sink(int fd, lp_perf_sink_t *sink, lp_perf_error_t *error) {
     memset(sink, 0, sizeof *sink);
-    if (read_file(path, sink, error) != 0 || check_header(sink, error) != 0) return -1;
+    if (read_descriptor(fd, sink, error) != 0 || check_header(sink, error) != 0) return -1;
     size_t offset = sink->header.header_size, capacity = 0;
     while (offset < sink->size) {
         if (sink->count == capacity) {

@@ -6,7 +6,9 @@
 #include "launchprof_spawn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -51,4 +53,16 @@ int lp_perf_sampling_errno(void) {
     if (fd < 0) return errno;
     close(fd);
     return 0;
+}
+
+int lp_sample_sink_anonymous(const char *directory, int *in_memory) {
+    *in_memory = 0;
+    // O_EXCL: the file can never be given a name (linkat), so it is freed
+    // with its last descriptor whatever happens to launchprof.
+    int fd = open(directory, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)) return fd;
+    // A filesystem without O_TMPFILE (some network and FUSE ones): a memfd,
+    // anonymous too, whose pages count against memory instead of the disk.
+    *in_memory = 1;
+    return memfd_create("launchprof-samples", MFD_CLOEXEC);
 }

@@ -33,8 +33,11 @@
 /// blocks them (and follows only its control socket). Blocked, not ignored:
 /// a child starts with an empty mask and the default dispositions the
 /// spawner has, so posix_spawn needs no per-signal reset in the child — work
-/// that would be counted in the launch.
-static const int blocked_signals[] = {SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGHUP, SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2};
+/// that would be counted in the launch. SIGXFSZ too: a sample sink that
+/// reaches the file-size limit (RLIMIT_FSIZE) must fail its write (EFBIG,
+/// counted as lost), not kill the spawner and with it the run.
+static const int blocked_signals[] = {SIGINT,  SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGHUP,
+                                      SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2, SIGXFSZ};
 
 /// Descriptors received with a request are moved at or above this number,
 /// so no dup2 onto a child's low descriptor can overwrite another source.

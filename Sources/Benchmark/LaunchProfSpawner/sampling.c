@@ -50,8 +50,13 @@ static struct {
         uint64_t time;
     } execs[MAX_EXECS];
     int sink;
-    int sink_failed;       ///< a write failed: the sink ends at the last whole record
+    /// errno of the first write the sink refused (a full disk, the file-size
+    /// limit): the sink ends at the last whole record, and what the rings
+    /// held after it is counted, not written.
+    int sink_error;
+    uint64_t unwritten_samples, unwritten_records;
     uint64_t written;      ///< bytes of whole records in the sink
+    struct lp_perf_sink_header header;  ///< as written; its ending is rewritten at stop
     uint32_t cpus;
     size_t data_bytes;     ///< each ring's data area (a power of two)
     int fds[MAX_CPUS];
@@ -60,15 +65,16 @@ static struct {
 } state = {.sink = -1};
 
 static int write_all(const void *bytes, size_t count) {
-    if (state.sink_failed) return -1;
+    if (state.sink_error != 0) return -1;
     const uint8_t *at = bytes;
     while (count > 0) {
         ssize_t n = write(state.sink, at, count);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             // The sink ends at the last whole record: a reader never sees
-            // half of one (launchprof reports what was lost).
-            state.sink_failed = 1;
+            // half of one. (SIGXFSZ is blocked, so a file-size limit is
+            // EFBIG here; a write of 0 bytes is taken as a full disk.)
+            state.sink_error = n < 0 && errno != 0 ? errno : ENOSPC;
             if (ftruncate(state.sink, (off_t)state.written) != 0) {
             }
             return -1;
@@ -77,6 +83,18 @@ static int write_all(const void *bytes, size_t count) {
         count -= (size_t)n;
     }
     return 0;
+}
+
+/// Writes one whole record and counts it: in the sink, or among what the
+/// sink refused (the header's ending says how many).
+static int write_record(const void *bytes, size_t count, int is_sample) {
+    if (write_all(bytes, count) == 0) {
+        state.written += count;
+        return 0;
+    }
+    state.unwritten_records++;
+    state.unwritten_samples += is_sample != 0;
+    return -1;
 }
 
 static int open_event(uint32_t cpu, uint32_t hz, uint32_t stack_bytes, uint32_t wakeup, int user_only, int maps_at_ready) {
@@ -178,6 +196,7 @@ void lp_sampling_open(int sink, uint32_t hz, uint32_t stack_bytes, int maps_at_r
     }
     state.data_bytes = data;
     header.cpus = state.cpus;
+    state.header = header;
     if (write_all(&header, sizeof header) == 0) state.written = sizeof header;
 }
 
@@ -237,8 +256,8 @@ static void drain_ring(uint32_t index) {
         if (state.written + record.size + 4096 > SINK_LIMIT) {
             // Room is kept for the records written at stop (a LOST, the total).
             state.over_limit += record.type == PERF_RECORD_SAMPLE;
-        } else if (write_all(bytes, record.size) == 0) {
-            state.written += record.size;
+        } else {
+            write_record(bytes, record.size, record.type == PERF_RECORD_SAMPLE);
         }
         note_exec(bytes, record);
         tail += record.size;
@@ -309,13 +328,26 @@ static unsigned write_maps(pid_t pid) {
         memcpy(at, name, length), at += name_size;
         memcpy(at, ids, 8), at += 8;
         memcpy(at, &exec_time, 8);
-        if (write_all(record, size) == 0) {
-            state.written += size;
-            written++;
-        }
+        if (write_record(record, size, 0) == 0) written++;
     }
     fclose(maps);
     return written;
+}
+
+/// Rewrites the header's ending in place (LP_PERF_SINK_CLOSED): whether the
+/// sink was cut, and what it lost. Nothing is appended, so it fits even when
+/// the disk is full; a sink whose header never reached the file has none.
+static void close_sink(void) {
+    if (state.written < sizeof state.header) return;
+    state.header.flags |= LP_PERF_SINK_CLOSED;
+    state.header.sink_error = state.sink_error;
+    state.header.unwritten_samples = state.unwritten_samples;
+    state.header.unwritten_records = state.unwritten_records;
+    for (;;) {
+        ssize_t n = pwrite(state.sink, &state.header, sizeof state.header, 0);
+        if (n < 0 && errno == EINTR) continue;
+        break;  // a failure leaves the flag unset: the reader says the sink was cut
+    }
 }
 
 void lp_sampling_stop(const pid_t *tree, size_t count) {
@@ -333,7 +365,7 @@ void lp_sampling_stop(const pid_t *tree, size_t count) {
             // or MARK_READY came once the launched process had ended: the
             // mappings went with it.
             struct perf_event_header missed = {.type = LP_PERF_RECORD_MAPS_MISSED, .misc = 0, .size = sizeof missed};
-            if (write_all(&missed, sizeof missed) == 0) state.written += sizeof missed;
+            write_record(&missed, sizeof missed, 0);
         }
     }
     if (state.over_limit > 0) {
@@ -346,7 +378,8 @@ void lp_sampling_stop(const pid_t *tree, size_t count) {
         } lost = {{PERF_RECORD_LOST, PERF_RECORD_MISC_USER, sizeof lost}, 0, state.over_limit, 0, 0, 0};
         struct timespec at;
         if (clock_gettime(CLOCK_MONOTONIC, &at) == 0) lost.time = (uint64_t)at.tv_sec * 1000000000u + (uint64_t)at.tv_nsec;
-        if (write_all(&lost, sizeof lost) == 0) state.written += sizeof lost;
+        // Refused too: the samples it counts join the unwritten ones.
+        if (write_record(&lost, sizeof lost, 0) != 0) state.unwritten_samples += state.over_limit;
     }
     // What the samples stand for: a read of a CPU's event sums its
     // inherited copies, live and exited.
@@ -359,7 +392,8 @@ void lp_sampling_stop(const pid_t *tree, size_t count) {
         uint64_t value = 0;
         if (read(state.fds[i], &value, sizeof value) == (ssize_t)sizeof value) total.nanoseconds += value;
     }
-    if (state.cpus > 0 && write_all(&total, sizeof total) == 0) state.written += sizeof total;
+    if (state.cpus > 0) write_record(&total, sizeof total, 0);
+    close_sink();
 }
 
 void lp_sampling_finish(void) {

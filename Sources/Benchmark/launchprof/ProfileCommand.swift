@@ -98,14 +98,21 @@ struct ProfileCommand: ParsableCommand {
         if recorder.samplingMethod().method == .inProcess, let note = preload.note {
             Output.note(note, command: "profile")
         }
+        let profiled: ProfileRecorder.Profiled
         do {
-            let profiled = try recorder.profile(
+            profiled = try recorder.profile(
                 LaunchTarget(name: base, arguments: RawCommandLine.current.suffix(matching: command)), directory: outputDir, base: base)
-            for note in profiled.notes { Output.note(note, command: "profile") }
-            Output.standardError(profiled.summary(base: base))
         } catch {
             Output.note("\(error)", command: "profile")
             throw ExitCode(error.status)
+        }
+        for note in profiled.notes { Output.note(note, command: "profile") }
+        Output.standardError(profiled.summary(base: base))
+        if let failure = profiled.failure {
+            // The profile is written (where a failing launch spent its time
+            // is worth seeing); the status says the program failed, as run's does.
+            Output.note("\(failure): the profile is of a failed launch", command: "profile")
+            throw ExitCode(LaunchExitStatus.launchFailed)
         }
     }
 }

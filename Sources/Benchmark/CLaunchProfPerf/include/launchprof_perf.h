@@ -53,6 +53,15 @@ typedef struct lp_perf_summary {
     /// 1 when the spawner was to read the mappings at ready but the launch
     /// ended first (LP_PERF_RECORD_MAPS_MISSED): its samples cannot be named.
     uint32_t maps_missed;
+    /// The sink's ending (LP_PERF_SINK_CLOSED): errno of the first write the
+    /// sink refused (ENOSPC: the disk was full; EFBIG: the file-size limit),
+    /// 0 when none was; the samples drained after it and not written (also
+    /// in the samples section's lost count).
+    int32_t sink_error;
+    uint64_t unwritten_samples;
+    /// 1 when the sink has no ending: it was cut short (its spawner died,
+    /// or even its header could not be rewritten); what it lost is unknown.
+    uint32_t unclosed;
 } lp_perf_summary_t;
 
 /// Reads the sink at `path`, unwinds its samples, and returns the samples
@@ -65,6 +74,12 @@ typedef struct lp_perf_summary {
 /// a crash. Calls on several threads at once share nothing.
 uint8_t *lp_perf_encode_sections(const char *path, const lp_perf_options_t *options, size_t *size,
                                  lp_perf_summary_t *summary, char *error, size_t error_capacity);
+
+/// lp_perf_encode_sections for a sink open at `fd` (read from its start
+/// with pread, not closed), named `name` in errors: the anonymous file
+/// launchprof gives the spawner (lp_sample_sink_anonymous).
+uint8_t *lp_perf_encode_sections_fd(int fd, const char *name, const lp_perf_options_t *options, size_t *size,
+                                    lp_perf_summary_t *summary, char *error, size_t error_capacity);
 
 /// A whole trace of `sections` alone (lp_perf_encode_sections' output), for
 /// a program that wrote no trace of its own: process `pid`, spawned at

@@ -141,7 +141,7 @@ enum { LP_SPAWN_FD_SAMPLE_SINK = -2 };
 /// (struct perf_event_header and its body), CPU by CPU as they were
 /// drained: each CPU's records are in time order, the stream is not.
 #define LP_PERF_SINK_MAGIC "LPPERF1"
-#define LP_PERF_SINK_VERSION 1u
+#define LP_PERF_SINK_VERSION 2u
 
 /// What the events were opened with, so that a reader can parse the
 /// records (the layout of a sample depends on `sample_type`, the number of
@@ -162,6 +162,18 @@ struct lp_perf_sink_header {
     int32_t error;
     /// LP_PERF_SINK_* bits.
     uint32_t flags;
+    /// How the sink ended, written over these bytes in place once sampling
+    /// stopped, with LP_PERF_SINK_CLOSED in `flags`: the header's bytes are
+    /// the file's first, on disk since the start, so neither a full disk nor
+    /// a file-size limit refuses them. `sink_error` is the errno of the first
+    /// write the sink refused (ENOSPC, EFBIG, EIO; 0: none was), after which
+    /// the file ends at its last whole record; `unwritten_samples` and
+    /// `unwritten_records` count what the rings held after it and was not
+    /// written (the closing records among them).
+    int32_t sink_error;
+    uint32_t reserved;
+    uint64_t unwritten_samples;
+    uint64_t unwritten_records;
 };
 
 /// The kernel allowed user-space samples only (perf_event_paranoid 2
@@ -169,6 +181,10 @@ struct lp_perf_sink_header {
 /// was not sampled. Otherwise a sample taken in the kernel is kept with its
 /// user registers and stack: where the thread entered the kernel.
 #define LP_PERF_SINK_USER_ONLY 1u
+/// The spawner stopped sampling and wrote how the sink ended (the header's
+/// last fields). A sink without it was cut short: its spawner died, or even
+/// the header could not be rewritten, and how much was lost is unknown.
+#define LP_PERF_SINK_CLOSED 2u
 
 /// The record the spawner appends once sampling stopped, with a type of its
 /// own (the kernel's are below 64): the task-clock nanoseconds the events
@@ -347,6 +363,12 @@ void lp_perf_sampling_attr(struct perf_event_attr *attr, uint32_t hz, uint32_t s
 /// on an architecture the unwinder does not know).
 int lp_perf_sampling_errno(void);
 
+/// A sample sink with no name (LP_SPAWN_FLAG_SAMPLE), read and write,
+/// close-on-exec: an O_TMPFILE file in `directory` (on the disk the trace
+/// goes to), or, where the filesystem has no O_TMPFILE, a memfd (then
+/// `*in_memory` is 1). Nothing is left of it once its last descriptor is
+/// closed, however launchprof ends. Returns the descriptor, or -1 with errno.
+int lp_sample_sink_anonymous(const char *directory, int *in_memory);
 /// pipe2(2), which Swift's Glibc module leaves out (it needs _GNU_SOURCE):
 /// both ends get `flags` (O_CLOEXEC, O_NONBLOCK) atomically, so a spawn on
 /// another thread never inherits a pipe between pipe() and fcntl().

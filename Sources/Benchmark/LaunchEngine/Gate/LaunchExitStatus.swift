@@ -25,12 +25,13 @@ public enum LaunchExitStatus: Int32, Sendable, Equatable, CustomStringConvertibl
 
 extension RecordError {
     /// What `launchprof record` and `profile` exit with: a program that cannot
-    /// be started is bad usage (2), an interrupt 130, anything the program
-    /// did (crash, no trace, not ready) a failed launch (3). A trace that
-    /// cannot be written where asked is bad usage, as in `run`.
+    /// be started, a sample file that cannot be made or a trace that cannot
+    /// be written where asked is bad usage (2), as in `run`; an interrupt
+    /// 130; anything the program did (crash, no trace, not ready) a failed
+    /// launch (3).
     public var status: LaunchExitStatus {
         switch self {
-        case .launch, .output: .usage
+        case .launch, .output, .sampleSink: .usage
         case .interrupted: .interrupted
         default: .launchFailed
         }

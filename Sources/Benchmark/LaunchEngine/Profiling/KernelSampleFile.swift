@@ -10,15 +10,20 @@ import LaunchProfFormat
 /// reads a sampled trace reads these too.
 struct KernelSampleFile {
     /// The sink the spawner wrote.
-    var path: String
+    var sink: SampleSink
 
     /// Unwinds the samples taken between `from` and `to` (CLOCK_MONOTONIC)
     /// and adds them to the trace at `tracePath`: to the trace the program
     /// wrote, ending at its launch complete when that is earlier (as the
     /// program's own sampler stops there), or, when it wrote none (a program
     /// without LaunchProf), to a trace of the samples alone, for `pid`,
-    /// whose spawn was `from`.
-    func attach(toTrace tracePath: String, pid: Int32, from: UInt64, to: UInt64, program: String) throws(RecordError) {
+    /// whose spawn was `from`. Returns what the user must know of samples
+    /// that are missing (``losses(_:)``).
+    func attach(
+        toTrace tracePath: String, pid: Int32, from: UInt64, to: UInt64, program: String
+    ) throws(RecordError)
+        -> [String]
+    {
         var written: [UInt8]?
         var end = to
         if access(tracePath, F_OK) == 0 {
@@ -40,10 +45,16 @@ struct KernelSampleFile {
         var summary = lp_perf_summary_t()
         var size = 0
         var message = [CChar](repeating: 0, count: 512)
-        guard let sections = lp_perf_encode_sections(path, &options, &size, &summary, &message, message.count) else {
+        guard
+            let sections = lp_perf_encode_sections_fd(
+                sink.descriptor.rawValue, sink.name, &options, &size, &summary, &message, message.count)
+        else {
             throw .samples(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         defer { free(sections) }
+        // Read whole: the sink's room (up to 256 MiB) is freed before the
+        // trace is written, on a disk the sink may have filled.
+        sink.descriptor.close()
         if summary.maps_missed != 0 { throw .mappingsMissed(program: program) }
         let encoded = Array(UnsafeBufferPointer(start: sections, count: size))
         if let written {
@@ -60,6 +71,25 @@ struct KernelSampleFile {
                 throw .samples("cannot write the trace of the samples: \(error)")
             }
         }
+        return Self.losses(summary)
+    }
+
+    /// What a sink that was cut says: the write the sink refused and the
+    /// samples not written after it (they are in the samples section's lost
+    /// count too), or that the sink was never closed.
+    static func losses(_ summary: lp_perf_summary_t) -> [String] {
+        if summary.unclosed != 0 {
+            return [
+                "the sample file was cut short (the spawner never closed it): this profile has the first \(summary.samples) samples, and how many came after is unknown"
+            ]
+        }
+        guard summary.sink_error != 0 else { return [] }
+        let reason = String(cString: strerror(summary.sink_error))
+        let total = summary.samples + summary.unwritten_samples
+        let share = total > 0 ? Int((Double(summary.samples) / Double(total) * 100).rounded()) : 0
+        return [
+            "the sample file could not be written (\(reason)): \(summary.unwritten_samples) of \(total) samples were lost, so this profile has \(summary.samples) (\(share)%); free space where the trace goes (--output-dir) and profile again"
+        ]
     }
 
     /// `sections` put before the checksum of `bytes`, the trace at `path`,

@@ -11,8 +11,9 @@ public struct KernelSampling: Sendable, Equatable {
     /// Bytes of user stack the kernel copies with each sample: the deepest
     /// stack the unwinder can follow. perf's default is 8 KiB.
     public var stackBytes: UInt32
-    /// The file the spawner writes the records to (created, or truncated).
-    public var sink: String
+    /// The file the spawner writes the records to, open already: nothing
+    /// is opened by name at the spawn.
+    public var sink: SampleSink
     /// The launch is stopped after ready (any probe but exit): the spawner
     /// reads the tree's mappings then, instead of the kernel recording every
     /// mmap as it happens (`LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY`: ~0.2 ms
@@ -24,9 +25,15 @@ public struct KernelSampling: Sendable, Equatable {
     public static let defaultStackBytes: UInt32 = 16384
 
     /// Sampling at `rate`, written to `sink`.
-    public init(rate: UInt32, sink: String, stackBytes: UInt32 = KernelSampling.defaultStackBytes) {
+    public init(rate: UInt32, sink: SampleSink, stackBytes: UInt32 = KernelSampling.defaultStackBytes) {
         self.rate = rate
         self.sink = sink
         self.stackBytes = stackBytes
+    }
+
+    /// The same settings, written to the same sink (one open file).
+    public static func == (left: KernelSampling, right: KernelSampling) -> Bool {
+        left.rate == right.rate && left.stackBytes == right.stackBytes && left.mapsAtReady == right.mapsAtReady
+            && left.sink === right.sink
     }
 }

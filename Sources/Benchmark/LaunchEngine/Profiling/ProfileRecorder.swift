@@ -80,8 +80,25 @@ public struct ProfileRecorder: Sendable {
         /// How the samples were taken.
         public var method: SamplingMethod
         /// What the user should know of how it was sampled (the kernel
-        /// refused, so the program sampled itself).
+        /// refused, so the program sampled itself; samples lost because the
+        /// sample file could not be written).
         public var notes: [String] = []
+
+        /// Why the program failed (crashed, was killed, exited non-zero),
+        /// one line per failed launch; nil when every launch succeeded. The
+        /// profile is written either way: where a failing launch spent its
+        /// time is worth seeing, but `profile` then exits with 3, as `run` does.
+        public var failure: String?
+
+        /// The failure of `launches` of `program` (``failure``).
+        static func failure(of launches: [RecordedLaunch], program: String) -> String? {
+            let failed = launches.enumerated().filter { !$0.element.run.exit.isSuccess }
+            guard !failed.isEmpty else { return nil }
+            return failed.map { index, launch in
+                let which = launches.count > 1 ? "launch \(index + 1): " : ""
+                return "\(which)'\(program)' \(launch.run.exit)"
+            }.joined(separator: "; ")
+        }
     }
 
     /// Who will sample: ``method``, but the program itself for the wall
@@ -204,6 +221,13 @@ public struct ProfileRecorder: Sendable {
         } catch {
             throw .write(error)
         }
-        return Profiled(launches: launches, profile: profile, outputs: outputs, method: method, notes: notes)
+        // A cut sample file, said per launch.
+        var allNotes = notes
+        for (index, launch) in launches.enumerated() {
+            allNotes += launch.notes.map { runs > 1 ? "launch \(index + 1): \($0)" : $0 }
+        }
+        var profiled = Profiled(launches: launches, profile: profile, outputs: outputs, method: method, notes: allNotes)
+        profiled.failure = Profiled.failure(of: launches, program: target.arguments.first?.string ?? target.name)
+        return profiled
     }
 }

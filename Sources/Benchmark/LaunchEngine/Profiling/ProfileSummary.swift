@@ -82,7 +82,7 @@ public struct ProfileSummary: Sendable {
         if sampling.lost > 0 || sampling.failed > 0 {
             let busy = sampling.samples.filter(\.loaderBusy).count
             lines.append(
-                "\(sampling.lost) samples lost (buffer full), \(sampling.failed) kept as their PC alone (\(busy) while the loader was busy, the rest unwalkable)"
+                "\(sampling.lost) samples lost (a full buffer or sample file), \(sampling.failed) kept as their PC alone (\(busy) while the loader was busy, the rest unwalkable)"
             )
         }
         if sampling.loaderUnguarded {

@@ -35,6 +35,8 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
     /// The trace cannot be written to `path` (checked before the launch,
     /// and again when the whole trace replaces the file): the reason.
     case output(path: String, reason: String)
+    /// The file for the kernel's samples could not be made.
+    case sampleSink(SampleSinkError)
 
     public var description: String {
         switch self {
@@ -55,6 +57,7 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
             "interrupted; the program and its process group were stopped"
         case .unreadable(let error): error.description
         case .samples(let reason): "the launch's samples: \(reason)"
+        case .sampleSink(let error): error.description
         case .mappingsMissed(let program):
             "\(program) ended before its mappings were read at ready: its samples cannot be named (launch it again with the kernel's mmap records)"
         case .output(let path, let reason):

@@ -115,9 +115,18 @@ public struct TraceRecorder: Sendable {
         if probe != .exit { target.environment["LAUNCHPROF_TRACE_AT"] = "after-ready" }
         target.ready = probe
         let run: ObservedRun
-        var sink = kernelSamplingRate.map { KernelSampling(rate: $0, sink: tracePath + ".samples") }
-        sink?.mapsAtReady = probe != .exit && mappingsAtReady
-        defer { if let sink { unlink(sink.sink) } }
+        var sink: KernelSampling?
+        if let kernelSamplingRate {
+            // An anonymous file beside the trace: nothing to clean up, and
+            // nothing a crash strands (SampleSink).
+            let directory = (tracePath as NSString).deletingLastPathComponent
+            do {
+                sink = KernelSampling(rate: kernelSamplingRate, sink: try SampleSink.anonymous(in: directory.isEmpty ? "." : directory))
+            } catch {
+                throw .sampleSink(error)
+            }
+            sink?.mapsAtReady = probe != .exit && mappingsAtReady
+        }
         // A program sampled by the kernel writes a trace only if it links
         // LaunchProf: the run waits after ready only for those.
         let writesTrace = sink == nil || Self.linksLaunchProf(target)
@@ -135,12 +144,13 @@ public struct TraceRecorder: Sendable {
         if probe != .exit, run.wallToReady == nil {
             throw .notReady(program: program, probe: probe, failure: run.failure ?? "it exited (\(run.exit)) first")
         }
+        var notes: [String] = []
         if let sink {
             // The samples up to ready (or launch complete, in the trace of a
             // LaunchProf program); a program that wrote no trace gets one of
             // its samples alone.
             let end = run.wallToReady.map { run.startNanoseconds + $0 } ?? UInt64.max
-            try KernelSampleFile(path: sink.sink).attach(
+            notes = try KernelSampleFile(sink: sink.sink).attach(
                 toTrace: tracePath, pid: run.pid, from: run.startNanoseconds, to: end, program: program)
         }
         guard access(tracePath, F_OK) == 0 else {
@@ -157,7 +167,7 @@ public struct TraceRecorder: Sendable {
         guard Int64(trace.header.pid) == Int64(run.pid) else {
             throw .foreignTrace(program: program, path: reported, writer: trace.header.pid, launched: run.pid)
         }
-        return RecordedLaunch(trace: trace, run: run)
+        return RecordedLaunch(trace: trace, run: run, notes: notes)
     }
 
     /// Whether `target`'s program carries LaunchProf's ELF note (a script,

@@ -58,19 +58,11 @@ public struct Spawner: Sendable {
             program: program, workingDirectory: target.workingDirectory, arguments: arguments,
             environment: environment.entries, spawnTimeSlot: environment.spawnSlot,
             listenPIDSlot: environment.listenPIDSlot, descriptors: channels.childDescriptors(), counters: options.counters)
-        // The sample sink: the spawner writes to its own copy; ours is
-        // closed once the request is sent (a sampled spawn is never quiet).
-        var sink: Int32 = -1
-        defer { if sink >= 0 { close(sink) } }
+        // The sample sink, open already (SampleSink): the spawner gets its
+        // own copy of the descriptor with the request (a sampled spawn is
+        // never quiet, so the request is sent before this returns).
         if let sampling = options.sampling {
-            sink = open(sampling.sink, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard sink >= 0 else {
-                let error = errno
-                channels.closeAll()
-                errno = error
-                throw .system(SystemCallError(call: "open", subject: sampling.sink, errno: errno), program: program)
-            }
-            request.descriptors.append((fd: sink, target: Int32(LP_SPAWN_FD_SAMPLE_SINK)))
+            request.descriptors.append((fd: sampling.sink.descriptor.rawValue, target: Int32(LP_SPAWN_FD_SAMPLE_SINK)))
             request.sampling = (sampling.rate, sampling.stackBytes, sampling.mapsAtReady)
         }
         if options.quiet, options.sampling == nil {

@@ -54,7 +54,7 @@ package enum RegularFile {
     }
 
     /// nil for a regular file; otherwise what the file is, for messages.
-    static func kind(_ mode: mode_t) -> String? {
+    package static func kind(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: nil
         case S_IFDIR: "a directory"

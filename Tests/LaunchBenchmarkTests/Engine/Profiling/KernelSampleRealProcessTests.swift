@@ -32,7 +32,8 @@ struct KernelSampleRealProcessTests {
         #include <time.h>
         #include <unistd.h>
         struct header { char magic[8]; uint32_t version, header_size; uint64_t sample_type, regs_user_mask;
-          uint32_t stack_user_bytes, hz; uint64_t period_ns; uint32_t cpus, clock; int32_t error; uint32_t reserved; };
+          uint32_t stack_user_bytes, hz; uint64_t period_ns; uint32_t cpus, clock; int32_t error; uint32_t flags;
+          int32_t sink_error; uint32_t reserved; uint64_t unwritten_samples, unwritten_records; };
         int main(int argc, char **argv) {
           int go[2]; if (argc < 4 || pipe(go) != 0) return 2;
           pid_t pid = fork();
@@ -63,7 +64,7 @@ struct KernelSampleRealProcessTests {
           int status; waitpid(pid, &status, 0);
           FILE *out = fopen(argv[1], "wb"); if (out == NULL) return 1;
           struct header h; memset(&h, 0, sizeof h); memcpy(h.magic, "LPPERF1", 8);
-          h.version = 1; h.header_size = sizeof h; h.sample_type = a.sample_type; h.regs_user_mask = a.sample_regs_user;
+          h.version = 2; h.header_size = sizeof h; h.flags = 2 /* closed */; h.sample_type = a.sample_type; h.regs_user_mask = a.sample_regs_user;
           h.stack_user_bytes = a.sample_stack_user; h.hz = (uint32_t)atoi(argv[2]); h.period_ns = a.sample_period;
           h.cpus = (uint32_t)cpus; h.clock = CLOCK_MONOTONIC;
           fwrite(&h, sizeof h, 1, out);

@@ -14,12 +14,18 @@ struct KernelSampleSink {
     var stackBytes: UInt32 = 16384
     var hz: UInt32 = 1000
     var magic = Array("LPPERF1\0".utf8)
-    var version: UInt32 = 1
+    var version: UInt32 = 2
+    /// LP_PERF_SINK_* bits: closed by its spawner (the ending below) unless a test says otherwise.
+    var flags: UInt32 = 2
+    /// The ending: the errno of the write the sink refused, and the samples and records not written.
+    var sinkError: Int32 = 0
+    var unwrittenSamples: UInt64 = 0
+    var unwrittenRecords: UInt64 = 0
     var clock: UInt32 = 1  // CLOCK_MONOTONIC
     /// The records, in the order written (the reader sorts them by time).
     var records: [[UInt8]] = []
 
-    static let headerSize = 64
+    static let headerSize = 88
 
     var bytes: [UInt8] {
         var out = magic
@@ -33,7 +39,11 @@ struct KernelSampleSink {
         out.putU32(2)  // CPUs
         out.putU32(clock)
         out.putU32(0)  // error
+        out.putU32(flags)
+        out.putU32(UInt32(bitPattern: sinkError))
         out.putU32(0)  // reserved
+        out.putU64(unwrittenSamples)
+        out.putU64(unwrittenRecords)
         return out + records.flatMap { $0 }
     }
 

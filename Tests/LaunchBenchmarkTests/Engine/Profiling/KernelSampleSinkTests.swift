@@ -137,7 +137,7 @@ struct KernelSampleSinkTests {
 
     /// Each file is wrong in one way: the error names the file and what.
     @Test(arguments: [
-        ("a truncated header", Array(KernelSampleSink().bytes.prefix(10)), "shorter than its 64-byte header"),
+        ("a truncated header", Array(KernelSampleSink().bytes.prefix(10)), "shorter than its 88-byte header"),
         ("a wrong magic", Array("NOTPERF\0".utf8) + KernelSampleSink().bytes.dropFirst(8), "not a sample sink"),
         (
             "another version",
@@ -354,5 +354,47 @@ struct KernelSampleSinkTests {
             }
         }
         #expect(read > 0)
+    }
+
+    /// Issue 37, item 13: a sink that reaches the reader without its ending (its spawner died)
+    /// is read up to its last whole record and said to be cut.
+    @Test func sinkWithoutItsEndingIsSaidToBeCut() throws {
+        let directory = try ScratchDirectory()
+        var sink = KernelSampleSink()
+        sink.flags = 0
+        sink.comm(pid: 10, tid: 10, "cut", at: 1, exec: true)
+        let result = try KernelSampleSink.encode(sink.bytes, in: directory)
+        #expect(result.summary.unclosed == 1)
+        var closed = KernelSampleSink()
+        closed.sinkError = ENOSPC
+        closed.unwrittenSamples = 42
+        closed.unwrittenRecords = 50
+        closed.comm(pid: 10, tid: 10, "cut", at: 1, exec: true)
+        let full = try KernelSampleSink.encode(closed.bytes, in: directory)
+        #expect(full.summary.unclosed == 0 && full.summary.sink_error == ENOSPC && full.summary.unwritten_samples == 42)
+    }
+
+    /// Issue 37, item 15: a process 1,000 forks below the launched one is
+    /// of its tree (the walk up the parents stopped at 256 hops), a process
+    /// whose parents make a cycle (a hostile sink) is not, and neither hangs.
+    @Test func anyDepthIsOfTheTreeAndACycleIsNot() throws {
+        let directory = try ScratchDirectory()
+        let libc = try Self.libc()
+        var sink = Self.launched(pid: 100, at: 10, libc: libc)
+        for depth in UInt32(1)...1000 {
+            sink.fork(pid: 100 + depth, parent: 99 + depth, tid: 100 + depth, parentThread: 99 + depth, at: 20 + UInt64(depth))
+        }
+        sink.sample(pid: 1100, tid: 1100, at: 2000, ip: libc.start + 0x20)
+        sink.sample(pid: 1100, tid: 1100, at: 2001, ip: libc.start + 0x28)
+        // 5000 and 5001 are each other's parent.
+        sink.fork(pid: 5000, parent: 5001, tid: 5000, parentThread: 5001, at: 1500)
+        sink.fork(pid: 5001, parent: 5000, tid: 5001, parentThread: 5000, at: 1501)
+        sink.sample(pid: 5000, tid: 5000, at: 2002, ip: libc.start + 0x20)
+        var options = lp_perf_options_t()
+        options.pid = 100
+        let result = try KernelSampleSink.encode(sink.bytes, in: directory, options: options)
+        #expect(result.sections != nil, "\(result.error)")
+        #expect(result.summary.samples == 3)
+        #expect(result.summary.kept == 2)
     }
 }
