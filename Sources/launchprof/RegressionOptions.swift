@@ -2,7 +2,7 @@ import ArgumentParser
 import LaunchBenchmark
 
 /// Regression-test flags, shared by `run` and `compare`.
-struct GateOptions: ParsableArguments {
+struct RegressionOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "A change beyond this is a regression when significant (default 5%, or the config's).", valueName: "percent"),

@@ -19,7 +19,7 @@ struct RunCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: RunOptions
-    @OptionGroup var gate: GateOptions
+    @OptionGroup var regression: RegressionOptions
 
     @Argument(
         help: ArgumentHelp(
@@ -85,7 +85,7 @@ struct RunCommand: ParsableCommand {
         do {
             let pushed = try outcome.write(
                 ResultsFiles(
-                    json: options.exportJson, markdown: options.exportMarkdown, junit: gate.exportJunit, html: options.report,
+                    json: options.exportJson, markdown: options.exportMarkdown, junit: regression.exportJunit, html: options.report,
                     metrics: metrics))
             if let gateway = metrics?.gateway, !pushed.isEmpty {
                 Output.note("pushed \(pushed.count) group\(pushed.count == 1 ? "" : "s") to \(gateway.url) (job \(gateway.job))")
@@ -104,7 +104,7 @@ struct RunCommand: ParsableCommand {
     private func session(config: LaunchConfig?, labels: MetricLabels) throws -> BenchmarkSession {
         var settings = try options.settings()
         settings.labels = labels
-        gate.apply(to: &settings)
+        regression.apply(to: &settings)
         do {
             var session: BenchmarkSession
             if let config {
