@@ -34,7 +34,7 @@ struct GateOptions: ParsableArguments {
     @Option(help: "The measuring budget in seconds; inconclusive when it ends before a verdict (default 120).")
     var maxTime: Double?
 
-    @Option(help: "The most measured runs per side (default 3000).")
+    @Option(help: "The most measured runs per side (default 10000).")
     var maxRuns: Int?
 
     @Option(name: [.short, .long], help: "Unmeasured runs per side before measuring (default 2).")

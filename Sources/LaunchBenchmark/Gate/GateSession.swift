@@ -13,8 +13,9 @@ import LaunchSupport
 /// // document.verdict: .regressed, .improved, .unchanged or .inconclusive
 /// ```
 public struct GateSession: Sendable {
-    /// The program compared against, and the changed one.
+    /// The program compared against.
     public var base: LaunchTarget
+    /// The changed program.
     public var head: LaunchTarget
     /// How it measures and decides.
     public var settings: GateSettings

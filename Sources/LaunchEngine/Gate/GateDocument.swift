@@ -7,13 +7,15 @@ public struct GateDocument: Sendable, Codable {
     public var schema = GateDocument.currentSchema
     /// The schema this version writes.
     public static let currentSchema = "launchprof-gate/1"
-    /// The commands compared, as given.
+    /// The base command, as given.
     public var base: String
+    /// The head command, as given.
     public var head: String
     /// cold or warm.
     public var mode: LaunchMode
-    /// The threshold and total error, as fractions.
+    /// The threshold, as a fraction.
     public var threshold: Double
+    /// The total chance of a wrong verdict.
     public var alpha: Double
     /// The error-spending schedule.
     public var spending: ErrorSpending
@@ -34,18 +36,21 @@ public struct GateDocument: Sendable, Codable {
     public var smallestResolvable: Double?
     /// With `--counts`: instructions to ready, head over base.
     public var instructions: GateLook?
-    /// Median time to ready of each side, in nanoseconds.
+    /// The base's median time to ready, in nanoseconds.
     public var baseMedian: Double?
+    /// The head's median time to ready, in nanoseconds.
     public var headMedian: Double?
-    /// Same-CPU pairs, per CPU ("-1": unknown), and runs left unpaired.
+    /// Same-CPU pairs, per CPU ("-1": unknown).
     public var pairsByCPU: [String: Int]
+    /// Runs left out: no run of the other side near them on their CPU.
     public var unpaired: Int
     /// Seconds spent measuring.
     public var elapsed: Double
     /// Every measured run, in order.
     public var runs: [GateObservation]
-    /// The measured runs' full figures, per side.
+    /// The base's measured runs, all their figures.
     public var baseRuns: [RunMeasurement]
+    /// The head's measured runs, all their figures.
     public var headRuns: [RunMeasurement]
 
     /// The document of `measurement`, a gate of `head` against `base`.

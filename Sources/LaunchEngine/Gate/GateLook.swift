@@ -5,8 +5,9 @@ public struct GateLook: Sendable, Equatable, Codable {
     public var pairs: Int
     /// The median change, head over base, as a fraction (0.03 = +3%).
     public var change: Double
-    /// The interval's bounds, as fractions.
+    /// The interval's lower bound, as a fraction.
     public var low: Double
+    /// The interval's upper bound, as a fraction.
     public var high: Double
     /// The confidence this look's interval was asked for (1 − the error
     /// the spending schedule gives the look).

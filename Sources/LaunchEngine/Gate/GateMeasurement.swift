@@ -14,8 +14,9 @@ public struct GateMeasurement: Sendable {
     public var instructions: GateLook?
     /// Every measured run, in order, both sides.
     public var observations: [GateObservation] = []
-    /// The measured runs of each side, in order.
+    /// The base's measured runs, in order.
     public var baseRuns: [RunMeasurement] = []
+    /// The head's measured runs, in order.
     public var headRuns: [RunMeasurement] = []
     /// Runs left out because no run of the other side ran near them on the same CPU.
     public var unpaired = 0

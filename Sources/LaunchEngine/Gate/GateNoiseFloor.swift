@@ -11,8 +11,9 @@ public struct GateNoiseFloor: Sendable, Equatable, Codable {
     /// Their median ratio, as a fraction: near 0 unless order or drift
     /// biases the session.
     public var change: Double
-    /// Its distribution-free 1 − α interval (sign test), as fractions.
+    /// The lower bound of its distribution-free 1 − α interval (sign test), as a fraction.
     public var low: Double
+    /// The upper bound of that interval, as a fraction.
     public var high: Double
     /// The spread of one pair's log-ratio: 1.4826 × its median absolute
     /// deviation (a robust σ; Hampel 1974), as a fraction.
