@@ -25,7 +25,9 @@ struct GateCommand: ParsableCommand {
 
     @OptionGroup var options: GateOptions
 
-    @Argument(parsing: .postTerminator, help: ArgumentHelp("The head command (or, with --base, the program in each revision).", valueName: "command"))
+    @Argument(
+        parsing: .postTerminator,
+        help: ArgumentHelp("The head command (or, with --base, the program in each revision).", valueName: "command"))
     var command: [String] = []
 
     mutating func validate() throws {
@@ -45,7 +47,9 @@ struct GateCommand: ParsableCommand {
             } catch {
                 throw Output.fail("--base-command '\(baseCommand)': \(error)", status: .usage)
             }
-            guard !words.isEmpty else { throw Output.fail("--base-command is empty: give the base program and its arguments", status: .usage) }
+            guard !words.isEmpty else {
+                throw Output.fail("--base-command is empty: give the base program and its arguments", status: .usage)
+            }
             base = LaunchTarget(name: "base", arguments: words, environment: environment, ready: ready)
             head = LaunchTarget(name: "head", arguments: command, environment: environment, ready: ready)
         } else {

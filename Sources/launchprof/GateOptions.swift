@@ -73,8 +73,12 @@ struct GateOptions: ParsableArguments {
     var exportJunit: String?
 
     mutating func validate() throws {
-        if baseCommand != nil, base != nil { throw ValidationError("give --base-command (two programs) or --base REV (two revisions), not both") }
-        if baseCommand == nil, base == nil { throw ValidationError("name the base: --base-command 'OLD ARGS' or --base REV --build 'COMMAND'") }
+        if baseCommand != nil, base != nil {
+            throw ValidationError("give --base-command (two programs) or --base REV (two revisions), not both")
+        }
+        if baseCommand == nil, base == nil {
+            throw ValidationError("name the base: --base-command 'OLD ARGS' or --base REV --build 'COMMAND'")
+        }
         if base != nil, build == nil { throw ValidationError("--base REV needs --build 'COMMAND' to build each revision") }
         if base == nil, head != nil || build != nil || cacheDir != nil {
             throw ValidationError("--head, --build and --cache-dir go with --base REV")

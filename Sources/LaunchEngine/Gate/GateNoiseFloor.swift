@@ -41,7 +41,8 @@ public struct GateNoiseFloor: Sendable, Equatable, Codable {
         self.high = expm1(high)
         let sigma = 1.4826 * mad
         spread = expm1(sigma)
-        let z = MedianConfidenceInterval.standardNormalQuantile(1 - alpha / 2)
+        let z =
+            MedianConfidenceInterval.standardNormalQuantile(1 - alpha / 2)
             + MedianConfidenceInterval.standardNormalQuantile(0.8)
         minimumDetectableEffect = expm1(z * (Double.pi / 2).squareRoot() * sigma / Double(headPairs).squareRoot())
     }

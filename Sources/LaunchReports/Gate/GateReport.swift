@@ -20,7 +20,8 @@ public enum GateReport {
         case .improved?: return "improved: \(interval ?? "head faster") lies below −\(limit)"
         case .unchanged?: return "unchanged: \(interval ?? "no change") lies within ±\(limit)"
         case .inconclusive?:
-            let resolvable = smallestResolvable.map { "; the smallest change this session could resolve was ±\(percent($0, signed: false))" } ?? ""
+            let resolvable =
+                smallestResolvable.map { "; the smallest change this session could resolve was ±\(percent($0, signed: false))" } ?? ""
             return "inconclusive (\(stop.description)): \(interval ?? "too few pairs") straddles ±\(limit)\(resolvable)"
         case nil:
             return "no verdict: \(stop.description)"

@@ -105,7 +105,12 @@ struct GateRunnerTests {
         var gate = try runner(executor)
         // Each reading of the clock is 0.1 s later: 10 s is about 100 runs.
         let ticks = Mutex<UInt64>(0)
-        gate.clock = { ticks.withLock { $0 += 100_000_000; return $0 } }
+        gate.clock = {
+            ticks.withLock {
+                $0 += 100_000_000
+                return $0
+            }
+        }
         gate.maxTime = .seconds(10)
         let measurement = gate.run()
         #expect(measurement.stop == .maxTime(.seconds(10)))

@@ -83,7 +83,8 @@ struct SequentialDecisionRuleTests {
             #expect(spending.cumulative(alpha: 0.05, at: 0.3) < spending.cumulative(alpha: 0.05, at: 0.6))
         }
         // O'Brien–Fleming spends far less at the first look than Pocock.
-        #expect(ErrorSpending.obrienFleming.cumulative(alpha: 0.05, at: 0.02) < ErrorSpending.pocock.cumulative(alpha: 0.05, at: 0.02) / 100)
+        #expect(
+            ErrorSpending.obrienFleming.cumulative(alpha: 0.05, at: 0.02) < ErrorSpending.pocock.cumulative(alpha: 0.05, at: 0.02) / 100)
     }
 
     @Test("settings that cannot work are refused, naming the value")
