@@ -47,6 +47,7 @@ struct CompareCommand: ParsableCommand {
         }
         let compared = current.compared(with: baseline, named: base, settings: settings)
         try Output.report(compared, markdown: exportMarkdown, json: exportJson, junit: regression.exportJunit)
+        Output.note(Output.acrossTime)
         let status = GateVerdict(compared).exitStatus
         if status != .success { throw ExitCode(status) }
     }

@@ -94,6 +94,7 @@ struct RunCommand: ParsableCommand {
             throw Output.fail(error.description, status: .usage)
         }
         for problem in outcome.problems { Output.error(problem) }
+        if outcome.document.comparison != nil { Output.note(Output.acrossTime) }
         if let path = outcome.savedBaseline, let name = options.saveBaseline {
             Output.note("saved baseline '\(name)' to \(path)")
         }
