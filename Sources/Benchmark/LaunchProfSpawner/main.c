@@ -84,6 +84,8 @@ static struct {
     pid_t largest_pid;
     char largest_name[16];
     char process_name[16];
+    /// The CPU the launched process last ran on, plus one (0: not read).
+    int32_t cpu_plus_one;
 } run;
 
 static uint64_t now_ns(void) {
@@ -153,6 +155,38 @@ static void read_name(pid_t pid, char name[16]) {
     if (name[count - 1] == '\n') name[count - 1] = 0;
 }
 
+/// Field 39 of /proc/PID/stat ("processor": the CPU the task last ran
+/// on), read after the command name (which may hold spaces and ')'); -1
+/// when it cannot be read. A zombie not yet reaped still has it.
+static int32_t read_last_cpu(pid_t pid) {
+    char path[64];
+    char text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t count;
+    do {
+        count = read(fd, text, sizeof text - 1);
+    } while (count < 0 && errno == EINTR);
+    close(fd);
+    if (count <= 0) return -1;
+    text[count] = 0;
+    char *field = strrchr(text, ')');
+    if (!field) return -1;
+    // After ')' come fields 3, 4, …: field 39 is the 37th of them.
+    for (int index = 3; index <= 39; index++) {
+        while (*field && *field != ' ') field++;
+        while (*field == ' ') field++;
+        if (!*field) return -1;
+        if (index == 39) {
+            char *end = NULL;
+            long cpu = strtol(field, &end, 10);
+            return (end != field && cpu >= 0 && cpu < 65536) ? (int32_t)cpu : -1;
+        }
+    }
+    return -1;
+}
+
 /// Reaps every child that has exited, and reports stops and continues of
 /// the launched process. `seen` is when SIGCHLD woke the spawner.
 static void reap_children(uint64_t seen) {
@@ -176,6 +210,7 @@ static void reap_children(uint64_t seen) {
         }
         char name[16];
         read_name(pid, name);
+        if (run.active && pid == run.pid && run.cpu_plus_one == 0) run.cpu_plus_one = read_last_cpu(pid) + 1;
         int status = 0;
         struct rusage usage;
         memset(&usage, 0, sizeof usage);
@@ -332,6 +367,7 @@ static void finish_run(void) {
     reply.largest_pid = run.largest_pid;
     memcpy(reply.largest_name, run.largest_name, sizeof reply.largest_name);
     memcpy(reply.process_name, run.process_name, sizeof reply.process_name);
+    reply.cpu = run.cpu_plus_one - 1;
     lp_counters_finish(&reply.counters);
     lp_sampling_finish();
     memset(&run, 0, sizeof run);
@@ -727,6 +763,12 @@ static int handle_request(void) {
         case LP_SPAWN_REQUEST_FINISH: finish_run(); break;
         case LP_SPAWN_REQUEST_MARK_READY:
             if (run.active) {
+                // Where a program that stays up ran when it was ready (its
+                // exit, after the harness's signal, may be elsewhere).
+                if (!run.reaped) {
+                    int32_t cpu = read_last_cpu(run.pid);
+                    if (cpu >= 0) run.cpu_plus_one = cpu + 1;
+                }
                 lp_counters_read(1);
                 // The tree's mappings are read while it is alive and mapped
                 // as it ran (LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY).

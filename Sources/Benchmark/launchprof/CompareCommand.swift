@@ -25,7 +25,7 @@ struct CompareCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Budgets and thresholds from this launchprof.yml.", valueName: "file"))
     var config: String?
 
-    @OptionGroup var gate: GateOptions
+    @OptionGroup var regression: RegressionOptions
 
     @Option(help: ArgumentHelp("Write the comparison as Markdown (for a pull-request comment).", valueName: "file"))
     var exportMarkdown: String?
@@ -37,7 +37,7 @@ struct CompareCommand: ParsableCommand {
         let baseline = try load(base)
         let current = try load(new)
         var settings = BenchmarkSettings()
-        gate.apply(to: &settings)
+        regression.apply(to: &settings)
         if let config {
             do {
                 settings = settings.with(try ConfigReader.read(path: config))
@@ -46,7 +46,8 @@ struct CompareCommand: ParsableCommand {
             }
         }
         let compared = current.compared(with: baseline, named: base, settings: settings)
-        try Output.report(compared, markdown: exportMarkdown, json: exportJson, junit: gate.exportJunit)
+        try Output.report(compared, markdown: exportMarkdown, json: exportJson, junit: regression.exportJunit)
+        Output.note(Output.acrossTime)
         let status = GateVerdict(compared).exitStatus
         if status != .success { throw ExitCode(status) }
     }

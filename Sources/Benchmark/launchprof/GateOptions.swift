@@ -1,33 +1,129 @@
 import ArgumentParser
 import LaunchBenchmark
 
-/// Regression-test flags, shared by `run` and `compare`.
+/// `launchprof gate`'s flags: what to compare and how to decide.
 struct GateOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "A change beyond this is a regression when significant (default 5%, or the config's).", valueName: "percent"),
-        transform: { try Fraction(parsing: $0) })
-    var threshold: Fraction?
+            "The base program as one quoted command, split like a shell would (never run by one); the head is the command after '--'.",
+            valueName: "command"))
+    var baseCommand: String?
+
+    @Option(help: ArgumentHelp("In a git repository: the base revision, checked out and built in a worktree of its own.", valueName: "rev"))
+    var base: String?
+
+    @Option(help: ArgumentHelp("With --base: the head revision (default HEAD; uncommitted changes are not measured).", valueName: "rev"))
+    var head: String?
+
+    @Option(help: ArgumentHelp("With --base: the shell command that builds a revision, run in its worktree.", valueName: "command"))
+    var build: String?
 
     @Option(
         help: ArgumentHelp(
-            "Significance level of the Mann–Whitney U test (default 0.01, or the config's).", valueName: "alpha"),
-        transform: { try Fraction(parsing: $0) })
-    var significance: Fraction?
+            "With --base: where the revisions' worktrees are cached (default: the repository's git directory, launchprof/builds).",
+            valueName: "dir"))
+    var cacheDir: String?
 
-    @Flag(
+    @Option(
         help: ArgumentHelp(
-            "Compare times with the baseline as measured. By default, when the run's reference target (--reference or the "
-                + "config's) was measured on both sides, times are compared relative to it, which takes the machine's drift out."))
-    var absolute = false
+            "The change that matters, in percent (2 or 2%): regressed beyond +this, improved beyond -this, unchanged within (default 3).",
+            valueName: "percent"),
+        transform: { try GateOptions.percent($0) })
+    var threshold: Double?
 
-    @Option(help: ArgumentHelp("Write budgets and regression checks as JUnit XML to this file.", valueName: "file"))
+    @Option(help: "The measuring budget in seconds; inconclusive when it ends before a verdict (default 120).")
+    var maxTime: Double?
+
+    @Option(help: "The most measured runs per side (default 10000).")
+    var maxRuns: Int?
+
+    @Option(name: [.short, .long], help: "Unmeasured runs per side before measuring (default 2).")
+    var warmup: Int?
+
+    @Option(help: ArgumentHelp("Page-cache mode: warm (default) or cold.", valueName: "mode"))
+    var mode: LaunchMode = .warm
+
+    @Option(
+        help: ArgumentHelp(
+            "When a launch counts as done: exit (default), tracer, notify, port:N, output:REGEX.", valueName: "probe"),
+        transform: { try ReadyProbe(parsing: $0) })
+    var ready: ReadyProbe?
+
+    @Option(help: "Seconds before a run that is neither ready nor exited is killed with its process group (default 60).")
+    var timeout: Double?
+
+    @Option(help: ArgumentHelp("Set this variable for both programs (repeatable).", valueName: "name=value"))
+    var env: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Also count each run's instructions (perf or callgrind) and judge them with a 1% threshold.", valueName: "source"))
+    var counts: CountSource?
+
+    @Flag(help: "Show the programs' output instead of discarding it.")
+    var showOutput = false
+
+    @Option(help: ArgumentHelp("Write the verdict, every look and every run as JSON to this file.", valueName: "file"))
+    var exportJson: String?
+
+    @Option(help: ArgumentHelp("Write the verdict as Markdown to this file.", valueName: "file"))
+    var exportMarkdown: String?
+
+    @Option(help: ArgumentHelp("Write the verdict as JUnit XML to this file.", valueName: "file"))
     var exportJunit: String?
 
-    /// Sets the threshold, significance and comparison mode these flags ask for.
-    func apply(to settings: inout BenchmarkSettings) {
-        settings.threshold = threshold?.value
-        settings.significance = significance?.value
-        settings.relativeToReference = !absolute
+    mutating func validate() throws {
+        if baseCommand != nil, base != nil {
+            throw ValidationError("give --base-command (two programs) or --base REV (two revisions), not both")
+        }
+        if baseCommand == nil, base == nil {
+            throw ValidationError("name the base: --base-command 'OLD ARGS' or --base REV --build 'COMMAND'")
+        }
+        if base != nil, build == nil { throw ValidationError("--base REV needs --build 'COMMAND' to build each revision") }
+        if base == nil, head != nil || build != nil || cacheDir != nil {
+            throw ValidationError("--head, --build and --cache-dir go with --base REV")
+        }
+        if let maxRuns { _ = try RunOptions.count(maxRuns, flag: "--max-runs", in: 20...1_000_000) }
+        if let warmup { _ = try RunOptions.count(warmup, flag: "--warmup", in: 0...1000) }
+        if let maxTime { _ = try RunOptions.seconds(maxTime, flag: "--max-time") }
+        if let timeout { _ = try RunOptions.seconds(timeout, flag: "--timeout") }
+        _ = try environment()
+    }
+
+    /// "2" or "2%" as the fraction 0.02; anything not strictly between 0
+    /// and 100 percent is refused, naming it.
+    static func percent(_ text: String) throws -> Double {
+        let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard let value = Double(number), value.isFinite, value > 0, value < 100 else {
+            throw ValidationError("--threshold '\(text)': give a percentage between 0 and 100, e.g. 2 or 2%")
+        }
+        return value / 100
+    }
+
+    /// `--env` as a dictionary; a malformed one is bad usage.
+    func environment() throws -> [String: String] {
+        var environment: [String: String] = [:]
+        for item in env {
+            guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
+                throw ValidationError("--env '\(item)': give NAME=VALUE")
+            }
+            environment[String(item[..<equals])] = String(item[item.index(after: equals)...])
+        }
+        return environment
+    }
+
+    /// The gate's settings.
+    func settings() throws -> GateSettings {
+        var settings = GateSettings()
+        if let threshold { settings.threshold = threshold }
+        if let maxTime { settings.maxTime = try RunOptions.seconds(maxTime, flag: "--max-time") }
+        if let maxRuns { settings.maxRuns = maxRuns }
+        if let warmup { settings.warmup = warmup }
+        if let timeout { settings.timeout = try RunOptions.seconds(timeout, flag: "--timeout") }
+        settings.mode = mode
+        settings.counts = counts
+        settings.output = showOutput ? .inherit : .discard
+        settings.catchesSignals = true
+        return settings
     }
 }

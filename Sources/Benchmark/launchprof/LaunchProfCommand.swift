@@ -9,7 +9,7 @@ struct LaunchProfCommand: AsyncParsableCommand {
         abstract: "Launch-performance profiling for Linux executables and Swift programs.",
         version: "launchprof \(launchprofVersion) (commit \(launchprofCommit))",
         subcommands: [
-            RunCommand.self, CompareCommand.self, ReportCommand.self, ProfileCommand.self, RecordCommand.self,
+            RunCommand.self, GateCommand.self, CompareCommand.self, ReportCommand.self, ProfileCommand.self, RecordCommand.self,
             ExportCommand.self, ExplainCommand.self,
         ]
     )

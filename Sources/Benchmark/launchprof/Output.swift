@@ -43,6 +43,11 @@ enum Output {
         return ExitCode(status)
     }
 
+    /// Said after a comparison with a baseline: its verdict crosses time.
+    static let acrossTime =
+        "this verdict compares with a baseline measured earlier, on a machine whose speed may have moved since: "
+        + "for CI, 'launchprof gate' measures base and head side by side (docs/gate.md)"
+
     /// "launchprof: message" on standard error: an error.
     static func error(_ message: String) { note(message) }
 

@@ -19,7 +19,7 @@ struct RunCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: RunOptions
-    @OptionGroup var gate: GateOptions
+    @OptionGroup var regression: RegressionOptions
 
     @Argument(
         help: ArgumentHelp(
@@ -52,7 +52,7 @@ struct RunCommand: ParsableCommand {
             throw Output.fail("\(error)", status: .usage)
         }
         let files = ResultsFiles(
-            json: options.exportJson, markdown: options.exportMarkdown, junit: gate.exportJunit, html: options.report,
+            json: options.exportJson, markdown: options.exportMarkdown, junit: regression.exportJunit, html: options.report,
             metrics: metrics)
         let session = try self.session(config: config, labels: labels, results: files)
         let line = ProgressLine()
@@ -98,6 +98,7 @@ struct RunCommand: ParsableCommand {
             writeFailed = true
         }
         for problem in outcome.problems { Output.error(problem) }
+        if outcome.document.comparison != nil { Output.note(Output.acrossTime) }
         if let path = outcome.savedBaseline, let name = options.saveBaseline {
             Output.note("saved baseline '\(name)' to \(path)")
         }
@@ -110,7 +111,7 @@ struct RunCommand: ParsableCommand {
         var settings = try options.settings()
         settings.labels = labels
         settings.results = results
-        gate.apply(to: &settings)
+        regression.apply(to: &settings)
         do {
             var session: BenchmarkSession
             if let config {

@@ -296,6 +296,10 @@ struct lp_spawn_reply {
     char message[160];
     /// FINISHED of an LP_SPAWN_FLAG_COUNT spawn: the counters.
     struct lp_spawn_counters counters;
+    /// FINISHED: the CPU the launched process last ran on (/proc/PID/stat
+    /// field 39, read when it was marked ready or else as a zombie just
+    /// before it was reaped); -1 when unknown.
+    int32_t cpu;
 };
 
 /// Starts the spawner `path` with a socketpair; returns its pid and stores

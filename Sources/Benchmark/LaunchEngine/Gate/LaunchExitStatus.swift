@@ -9,6 +9,9 @@ public enum LaunchExitStatus: Int32, Sendable, Equatable, CustomStringConvertibl
     case usage = 2
     /// A target failed to launch (crash, timeout, non-zero exit) or to be profiled.
     case launchFailed = 3
+    /// `launchprof gate`: the budget (--max-time, --max-runs) ended before
+    /// the change's interval was decided (docs/gate.md).
+    case inconclusive = 4
     /// SIGINT, SIGTERM, SIGHUP or SIGQUIT (or a cancelled task) stopped it.
     case interrupted = 130
 
@@ -18,6 +21,7 @@ public enum LaunchExitStatus: Int32, Sendable, Equatable, CustomStringConvertibl
         case .gateFailed: "a budget exceeded or a regression"
         case .usage: "bad usage or input"
         case .launchFailed: "a target failed to launch"
+        case .inconclusive: "inconclusive: the budget ended before a verdict"
         case .interrupted: "interrupted"
         }
     }

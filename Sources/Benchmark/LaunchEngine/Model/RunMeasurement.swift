@@ -113,6 +113,11 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     public var mainThreadCPU: UInt64?
     /// With `--counts`: the launch's event counts to ready; nil when not counted.
     public var counts: LaunchCounts?
+    /// The CPU the launched process last ran on (/proc/PID/stat field 39,
+    /// read by the spawner when the run was marked ready, else at its
+    /// exit); nil in older files or when it could not be read. `gate`
+    /// compares only runs that ran on the same CPU.
+    public var cpu: Int?
 
     /// A run's measurements, as the executor makes them.
     public init(

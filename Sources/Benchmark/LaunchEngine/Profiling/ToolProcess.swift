@@ -21,12 +21,16 @@ package struct ToolProcess {
     package var end: End
     package var output: Data
     package var errorOutput: Data
+    /// The interrupt fired while it ran: it was killed with its group.
+    package var interrupted = false
 
     /// Runs `executable` with `arguments`, `input` as its standard input and
     /// the harness's environment, for at most `timeout`, through the same
-    /// spawner as every measured process.
+    /// spawner as every measured process; in `workingDirectory` (nil: the
+    /// harness's own), stopped by `interrupt` when it fires.
     package static func run(
-        _ executable: String, arguments: [String], input: Data, timeout: Duration
+        _ executable: String, arguments: [String], input: Data, timeout: Duration, workingDirectory: String? = nil,
+        interrupt: InterruptMonitor? = nil
     ) throws(LaunchError) -> ToolProcess {
         let directory: String
         do {
@@ -41,8 +45,9 @@ package struct ToolProcess {
         }
         let observed = try Spawner().run(
             RunRequest(
-                target: LaunchTarget(name: executable, arguments: [executable] + arguments), timeout: timeout,
-                output: .files(stdout: outputPath, stderr: errorPath), input: inputPath))
+                target: LaunchTarget(name: executable, arguments: [executable] + arguments, workingDirectory: workingDirectory),
+                timeout: timeout, output: .files(stdout: outputPath, stderr: errorPath), input: inputPath),
+            interrupt: interrupt)
         let end: End
         switch observed.exit {
         case .exited(let code): end = .exited(code)
@@ -51,6 +56,6 @@ package struct ToolProcess {
         }
         let output = (try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data()
         let errorOutput = (try? Data(contentsOf: URL(fileURLWithPath: errorPath))) ?? Data()
-        return ToolProcess(end: end, output: output, errorOutput: errorOutput)
+        return ToolProcess(end: end, output: output, errorOutput: errorOutput, interrupted: observed.interrupted)
     }
 }

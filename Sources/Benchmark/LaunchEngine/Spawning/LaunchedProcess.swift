@@ -181,7 +181,7 @@ public final class LaunchedProcess {
         let status = finished.error == 0 ? finished.status : exitStatus
         let ended = ProcessEnd(
             status: Self.decode(status), usage: ResourceUsage(finished.process), tree: tree,
-            counters: CounterReading(finished.counters))
+            counters: CounterReading(finished.counters), cpu: finished.cpu >= 0 ? Int(finished.cpu) : nil)
         end = ended
         return ended
     }

@@ -14,4 +14,7 @@ package struct ProcessEnd: Sendable, Equatable {
     package var tree: TreeUsage
     /// A counted spawn's counters (`--counts perf`); nil otherwise.
     package var counters: CounterReading? = nil
+    /// The CPU the launched process last ran on (when it was marked ready,
+    /// else at its exit); nil when the spawner could not read it.
+    package var cpu: Int? = nil
 }

@@ -9,6 +9,7 @@ extension RunLoop {
         var run = ObservedRun(pid: process.pid, exit: end.status, usage: end.usage)
         run.startNanoseconds = t0
         run.tree = end.tree
+        run.cpu = end.cpu
         if let reading = end.counters {
             run.counts = reading.counts
             run.counterReport = reading.report

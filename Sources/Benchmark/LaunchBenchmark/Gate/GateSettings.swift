@@ -1,0 +1,48 @@
+import LaunchEngine
+
+/// How a gate measures and decides: the run settings `run` has where they
+/// make sense, plus the decision rule's.
+public struct GateSettings: Sendable {
+    /// The change that matters, as a fraction (docs/gate.md: why 3%).
+    public var threshold: Double = GateSettings.defaultThreshold
+    /// The chance of a wrong verdict over the whole session.
+    public var alpha: Double = 0.05
+    /// How the error is spent over the looks.
+    public var spending: ErrorSpending = .pocock
+    /// The most measured runs per side: the error-spending schedule's
+    /// information fraction is pairs over this. Large, so that the time
+    /// budget is what usually ends a session, and its closing look spends
+    /// all the error left (a 3.5 ms program reached 3000 runs per side in
+    /// 47 s and then closed at 99.6%; with 10000 it closes at 60 s at about 98%).
+    public var maxRuns: Int = 10000
+    /// The measuring budget; nil: only `maxRuns`.
+    public var maxTime: Duration? = .seconds(120)
+    /// Unmeasured runs per side first.
+    public var warmup: Int = 2
+    /// cold or warm.
+    public var mode: LaunchMode = .warm
+    /// A run neither ready nor exited by then is killed.
+    public var timeout: Duration = RunDefaults.timeout
+    /// How long a program stopped after ready may take to exit.
+    public var grace: Duration = RunDefaults.grace
+    /// Where the programs' output goes.
+    public var output: OutputPlan = .discard
+    /// `--counts`: instructions are counted and judged too.
+    public var counts: CountSource?
+    /// The threshold for instruction counts, which barely vary (docs/counts.md).
+    public var instructionThreshold: Double = 0.01
+    /// Whether SIGINT/SIGTERM stop the gate (the CLI's way); a library
+    /// caller cancels its task instead.
+    public var catchesSignals = false
+
+    /// The default `--threshold`, 3%: docs/gate.md says how it was chosen.
+    public static let defaultThreshold = 0.03
+
+    /// Default settings.
+    public init() {}
+
+    /// The decision rule these settings make.
+    public func rule() throws(GateRuleError) -> SequentialDecisionRule {
+        try SequentialDecisionRule(threshold: threshold, alpha: alpha, spending: spending, maxPairs: maxRuns)
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Glibc
+import LaunchSupport
+
+/// A side-by-side gate: launches base and head alternately in ABBA blocks
+/// (``ABBAOrder``), pairs runs that ran on the same CPU
+/// (``SameCPUPairing``) and looks at the pairs at fixed counts until
+/// ``SequentialDecisionRule`` decides, the budget ends, a run fails or
+/// the interrupt fires. The verdict comes only from these paired runs,
+/// never from a stored number. Like ``BenchmarkRunner`` it runs through an
+/// injected ``RunExecutor``, so a test can script it.
+public struct GateRunner {
+    /// The program compared against.
+    public var base: LaunchTarget
+    /// The changed program.
+    public var head: LaunchTarget
+    /// The page-cache mode of every run.
+    public var mode: LaunchMode
+    /// Unmeasured runs per side before measuring, also in ABBA order.
+    public var warmup: Int
+    /// When to decide.
+    public var rule: SequentialDecisionRule
+    /// With instruction counts: the rule for them (nil: time only).
+    public var instructionRule: SequentialDecisionRule?
+    /// The measuring budget in time; nil: only the rule's most pairs.
+    public var maxTime: Duration?
+    /// What runs one launch.
+    public var executor: any RunExecutor
+    /// Needed for cold mode.
+    public var coldCache: (any ColdCachePreparer)?
+    /// Stops the gate when it fires.
+    public var interrupt: InterruptMonitor?
+    /// Called after each run.
+    public var progress: ((GateProgress) -> Void)?
+    /// A clock in nanoseconds (monotonic); a test may script it.
+    public var clock: () -> UInt64 = { monotonicNanoseconds() }
+
+    /// A gate of `head` against `base`.
+    public init(
+        base: LaunchTarget, head: LaunchTarget, mode: LaunchMode = .warm, warmup: Int = 2, rule: SequentialDecisionRule,
+        maxTime: Duration? = nil, executor: any RunExecutor, coldCache: (any ColdCachePreparer)? = nil,
+        interrupt: InterruptMonitor? = nil, progress: ((GateProgress) -> Void)? = nil
+    ) {
+        self.base = base
+        self.head = head
+        self.mode = mode
+        self.warmup = warmup
+        self.rule = rule
+        self.maxTime = maxTime
+        self.executor = executor
+        self.coldCache = coldCache
+        self.interrupt = interrupt
+        self.progress = progress
+    }
+
+    private enum Stop: Error {
+        case interrupted
+        case failed(RunFailure)
+    }
+
+    /// Runs the gate. Never throws: a failed run or an interrupt ends it and
+    /// is its ``GateMeasurement/stop``.
+    public func run() -> GateMeasurement {
+        var outcome = GateMeasurement(verdict: nil, stop: .interrupted)
+        var pairing = SameCPUPairing()
+        var instructionPairing = SameCPUPairing()
+        do throws(Stop) {
+            for position in 0..<(2 * Swift.max(0, warmup)) {
+                let side = ABBAOrder.side(at: position)
+                _ = try launch(side, index: position / 2, warmup: true)
+                progress?(GateProgress(runs: 0, pairs: 0, elapsed: 0, look: nil, isWarmup: true))
+            }
+            let start = clock()
+            var lastLook: Int?
+            var position = 0
+            while true {
+                let elapsed = Duration.nanoseconds(Int64(clamping: clock() &- start))
+                outcome.elapsed = elapsed.seconds
+                if let maxTime, elapsed >= maxTime {
+                    outcome.stop = .maxTime(maxTime)
+                    break
+                }
+                if outcome.baseRuns.count >= rule.maxPairs, outcome.headRuns.count >= rule.maxPairs {
+                    outcome.stop = .maxRuns(rule.maxPairs)
+                    break
+                }
+                let side = ABBAOrder.side(at: position)
+                let index = side == .base ? outcome.baseRuns.count : outcome.headRuns.count
+                let measurement = try launch(side, index: index, warmup: false)
+                if side == .base { outcome.baseRuns.append(measurement) } else { outcome.headRuns.append(measurement) }
+                // A successful run always has a time to ready (a run without
+                // one fails in `launch`); 0 never happens and pairs as tiny.
+                let time = Double(measurement.wallToReady ?? 0)
+                let observation = GateObservation(position: position, side: side, value: time, cpu: measurement.cpu)
+                outcome.observations.append(observation)
+                pairing.add(observation)
+                if let instructions = measurement.counts?.instructions {
+                    var counted = observation
+                    counted.value = Double(instructions)
+                    instructionPairing.add(counted)
+                }
+                position += 1
+                let pairs = pairing.logRatios.count
+                var look: GateLook?
+                if pairing.logRatios.count != (outcome.looks.last?.pairs ?? 0), let index = rule.lookIndex(atPairs: pairs) {
+                    lastLook = index
+                    look = rule.look(pairing.logRatios, index: index)
+                    if let look { outcome.looks.append(look) }
+                }
+                progress?(
+                    GateProgress(
+                        runs: position, pairs: pairs, elapsed: Double(clock() &- start) / 1e9, look: look ?? outcome.looks.last,
+                        isWarmup: false))
+                if let verdict = look?.verdict {
+                    outcome.verdict = verdict
+                    outcome.stop = verdict == .inconclusive ? .maxRuns(rule.maxPairs) : .decided
+                    break
+                }
+            }
+            if outcome.verdict == nil {
+                // The budget ended between looks: one closing look spends
+                // what error is left.
+                if let look = rule.closingLook(pairing.logRatios, after: lastLook) {
+                    outcome.looks.append(look)
+                    outcome.verdict = look.verdict
+                } else {
+                    outcome.verdict = .inconclusive
+                }
+            }
+        } catch {
+            switch error {
+            case .interrupted: outcome.stop = .interrupted
+            case .failed(let failure): outcome.stop = .failed(failure)
+            }
+            outcome.verdict = nil
+        }
+        outcome.unpaired = pairing.unpaired
+        for cpu in pairing.cpus { outcome.pairsByCPU[cpu ?? -1, default: 0] += 1 }
+        outcome.noiseFloor = GateNoiseFloor(
+            baseLogRatios: pairing.baseLogRatios, headPairs: pairing.logRatios.count, alpha: rule.alpha)
+        if let instructionRule, !instructionPairing.logRatios.isEmpty {
+            outcome.instructions = instructionRule.closingLook(instructionPairing.logRatios, after: nil)
+        }
+        return outcome
+    }
+
+    /// Prepares (cold), launches and checks one run of `side`.
+    private func launch(_ side: GateSide, index: Int, warmup: Bool) throws(Stop) -> RunMeasurement {
+        if interrupt?.isInterrupted == true { throw .interrupted }
+        let target = side == .base ? base : head
+        let context = RunContext(target: target, mode: mode, index: index, isWarmup: warmup)
+        let failure = { (reason: String) in
+            RunFailure(target: target.name, mode: mode, run: context.runDescription, reason: reason)
+        }
+        var residency: ResidencyReport?
+        if mode == .cold {
+            guard let coldCache else { throw .failed(failure("cold mode needs a page-cache preparer")) }
+            do {
+                residency = try coldCache.prepare(target: target)
+            } catch {
+                throw .failed(failure("cannot evict its files from the page cache: \(error)"))
+            }
+        }
+        let observed: ObservedRun
+        do {
+            observed = try executor.execute(context)
+        } catch {
+            throw .failed(failure("\(error)"))
+        }
+        if let before = residency, let coldCache { residency = coldCache.measureAfterRun(before) }
+        if observed.interrupted || interrupt?.isInterrupted == true { throw .interrupted }
+        if let reason = observed.failure { throw .failed(failure(reason)) }
+        return observed.measurement(index: index, residency: residency)
+    }
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Pairs a gate's runs as they arrive: each run with the nearest earlier
+/// unpaired run of the other side that ran on the same CPU, at most
+/// ``window`` positions back.
+///
+/// Why same CPU: on this project's 2-vCPU machine a 3 ms CPU-bound launch
+/// took 3.15 ms on one vCPU and 3.7–3.9 ms on the other (issue 38), so an
+/// unpaired median flips between the two modes; a ratio of two runs on the
+/// same CPU carries only the change and that CPU's noise. A run whose
+/// neighbours all ran elsewhere is left unpaired (counted, not used).
+/// Runs of unknown CPU count as one CPU of their own.
+///
+/// The pairs are disjoint, so their log-ratios are independent given the
+/// machine's state, which is what the sign-test interval of their median
+/// (``SequentialDecisionRule``) needs.
+public struct SameCPUPairing: Sendable, Equatable {
+    /// How many positions apart two paired runs may be: 3 keeps every pair
+    /// inside one ABBA block or across the boundary of two.
+    public var window: Int
+    /// ln(head / base) of each pair, in the order they were formed.
+    public private(set) var logRatios: [Double] = []
+    /// The CPU of each pair, in the same order.
+    public private(set) var cpus: [Int?] = []
+    /// ln of one base run over another on the same CPU, the sign alternated
+    /// pair by pair (later/earlier, then earlier/later) so that drift does
+    /// not move its centre: the base against itself, the session's noise floor.
+    public private(set) var baseLogRatios: [Double] = []
+    /// Runs that found no partner within the window.
+    public private(set) var unpaired = 0
+
+    private var waiting: [GateObservation] = []
+    private var waitingBase: [GateObservation] = []
+
+    /// An empty pairing; `window` must be at least 1 (smaller is taken as 1).
+    public init(window: Int = 3) { self.window = Swift.max(1, window) }
+
+    /// Adds the next run (positions must increase).
+    public mutating func add(_ run: GateObservation) {
+        expire(before: run.position)
+        if let index = waiting.lastIndex(where: { $0.side != run.side && $0.cpu == run.cpu }) {
+            let partner = waiting.remove(at: index)
+            let (base, head) = run.side == .head ? (partner, run) : (run, partner)
+            logRatios.append(Self.log(head.value) - Self.log(base.value))
+            cpus.append(run.cpu)
+        } else {
+            waiting.append(run)
+        }
+        guard run.side == .base else { return }
+        if let index = waitingBase.lastIndex(where: { $0.cpu == run.cpu }) {
+            let earlier = waitingBase.remove(at: index)
+            let ratio = Self.log(run.value) - Self.log(earlier.value)
+            baseLogRatios.append(baseLogRatios.count % 2 == 0 ? ratio : -ratio)
+        } else {
+            waitingBase.append(run)
+        }
+    }
+
+    /// Drops waiting runs too far back to pair with the run at `position`.
+    private mutating func expire(before position: Int) {
+        let expired = waiting.filter { position - $0.position > window }
+        unpaired += expired.count
+        waiting.removeAll { position - $0.position > window }
+        // Base runs are 3 apart within a block (A B B A): one more.
+        waitingBase.removeAll { position - $0.position > window + 1 }
+    }
+
+    /// ln of a positive value; a value that is not positive (which a
+    /// measured time never is) is taken as the smallest positive double
+    /// rather than producing −∞ or NaN.
+    private static func log(_ value: Double) -> Double {
+        Glibc.log(Swift.max(value, Double.leastNormalMagnitude))
+    }
+}

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A gate's decision rule: looks at the paired log-ratios at fixed pair
+/// counts, and decides when the change's interval lies wholly above
+/// +threshold (regressed), below −threshold (improved) or inside ±threshold
+/// (unchanged); at the last look it is inconclusive otherwise.
+///
+/// Method: at look k the interval is the distribution-free order-statistic
+/// interval of the median log-ratio (the sign-test interval,
+/// ``MedianConfidenceInterval``: Conover 1999 §3.2), at confidence
+/// 1 − (α(t_k) − α(t_{k−1})), where α(t) is the ``ErrorSpending`` function
+/// and t_k = pairs / ``maxPairs``. These are repeated confidence intervals
+/// (Jennison & Turnbull, "Interim analyses: the repeated confidence
+/// interval approach", *JRSS B* 51, 1989, 305–361): by the union bound the
+/// chance that *any* look's interval misses the true median change is at
+/// most Σ (α(t_k) − α(t_{k−1})) ≤ α, so a verdict that needs the interval
+/// beyond a threshold the truth is not beyond is wrong with probability at
+/// most α, however many looks are taken. (The bound ignores the looks'
+/// correlation, so the real rate is lower: `SequentialDecisionRuleTests`
+/// simulates it.) Stopping early for the budget only spends less.
+///
+/// Only needs: pairs independent with a common median (no normality, no
+/// symmetry), which paired same-CPU runs in ABBA order give.
+public struct SequentialDecisionRule: Sendable, Equatable {
+    /// The change, as a fraction, that matters (0.02 = 2%).
+    public var threshold: Double
+    /// The chance of a wrong verdict over the whole session.
+    public var alpha: Double
+    /// How α is spent over the looks.
+    public var spending: ErrorSpending
+    /// The most pairs the session may take (information fraction 1).
+    public var maxPairs: Int
+    /// The pair counts at which the rule looks, ascending; the last is ``maxPairs``.
+    public var looks: [Int]
+
+    /// A rule; looks at `firstLook` pairs, then each `growth` times more
+    /// (rounded), and at `maxPairs`.
+    public init(
+        threshold: Double, alpha: Double = 0.05, spending: ErrorSpending = .pocock, maxPairs: Int = 1000,
+        firstLook: Int = 20, growth: Double = 1.5
+    ) throws(GateRuleError) {
+        guard threshold > 0, threshold < 1 else { throw .threshold(threshold) }
+        guard alpha > 0, alpha < 0.5 else { throw .alpha(alpha) }
+        guard firstLook >= 6, maxPairs >= firstLook else { throw .looks(firstLook: Swift.max(firstLook, 6), maxPairs: maxPairs) }
+        self.threshold = threshold
+        self.alpha = alpha
+        self.spending = spending
+        self.maxPairs = maxPairs
+        var looks: [Int] = []
+        var next = Double(firstLook)
+        while Int(next.rounded()) < maxPairs {
+            looks.append(Int(next.rounded()))
+            next *= Swift.max(growth, 1.05)
+        }
+        looks.append(maxPairs)
+        self.looks = looks
+    }
+
+    /// The confidence of look `index` (0-based in ``looks``).
+    public func confidence(ofLook index: Int) -> Double {
+        let t = Double(looks[index]) / Double(maxPairs)
+        let before = index == 0 ? 0 : Double(looks[index - 1]) / Double(maxPairs)
+        let spent = spending.cumulative(alpha: alpha, at: t) - spending.cumulative(alpha: alpha, at: before)
+        return 1 - Swift.min(Swift.max(spent, 1e-12), alpha)
+    }
+
+    /// The look at `logRatios` (ln head/base of each pair) taken as look
+    /// `index`; nil for an empty sample or an index past the last look.
+    public func look(_ logRatios: [Double], index: Int) -> GateLook? {
+        guard looks.indices.contains(index) else { return nil }
+        return look(logRatios, confidence: confidence(ofLook: index), isLast: index == looks.count - 1)
+    }
+
+    /// The last look of a session whose budget ended after look
+    /// `lastIndex` (nil: before the first): it spends all the error left,
+    /// α − α(t_lastIndex), so the union bound still holds, and its verdict
+    /// is inconclusive unless the interval decides.
+    public func closingLook(_ logRatios: [Double], after lastIndex: Int?) -> GateLook? {
+        let spent = lastIndex.map { spending.cumulative(alpha: alpha, at: Double(looks[$0]) / Double(maxPairs)) } ?? 0
+        return look(logRatios, confidence: 1 - Swift.min(Swift.max(alpha - spent, 1e-12), alpha), isLast: true)
+    }
+
+    private func look(_ logRatios: [Double], confidence: Double, isLast: Bool) -> GateLook? {
+        guard !logRatios.isEmpty else { return nil }
+        let sorted = logRatios.sorted()
+        guard let ranks = MedianConfidenceInterval.ranks(count: sorted.count, confidence: confidence) else { return nil }
+        let (low, high) = ranks.bounds(in: sorted)
+        let median = Statistics.quantile(sorted: sorted, 0.5) ?? 0
+        // A sample too small for any pair of ranks to reach the confidence
+        // gets [min, max] with less coverage: it must not decide.
+        var verdict = ranks.coverage >= confidence ? decide(low: expm1(low), high: expm1(high)) : nil
+        if verdict == nil, isLast { verdict = .inconclusive }
+        return GateLook(
+            pairs: sorted.count, change: expm1(median), low: expm1(low), high: expm1(high), confidence: confidence,
+            coverage: ranks.coverage, verdict: verdict)
+    }
+
+    /// The verdict an interval (as fractions) gives, or nil.
+    public func decide(low: Double, high: Double) -> ChangeVerdict? {
+        if low > threshold { return .regressed }
+        if high < -threshold { return .improved }
+        if low > -threshold, high < threshold { return .unchanged }
+        return nil
+    }
+
+    /// The index of the look due at `pairs` pairs, if one is.
+    public func lookIndex(atPairs pairs: Int) -> Int? { looks.firstIndex(of: pairs) }
+}

@@ -1,0 +1,69 @@
+import LaunchEngine
+import LaunchSupport
+
+/// A gate's verdict as the terminal shows it: one line that says the
+/// verdict with its interval, then how it was reached.
+public enum GateReport {
+    /// "regressed: head +5.2% [+3.9%, +6.6%] against base, beyond the +2% threshold …".
+    public static func summary(
+        verdict: ChangeVerdict?, stop: GateStop, final: GateLook?, threshold: Double, elapsed: Double,
+        smallestResolvable: Double?
+    ) -> String {
+        let limit = percent(threshold, signed: false)
+        let interval = final.map { look in
+            "head \(percent(look.change)) [\(percent(look.low)), \(percent(look.high))] against base "
+                + "(\(HumanUnits.fixed(look.coverage * 100, decimals: 1))% interval, \(look.pairs) same-CPU pairs, "
+                + "\(HumanUnits.significant(elapsed)) s)"
+        }
+        switch verdict {
+        case .regressed?: return "regressed: \(interval ?? "head slower") lies above +\(limit)"
+        case .improved?: return "improved: \(interval ?? "head faster") lies below −\(limit)"
+        case .unchanged?: return "unchanged: \(interval ?? "no change") lies within ±\(limit)"
+        case .inconclusive?:
+            let resolvable =
+                smallestResolvable.map { "; the smallest change this session could resolve was ±\(percent($0, signed: false))" } ?? ""
+            return "inconclusive (\(stop.description)): \(interval ?? "too few pairs") straddles ±\(limit)\(resolvable)"
+        case nil:
+            return "no verdict: \(stop.description)"
+        }
+    }
+
+    /// The terminal report: the summary line, then the looks, the noise
+    /// floor, the CPUs and the instructions.
+    public static func text(_ document: GateDocument) -> String {
+        var lines = [document.summary]
+        if let base = document.baseMedian, let head = document.headMedian {
+            lines.append(
+                "  medians: base \(HumanUnits.duration(base)), head \(HumanUnits.duration(head)) "
+                    + "(\(document.baseRuns.count) + \(document.headRuns.count) runs, ABBA order)")
+        }
+        if !document.looks.isEmpty {
+            let looks = document.looks.map { "\($0.pairs): [\(percent($0.low)), \(percent($0.high))]" }
+            lines.append("  looks (pairs: interval): " + looks.joined(separator: ", "))
+        }
+        if let floor = document.noiseFloor {
+            lines.append(
+                "  noise floor, base against itself: \(percent(floor.change)) [\(percent(floor.low)), \(percent(floor.high))] "
+                    + "over \(floor.pairs) pairs, one pair's spread ±\(percent(floor.spread, signed: false)); "
+                    + "minimum detectable effect \(percent(floor.minimumDetectableEffect, signed: false)) (80% power)")
+        }
+        if !document.pairsByCPU.isEmpty {
+            let cpus = document.pairsByCPU.sorted { $0.key < $1.key }.map { "\($0.key == "-1" ? "unknown" : "cpu \($0.key)"): \($0.value)" }
+            lines.append("  pairs by CPU: \(cpus.joined(separator: ", ")); \(document.unpaired) runs unpaired")
+        }
+        if let counted = document.instructions {
+            let verdict = counted.verdict.map { " (\($0))" } ?? ""
+            lines.append("  instructions: head \(percent(counted.change)) [\(percent(counted.low)), \(percent(counted.high))]\(verdict)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "+5.2%", "−0.3%" (or without a sign).
+    public static func percent(_ fraction: Double, signed: Bool = true) -> String {
+        let value = fraction * 100
+        let digits = abs(value) < 10 ? 1 : 0
+        let text = HumanUnits.fixed(abs(value), decimals: digits) + "%"
+        guard signed else { return text }
+        return (value < 0 ? "−" : "+") + text
+    }
+}

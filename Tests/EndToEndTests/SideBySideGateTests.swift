@@ -1,0 +1,85 @@
+import Foundation
+import LaunchBenchmark
+import LaunchProfTestSupport
+import Testing
+
+/// A C program whose launch does `LP_SPIN` rounds of CPU work (argument 1,
+/// else the variable), so a slowdown is injected without a second binary.
+let spinProgram = """
+    #include <stdlib.h>
+    #include <stdio.h>
+    int main(int argc, char **argv) {
+        const char *text = argc > 1 ? argv[1] : getenv("LP_SPIN");
+        long rounds = text ? atol(text) : 0;
+        volatile unsigned long sum = 0;
+        for (long i = 0; i < rounds; i++) sum += (unsigned long)i * 2654435761u;
+        return sum == 42 ? 1 : 0;
+    }
+    """
+
+/// `launchprof gate --base-command … -- …` on real programs. Serialized:
+/// two gates at once would load each other's sides.
+@Suite("launchprof gate, two programs", .serialized)
+struct SideBySideGateTests {
+    @Test("the same program against itself is unchanged, exits 0, and its JSON says where each run ran")
+    func unchanged() throws {
+        let scratch = try ScratchDirectory()
+        let spin = try scratch.compile("spin", spinProgram, flags: ["-O1"])
+        let run = try launchprof([
+            "gate", "--base-command", "\(spin) 200000", "--threshold", "10%", "--max-time", "120",
+            "--export-json", scratch.file("gate.json"), "--", spin, "200000",
+        ])
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardOutput.hasPrefix("unchanged: head"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("noise floor, base against itself"))
+        let document = try JSONDecoder().decode(GateDocument.self, from: Data(contentsOf: URL(fileURLWithPath: scratch.file("gate.json"))))
+        #expect(document.verdict == .unchanged)
+        #expect(document.exitStatus == 0)
+        #expect(!document.looks.isEmpty)
+        // The spawner read each run's CPU (/proc/PID/stat field 39).
+        #expect(document.runs.filter { $0.cpu != nil }.count == document.runs.count)
+        #expect(document.baseRuns.count >= 20 && document.headRuns.count >= 20)
+    }
+
+    @Test("a head with three times the CPU work is regressed, exits 1, and writes JUnit and Markdown")
+    func regressed() throws {
+        let scratch = try ScratchDirectory()
+        let spin = try scratch.compile("spin", spinProgram, flags: ["-O1"])
+        let run = try launchprof([
+            "gate", "--base-command", spin, "--env", "LP_SPIN=1000000", "--threshold", "5", "--max-time", "120",
+            "--export-junit", scratch.file("gate.xml"), "--export-markdown", scratch.file("gate.md"), "--",
+            "/bin/sh", "-c", "LP_SPIN=3000000 exec \(spin)",
+        ])
+        #expect(run.status == 1, "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardOutput.hasPrefix("regressed: head +"), "\(run.standardOutput)")
+        #expect(try scratch.read("gate.xml").contains("<failure message=\"regressed"))
+        #expect(try scratch.read("gate.md").contains("## launchprof gate: regressed"))
+    }
+
+    @Test("a budget too small to decide is inconclusive (exit 4) and says what it could resolve")
+    func inconclusive() throws {
+        let scratch = try ScratchDirectory()
+        let spin = try scratch.compile("spin", spinProgram, flags: ["-O1"])
+        let run = try launchprof([
+            "gate", "--base-command", spin, "--threshold", "0.1%", "--max-runs", "20", "--", spin,
+        ])
+        #expect(run.status == 4, "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardOutput.hasPrefix("inconclusive"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("the smallest change this session could resolve"))
+    }
+
+    @Test("a head that fails to launch exits 3 and names the run; bad usage exits 2")
+    func failures() throws {
+        let scratch = try ScratchDirectory()
+        let spin = try scratch.compile("spin", spinProgram, flags: ["-O1"])
+        let failing = try launchprof(["gate", "--base-command", spin, "--", "/bin/false"])
+        #expect(failing.status == 3, "\(failing.standardOutput)\(failing.standardError)")
+        #expect(failing.standardOutput.contains("head"))
+        #expect(failing.standardOutput.contains("exited with status 1"))
+        let usage = try launchprof(["gate", "--", spin])
+        #expect(usage.status == 2)
+        #expect(usage.standardError.contains("--base-command"))
+        let threshold = try launchprof(["gate", "--base-command", spin, "--threshold", "150", "--", spin])
+        #expect(threshold.status == 2)
+    }
+}

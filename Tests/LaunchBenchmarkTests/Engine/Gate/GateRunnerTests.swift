@@ -1,0 +1,135 @@
+import Foundation
+import LaunchBenchmark
+import Synchronization
+import Testing
+
+/// A scripted executor: each run's time comes from `time(side, cpu, index)`,
+/// its CPU from a seeded generator; no process is started.
+final class ScriptedGateExecutor: RunExecutor, Sendable {
+    let state: Mutex<(generator: SeededGenerator, runs: Int)>
+    let time: @Sendable (_ head: Bool, _ cpu: Int, _ run: Int) -> Double?
+    let cpus: Int
+
+    init(seed: UInt64, cpus: Int = 2, time: @escaping @Sendable (_ head: Bool, _ cpu: Int, _ run: Int) -> Double?) {
+        state = Mutex((SeededGenerator(seed: seed), 0))
+        self.time = time
+        self.cpus = cpus
+    }
+
+    func execute(_ context: RunContext) throws -> ObservedRun {
+        let (cpu, run) = state.withLock { state in
+            state.runs += 1
+            return (Int.random(in: 0..<cpus, using: &state.generator), state.runs)
+        }
+        guard let value = time(context.target.name == "head", cpu, run) else {
+            return ObservedRun(pid: 1, exit: .exited(1), usage: ResourceUsage())
+        }
+        var observed = ObservedRun(pid: 1, wallToReady: UInt64(value), wallToExit: UInt64(value), exit: .exited(0), usage: ResourceUsage())
+        observed.cpu = cpu
+        return observed
+    }
+
+    /// A multiplicative noise of ±`spread` from the run number (deterministic).
+    static func noise(_ run: Int, _ spread: Double) -> Double {
+        var generator = SeededGenerator(seed: UInt64(run) &* 7919)
+        return 1 + Double.random(in: -spread...spread, using: &generator)
+    }
+}
+
+@Suite("Gate runner, scripted")
+struct GateRunnerTests {
+    let base = LaunchTarget(name: "base", arguments: ["/bin/true"])
+    let head = LaunchTarget(name: "head", arguments: ["/bin/true"])
+
+    func runner(_ executor: some RunExecutor, threshold: Double = 0.02, maxPairs: Int = 1000) throws -> GateRunner {
+        GateRunner(
+            base: base, head: head, rule: try SequentialDecisionRule(threshold: threshold, maxPairs: maxPairs),
+            executor: executor)
+    }
+
+    @Test("a head 10% slower, on two CPUs of different speed, is regressed")
+    func regressed() throws {
+        let executor = ScriptedGateExecutor(seed: 1) { head, cpu, run in
+            (cpu == 0 ? 3_150_000 : 3_900_000) * (head ? 1.10 : 1) * ScriptedGateExecutor.noise(run, 0.02)
+        }
+        let measurement = try runner(executor).run()
+        #expect(measurement.verdict == .regressed)
+        #expect(measurement.stop == .decided)
+        #expect(measurement.exitStatus == .gateFailed)
+        let change = try #require(measurement.final?.change)
+        #expect(abs(change - 0.10) < 0.02)
+        #expect(Set(measurement.pairsByCPU.keys) == [0, 1])
+        #expect(measurement.baseRuns.count >= 10 && measurement.headRuns.count >= 10)
+    }
+
+    @Test("the same program on both sides is unchanged, and the noise floor is near zero")
+    func unchanged() throws {
+        let executor = ScriptedGateExecutor(seed: 2) { _, cpu, run in
+            (cpu == 0 ? 3_150_000 : 3_900_000) * ScriptedGateExecutor.noise(run, 0.02)
+        }
+        let measurement = try runner(executor).run()
+        #expect(measurement.verdict == .unchanged)
+        #expect(measurement.exitStatus == .success)
+        let floor = try #require(measurement.noiseFloor)
+        #expect(abs(floor.change) < 0.01)
+        #expect(floor.minimumDetectableEffect < 0.02)
+    }
+
+    @Test("a head 10% faster is improved")
+    func improved() throws {
+        let executor = ScriptedGateExecutor(seed: 3) { head, _, run in
+            2_000_000 * (head ? 0.90 : 1) * ScriptedGateExecutor.noise(run, 0.02)
+        }
+        let measurement = try runner(executor).run()
+        #expect(measurement.verdict == .improved)
+        #expect(measurement.exitStatus == .success)
+    }
+
+    @Test("a change on the threshold with a small budget is inconclusive, and says what it could resolve")
+    func inconclusive() throws {
+        let executor = ScriptedGateExecutor(seed: 4) { head, _, run in
+            2_000_000 * (head ? 1.02 : 1) * ScriptedGateExecutor.noise(run, 0.10)
+        }
+        let measurement = try runner(executor, maxPairs: 40).run()
+        #expect(measurement.verdict == .inconclusive)
+        #expect(measurement.exitStatus == .inconclusive)
+        let resolvable = try #require(measurement.smallestResolvable(threshold: 0.02))
+        #expect(resolvable > 0.02)
+    }
+
+    @Test("the time budget ends the gate with a closing look")
+    func timeBudget() throws {
+        let executor = ScriptedGateExecutor(seed: 5) { head, _, run in
+            2_000_000 * (head ? 1.02 : 1) * ScriptedGateExecutor.noise(run, 0.10)
+        }
+        var gate = try runner(executor)
+        // Each reading of the clock is 0.1 s later: 10 s is about 100 runs.
+        let ticks = Mutex<UInt64>(0)
+        gate.clock = {
+            ticks.withLock {
+                $0 += 100_000_000
+                return $0
+            }
+        }
+        gate.maxTime = .seconds(10)
+        let measurement = gate.run()
+        #expect(measurement.stop == .maxTime(.seconds(10)))
+        #expect(measurement.verdict == .inconclusive)
+        #expect(measurement.exitStatus == .inconclusive)
+        #expect(measurement.baseRuns.count + measurement.headRuns.count < 120)
+    }
+
+    @Test("a head that fails to launch stops the gate with status 3, naming the run")
+    func failed() throws {
+        let executor = ScriptedGateExecutor(seed: 6) { head, _, run in head && run > 8 ? nil : 2_000_000 }
+        let measurement = try runner(executor).run()
+        #expect(measurement.verdict == nil)
+        #expect(measurement.exitStatus == .launchFailed)
+        guard case .failed(let failure) = measurement.stop else {
+            Issue.record("expected a failure, got \(measurement.stop)")
+            return
+        }
+        #expect(failure.target == "head")
+        #expect(failure.reason.contains("exited with status 1"))
+    }
+}
