@@ -121,7 +121,10 @@ struct HostileSamplingTests {
 
     /// SIGKILL of launchprof while the program runs: the spawner sees its
     /// socket close and kills the program; the sample file had no name, so
-    /// the output directory holds nothing at all afterwards.
+    /// nothing of it is left. The private directory the program's trace is
+    /// staged in cannot be removed by a killed process: the next profile of
+    /// the same name removes it, and then nothing is left but that
+    /// profile's own files.
     @Test(.enabled(if: allowed, "perf events are not allowed here"))
     func killedProfileLeavesNothingBehind() throws {
         let scratch = try ScratchDirectory()
@@ -154,7 +157,15 @@ struct HostileSamplingTests {
         let gone = Date().addingTimeInterval(30)
         while kill(pid, 0) == 0 && Date() < gone { usleep(20_000) }
         #expect(kill(pid, 0) != 0, "the program was killed with launchprof")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: output) == [], "nothing is left in the output directory")
+        let stranded = try FileManager.default.contentsOfDirectory(atPath: output)
+        #expect(stranded.allSatisfy { $0.hasPrefix("spin.lptrace.recording-") }, "only the staging directory: \(stranded)")
+        let next = try CommandRun.run(
+            try Products.path("launchprof"),
+            ["profile", "--quiet", "--hz", "1000", "--output-dir", output, "--name", "spin", "--", "/bin/true"])
+        #expect(next.status == 0, "\(next.standardError)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: output)
+        #expect(!left.contains { $0.contains(".recording-") }, "the next profile removed it: \(left)")
+        #expect(!left.contains { $0.hasSuffix(".samples") }, "no sample file: \(left)")
     }
 
     // MARK: - 15. A process 300 forks deep

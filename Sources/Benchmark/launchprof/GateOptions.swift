@@ -31,8 +31,10 @@ struct GateOptions: ParsableArguments {
         transform: { try GateOptions.percent($0) })
     var threshold: Double?
 
-    @Option(help: "The measuring budget in seconds; inconclusive when it ends before a verdict (default 120).")
-    var maxTime: Double?
+    @Option(
+        help: "The measuring budget in seconds; inconclusive when it ends before a verdict (default 120).",
+        transform: { try RunOptions.seconds($0, flag: "--max-time") })
+    var maxTime: Duration?
 
     @Option(help: "The most measured runs per side (default 10000).")
     var maxRuns: Int?
@@ -45,12 +47,11 @@ struct GateOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "When a launch counts as done: exit (default), tracer, notify, port:N, output:REGEX.", valueName: "probe"),
+            "When a launch counts as done: \(ReadyProbe.formList(displays: false)).", valueName: "probe"),
         transform: { try ReadyProbe(parsing: $0) })
     var ready: ReadyProbe?
 
-    @Option(help: "Seconds before a run that is neither ready nor exited is killed with its process group (default 60).")
-    var timeout: Double?
+    @OptionGroup var timing: LaunchTimingOptions
 
     @Option(help: ArgumentHelp("Set this variable for both programs (repeatable).", valueName: "name=value"))
     var env: [String] = []
@@ -85,8 +86,6 @@ struct GateOptions: ParsableArguments {
         }
         if let maxRuns { _ = try RunOptions.count(maxRuns, flag: "--max-runs", in: 20...1_000_000) }
         if let warmup { _ = try RunOptions.count(warmup, flag: "--warmup", in: 0...1000) }
-        if let maxTime { _ = try RunOptions.seconds(maxTime, flag: "--max-time") }
-        if let timeout { _ = try RunOptions.seconds(timeout, flag: "--timeout") }
         _ = try environment()
     }
 
@@ -116,10 +115,11 @@ struct GateOptions: ParsableArguments {
     func settings() throws -> GateSettings {
         var settings = GateSettings()
         if let threshold { settings.threshold = threshold }
-        if let maxTime { settings.maxTime = try RunOptions.seconds(maxTime, flag: "--max-time") }
+        if let maxTime { settings.maxTime = maxTime }
         if let maxRuns { settings.maxRuns = maxRuns }
         if let warmup { settings.warmup = warmup }
-        if let timeout { settings.timeout = try RunOptions.seconds(timeout, flag: "--timeout") }
+        if let timeout = timing.timeout { settings.timeout = timeout }
+        if let grace = timing.grace { settings.grace = grace }
         settings.mode = mode
         settings.counts = counts
         settings.output = showOutput ? .inherit : .discard

@@ -69,7 +69,10 @@ public struct TraceRecorder: Sendable {
     }
 
     /// A private directory (0700) beside `tracePath` for the trace being
-    /// written, after checking that `tracePath` itself can be replaced.
+    /// written, after checking that `tracePath` itself can be replaced. Its
+    /// name carries this process's pid (`NAME.recording-PID-XXXXXX`), so that
+    /// one a killed launchprof stranded (SIGKILL leaves no time to remove
+    /// it) is recognised and removed by the next recording of the same name.
     private static func stagingDirectory(beside tracePath: String) throws(RecordError) -> String {
         do {
             try AtomicFile.checkWritable(tracePath)
@@ -79,11 +82,32 @@ public struct TraceRecorder: Sendable {
         let slash = tracePath.lastIndex(of: "/")
         let directory = slash.map { String(tracePath[..<$0]) } ?? "."
         let name = slash.map { String(tracePath[tracePath.index(after: $0)...]) } ?? tracePath
+        let base = directory.isEmpty ? "/" : directory
+        removeStranded(in: base, name: name)
         do {
-            return try PrivateDirectory.make(in: directory.isEmpty ? "/" : directory, prefix: "\(name).recording")
+            return try PrivateDirectory.make(in: base, prefix: "\(name).recording-\(getpid())")
         } catch {
             throw .output(path: tracePath, reason: "\(error)")
         }
+    }
+
+    /// Removes the staging directories of `name` in `directory` whose
+    /// launchprof is gone (its pid, in the name, no longer exists).
+    private static func removeStranded(in directory: String, name: String) {
+        let prefix = "\(name).recording-"
+        guard let listing = opendir(directory) else { return }
+        var stranded: [String] = []
+        while let entry = readdir(listing) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard entryName.hasPrefix(prefix) else { continue }
+            let rest = entryName.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { stranded.append(directory + "/" + entryName) }
+        }
+        closedir(listing)
+        for path in stranded { remove(path) }
     }
 
     /// Removes the staging directory and what a killed program may have
