@@ -95,7 +95,6 @@ public enum PprofExporter {
         let traces: [Trace]
         var strings: [String] = [""]
         var stringIndex: [String: Int] = ["": 0]
-        var modulesByName: [String: TraceModule] = [:]
         var mappings: [Mapping] = []
         var mappingIndex: [String: Int] = [:]
         var locations: [Location] = []
@@ -106,10 +105,15 @@ public enum PprofExporter {
 
         init(profile: SymbolizedProfile, traces: [Trace]) {
             (self.profile, self.traces) = (profile, traces)
-            // The first launch's module of a name wins: its launched image comes first.
+            // A mapping per sampled module, in the traces' order: the
+            // launched image first (pprof takes the first mapping for the
+            // program: "File:" in its reports). The first launch's module
+            // of a name wins.
+            let sampled = Set(profile.frames.map(\.module))
             for trace in traces {
-                for module in trace.sampling?.modules ?? [] where modulesByName[module.name] == nil {
-                    modulesByName[module.name] = module
+                for module in trace.sampling?.modules ?? [] where sampled.contains(module.name) && mappingIndex[module.name] == nil {
+                    mappings.append(Mapping(module: module))
+                    mappingIndex[module.name] = mappings.count
                 }
             }
         }
@@ -122,13 +126,7 @@ public enum PprofExporter {
         }
 
         /// The mapping id (1-based) of the module named `name`, 0 for none.
-        mutating func mapping(_ name: String) -> Int {
-            if let known = mappingIndex[name] { return known }
-            guard !name.isEmpty, let module = modulesByName[name] else { return 0 }
-            mappings.append(Mapping(module: module))
-            mappingIndex[name] = mappings.count
-            return mappings.count
-        }
+        func mapping(_ name: String) -> Int { mappingIndex[name] ?? 0 }
 
         /// The location id (1-based) of `lines`, innermost first, the last
         /// the machine frame they were inlined into.
