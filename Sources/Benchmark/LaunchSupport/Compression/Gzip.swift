@@ -9,7 +9,9 @@
 /// where a cold run cannot evict a page a live process maps, so every
 /// launch of a program that loads zlib would be measured warm (the reason
 /// the CLI links Foundation statically: Package.swift). A stored stream
-/// costs the compression ratio only: 5 bytes per 64 KiB block, plus 18.
+/// costs the compression ratio only: 5 bytes per 64 KiB block, plus 18;
+/// lp-sample-app's launch profile (612 samples) is 41,259 bytes so, 10,039
+/// through `gzip -9`.
 public enum Gzip {
     /// The largest stored block deflate allows.
     static let blockLimit = 65_535
