@@ -10,6 +10,7 @@
 #                  headers for --ready window/frame (launchprof opens the libraries with dlopen)
 #   xvfb, xterm, x11-apps, python3-tk, zenity
 #                  the window tests: a private X display and real desktop programs (X, Tk, GTK)
+#   golang-go      `go tool pprof`, the independent reader of the pprof profiles in the tests
 # and, from PyPI, opentelemetry-proto (the end-to-end tests parse
 # `export --format otlp` with its definitions).
 # Does nothing when everything is there; never upgrades what is installed.
@@ -20,7 +21,7 @@ if ! python3 -c 'import opentelemetry.proto.collector.trace.v1.trace_service_pb2
     python3 -m pip install --quiet --disable-pip-version-check opentelemetry-proto >&2
 fi
 
-packages=(libunwind-dev pkg-config hyperfine systemd time curl libxcb1-dev libxcb-damage0-dev libxcb-res0-dev xvfb xterm x11-apps python3-tk zenity)
+packages=(libunwind-dev pkg-config hyperfine systemd time curl libxcb1-dev libxcb-damage0-dev libxcb-res0-dev xvfb xterm x11-apps python3-tk zenity golang-go)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

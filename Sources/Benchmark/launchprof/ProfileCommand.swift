@@ -3,8 +3,8 @@ import Foundation
 import LaunchBenchmark
 
 /// `launchprof profile [--hz N] [--runs N] [--ready PROBE] [--output-dir D] -- CMD ARGS…`:
-/// sampled launches, written as traces, folded stacks, a speedscope profile
-/// and a flame graph.
+/// sampled launches, written as traces, folded stacks, a speedscope profile,
+/// a flame graph and a pprof profile.
 struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
@@ -16,8 +16,8 @@ struct ProfileCommand: ParsableCommand {
             program samples itself: LaunchProf programs until launch complete, any other dynamically linked \
             program through liblaunchprof-preload.so in LD_PRELOAD (until exit). \
             Writes NAME.lptrace (NAME-1.lptrace… with --runs), NAME.folded (flamegraph.pl/inferno), \
-            NAME.speedscope.json (open it at https://www.speedscope.app) and NAME.svg (a flame graph; open it \
-            in a browser). With --ready, a program that stays up is stopped with SIGTERM once ready; a \
+            NAME.speedscope.json (open it at https://www.speedscope.app), NAME.svg (a flame graph; open it \
+            in a browser) and NAME.pb.gz (pprof, for go tool pprof, Pyroscope and Parca). With --ready, a program that stays up is stopped with SIGTERM once ready; a \
             LaunchProf program writes its trace at launch complete. Exits with 2 on bad usage, 3 when the \
             program failed or wrote no samples.
             """
@@ -94,6 +94,7 @@ struct ProfileCommand: ParsableCommand {
             preloadLibrary: preload.path, runs: runs, probe: ready, grace: timing.grace ?? RunDefaults.grace,
             interrupt: try InterruptMonitor(), clock: clock)
         recorder.method = sampler
+        recorder.program = URL(fileURLWithPath: command[0]).lastPathComponent
         defer { recorder.interrupt?.stop() }
         if recorder.samplingMethod().method == .inProcess, let note = preload.note {
             Output.note(note, command: "profile")

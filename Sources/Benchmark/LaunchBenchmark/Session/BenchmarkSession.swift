@@ -249,7 +249,8 @@ public struct BenchmarkSession: Sendable {
         // draws their flame graphs.
         if let profiling = settings.profiling, measured.failure == nil, !measured.interrupted {
             let step = ProfilingStep(
-                settings: profiling, launches: plan.targets.map { settings.launchPlan(for: $0, in: plan, display: display) })
+                settings: profiling, labels: settings.labels ?? MetricLabels.standard(machine: document.machine.hostname),
+                launches: plan.targets.map { settings.launchPlan(for: $0, in: plan, display: display) })
             do {
                 let profiled = try step.run(interrupt: interrupt, events: events)
                 outcome.profiling = profiled

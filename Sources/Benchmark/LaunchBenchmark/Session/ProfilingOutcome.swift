@@ -17,9 +17,11 @@ public struct ProfilingOutcome: Sendable {
     /// For the results document: what was sampled and where the files are.
     public var records: [ProfileRecord] {
         profiles.map { target, profiled in
-            ProfileRecord(
+            var record = ProfileRecord(
                 target: target, profile: profiled.profile, flameGraph: profiled.outputs.flameGraph,
                 speedscope: profiled.outputs.speedscope, folded: profiled.outputs.folded)
+            record.pprof = profiled.outputs.pprof
+            return record
         }
     }
 

@@ -6,9 +6,12 @@ import LaunchEngine
 /// in runs of its own (so sampling never touches the measured runs), through
 /// the preload library, with the target's own environment, working directory
 /// and ready probe; the samples of all its runs make one profile, written as
-/// a flame graph, folded stacks and a speedscope file.
+/// a flame graph, folded stacks, a speedscope file and a pprof profile.
 struct ProfilingStep {
     var settings: ProfilingSettings
+    /// The results' labels (commit, branch, runner…), put on every sample
+    /// of the pprof profiles.
+    var labels: MetricLabels
     /// Each target's launches, as its measured runs were made (timeout,
     /// grace, display), in the plan's order.
     var launches: [LaunchPlan]
@@ -40,6 +43,8 @@ struct ProfilingStep {
                 preloadLibrary: settings.preloadLibrary, runs: settings.runs, probe: target.ready, grace: launch.grace,
                 interrupt: interrupt, clock: settings.clock)
             recorder.method = settings.method
+            recorder.program = target.name
+            recorder.labels = labels
             do {
                 let profiled = try recorder.profile(target, directory: settings.directory, base: base) { index in
                     events(.profiling(target: target.name, launch: index, total: settings.runs))
@@ -75,7 +80,7 @@ struct ProfilingStep {
                 : " (in each launch the sampled window, from the constructors to launch complete or exit, used less CPU than one sampling period (one tick of the kernel's timer where perf events are not allowed); the loader's work before it is never sampled: see docs/sampling.md)"
         }
         text +=
-            "\n  flame graph \(profiled.outputs.flameGraph)\n  speedscope  \(profiled.outputs.speedscope)\n  folded      \(profiled.outputs.folded)"
+            "\n  flame graph \(profiled.outputs.flameGraph)\n  speedscope  \(profiled.outputs.speedscope)\n  folded      \(profiled.outputs.folded)\n  pprof       \(profiled.outputs.pprof)"
         for warning in profile.warnings { text += "\n  warning: \(warning)" }
         return text
     }

@@ -47,6 +47,9 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
     public var speedscope: String
     /// The folded stacks' path.
     public var folded: String
+    /// The gzipped pprof profile's path; nil in results written before
+    /// launchprof wrote one.
+    public var pprof: String?
     /// What the sampler warned about (main thread only, loader unguarded, …).
     public var warnings: [ResultWarning]
 

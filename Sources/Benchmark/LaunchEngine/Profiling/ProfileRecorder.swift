@@ -5,7 +5,8 @@ import LaunchProfFiles
 import LaunchSupport
 
 /// Runs a program once with the launch sampler on and writes what it found:
-/// the trace, folded stacks, a speedscope profile and a flame graph SVG.
+/// the trace, folded stacks, a speedscope profile, a flame graph SVG and a
+/// gzipped pprof profile.
 ///
 /// On the CPU clock the kernel samples (``SamplingMethod/kernel``): the
 /// spawner opens the sampling events, nothing runs in the program, and the
@@ -39,6 +40,11 @@ public struct ProfileRecorder: Sendable {
     /// Who takes the CPU clock's samples; the wall clock is always sampled
     /// in the program.
     public var method: SamplingMethod = .kernel
+    /// The pprof profile's `program` label; nil: the output files' base name.
+    public var program: String?
+    /// Labels on every sample of the pprof profile besides its own
+    /// (program, phase, thread): a benchmark's commit, branch, runner…
+    public var labels = MetricLabels()
 
     /// A recorder of `runs` launches sampled at `rate`.
     public init(
@@ -67,6 +73,8 @@ public struct ProfileRecorder: Sendable {
         public var speedscope: String
         /// The flame graph SVG's path.
         public var flameGraph: String
+        /// The gzipped pprof profile's path (profile.proto).
+        public var pprof: String
     }
 
     /// What profiling gave: each launch, the merged profile, the files.
@@ -153,12 +161,13 @@ public struct ProfileRecorder: Sendable {
 
     /// The output files for `base` in `directory`: `<base>.lptrace` (or
     /// `<base>-1.lptrace`… for several launches), `.folded`,
-    /// `.speedscope.json` and `.svg`.
+    /// `.speedscope.json`, `.svg` and `.pb.gz` (pprof).
     public func outputs(directory: String, base: String) -> Outputs {
         let prefix = (directory as NSString).appendingPathComponent(base)
         let traces = runs == 1 ? [prefix + ".lptrace"] : (1...runs).map { "\(prefix)-\($0).lptrace" }
         return Outputs(
-            traces: traces, folded: prefix + ".folded", speedscope: prefix + ".speedscope.json", flameGraph: prefix + ".svg")
+            traces: traces, folded: prefix + ".folded", speedscope: prefix + ".speedscope.json", flameGraph: prefix + ".svg",
+            pprof: prefix + ".pb.gz")
     }
 
     /// Profiles `runs` launches of `target` and writes the files of
@@ -218,6 +227,8 @@ public struct ProfileRecorder: Sendable {
             try AtomicFile.write(SpeedscopeExporter.json(of: profile), to: outputs.speedscope)
             try AtomicFile.write(
                 FlameGraphSVG.svg(of: profile, title: "\(base) \(launchesText) (\(rate) Hz)"), to: outputs.flameGraph)
+            let pprof = PprofExporter.gzipped(profile, traces: launches.map(\.trace), program: program ?? base, labels: labels.pairs)
+            try AtomicFile.write(pprof, to: outputs.pprof, sync: true)
         } catch {
             throw .write(error)
         }

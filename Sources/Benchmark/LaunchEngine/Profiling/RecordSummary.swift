@@ -9,7 +9,7 @@ extension ProfileRecorder.Profiled {
         var text = "launchprof profile: \(base) \(exits)\n" + ProfileSummary(profile).text
         let traces = outputs.traces.count == 1 ? outputs.traces[0] : "\(outputs.traces[0]) … \(outputs.traces[outputs.traces.count - 1])"
         text +=
-            "wrote \(traces)\n      \(outputs.folded)\n      \(outputs.speedscope)  (https://www.speedscope.app)\n      \(outputs.flameGraph)\n"
+            "wrote \(traces)\n      \(outputs.folded)\n      \(outputs.speedscope)  (https://www.speedscope.app)\n      \(outputs.flameGraph)\n      \(outputs.pprof)  (go tool pprof, Pyroscope, Parca)\n"
         return text
     }
 }

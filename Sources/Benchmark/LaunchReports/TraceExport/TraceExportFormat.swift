@@ -8,13 +8,17 @@ public enum TraceExportFormat: String, Sendable, CaseIterable, CustomStringConve
     case text
     /// OTLP/JSON (an ExportTraceServiceRequest) for OpenTelemetry collectors.
     case otlp
+    /// The samples as a gzipped pprof profile (``PprofTraceExporter``): binary.
+    case pprof
 
-    /// The exporter for this format.
-    public var exporter: any TraceExporter {
+    /// The exporter of a text format; nil for pprof, whose bytes
+    /// ``PprofTraceExporter`` writes.
+    public var exporter: (any TraceExporter)? {
         switch self {
         case .chrome: ChromeTraceExporter()
         case .text: TextTimelineExporter()
         case .otlp: OTLPTraceExporter()
+        case .pprof: nil
         }
     }
 
