@@ -5,9 +5,9 @@ import Foundation
 /// machine, each run's median a point, oldest first.
 ///
 /// Only the medians are kept: each file is read, checked
-/// (`ResultsDocument.load`: its size bounded, every figure in range) and
-/// dropped, so memory grows with the number of points, not with the files'
-/// runs.
+/// (``ResultsSummaries``: its size bounded, its version first, every
+/// summary's figure in range) and dropped, so memory grows with the number
+/// of points, not with the files' runs.
 public struct ResultsHistory: Sendable {
     /// A file left out, and why.
     public struct Skipped: Sendable, Equatable, Codable {
@@ -53,9 +53,9 @@ public struct ResultsHistory: Sendable {
         var readFrom: Set<String> = []  // the directories that held results
         var read = 0
         for file in files {
-            let document: ResultsDocument
+            let document: ResultsSummaries
             do {
-                document = try ResultsDocument.load(from: file.path)
+                document = try ResultsSummaries.load(from: file.path)
             } catch {
                 guard file.directory != nil else { throw .unreadable(error) }
                 skipped.append(Skipped(path: file.path, reason: error.description))
@@ -97,7 +97,7 @@ public struct ResultsHistory: Sendable {
         var position: Int?
         var points: [(HistorySeriesKey, HistoryPoint)]
 
-        init(document: ResultsDocument, source: String, position: Int?) {
+        init(document: ResultsSummaries, source: String, position: Int?) {
             date = document.date
             self.source = source
             self.position = position
