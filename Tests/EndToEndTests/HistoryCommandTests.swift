@@ -132,7 +132,9 @@ struct HistoryCommandTests {
         let byGit = try launchprof(
             ["history", "\(directory)/results", "--repository", repository, "--metric", "wall_to_ready", "--export-json", json])
         #expect(byGit.status == 1, "\(byGit.standardError)\n\(byGit.standardOutput)")
-        #expect(byGit.standardError.contains("skipped \(directory)/results/stray.json: its commit '0123456789abcdef' is not in the repository's git log"))
+        #expect(
+            byGit.standardError.contains(
+                "skipped \(directory)/results/stray.json: its commit '0123456789abcdef' is not in the repository's git log"))
         let analysis = try JSONDecoder().decode(HistoryAnalysis.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
         #expect(analysis.parameters.order == "git log")
         let change = try #require(analysis.series.first?.changes.first)
