@@ -79,6 +79,23 @@ struct HistoryCommandTests {
         #expect(lenient.standardOutput.contains("No series' newest change point is a regression beyond 20%"))
     }
 
+    @Test("the fleet report marks the change point history finds, on its chart, with its hover text")
+    func fleetReportMarks() throws {
+        let directory = Products.temporaryPath("history-fleet")
+        try FileManager.default.createDirectory(atPath: "\(directory)/artifacts", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let template = try Self.template(in: directory)
+        let commits = try Self.writeHistory(from: template, to: "\(directory)/artifacts", count: 40) { $0 < 20 ? 1 : 1.12 }
+        let html = "\(directory)/fleet.html"
+        let report = try launchprof(["report", "\(directory)/artifacts", "-o", html])
+        #expect(report.status == 0, "\(report.standardError)")
+        let page = MarkupInspection.parse(try String(contentsOfFile: html, encoding: .utf8))
+        try #require(page.error == nil, "\(page.error ?? "")")
+        let marks = Set(page.titles(startingWith: "change point on runner-a: +"))
+        #expect(marks.count == 1, "\(marks)")
+        #expect(marks.first?.contains("from commit \(commits[20])") == true, "\(marks)")
+    }
+
     @Test("an improvement last: exit 0; a constant history: no change point")
     func improvementAndFlat() throws {
         let directory = Products.temporaryPath("history-flat")
