@@ -21,6 +21,7 @@ public struct HistorySeriesKey: Sendable, Hashable, Codable, Comparable, CustomS
     /// "target (mode) metric on machine", as the report prints it.
     public var description: String { "\(target) (\(mode.rawValue)) \(metric) on \(machine)" }
 
+    /// By target, mode, metric, then machine: the order a history lists its series.
     public static func < (lhs: HistorySeriesKey, rhs: HistorySeriesKey) -> Bool {
         (lhs.target, lhs.mode.rawValue, lhs.metric, lhs.machine) < (rhs.target, rhs.mode.rawValue, rhs.metric, rhs.machine)
     }
