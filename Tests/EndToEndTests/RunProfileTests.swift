@@ -17,7 +17,7 @@ struct RunProfileTests {
         // differential profile, and the 40 ms it adds is far past any drift;
         // the calibration has tests of its own (BaselineCalibrationTests).
         let common = [
-            "run", "--ready", "tracer", "--runs", "8", "--warmup", "1", "--profile", "--profile-runs", "6",
+            "run", "--ready", "tracer", "--runs", "15", "--warmup", "1", "--profile", "--profile-runs", "6",
             "--profile-dir", "\(directory)/profiles", "-n", "app", "--no-calibrate",
         ]
         let saved = try CommandRun.run(

@@ -24,8 +24,13 @@ extension ResultsDocument {
     /// rather than a confusing one about a missing key, and every figure in
     /// it (`validateFigures(path:)`).
     public static func load(from path: String) throws(ResultsFileError) -> ResultsDocument {
-        // A regular file only (a FIFO or a device is refused, not read
-        // forever), its size checked before a byte is read.
+        try decode(try readBytes(path), path: path)
+    }
+
+    /// The bytes of the results file at `path`: a regular file only (a FIFO
+    /// or a device is refused, not read forever), its size checked before a
+    /// byte is read.
+    static func readBytes(_ path: String) throws(ResultsFileError) -> Data {
         let file: (fd: FileDescriptor, size: UInt64)
         switch RegularFile.open(path) {
         case .success(let opened): file = opened
@@ -41,7 +46,7 @@ extension ResultsDocument {
         // One byte more than the size: a file that grew while it was read is
         // still held to the limit.
         guard bytes.count <= largestFile else { throw .tooLarge(path: path, bytes: bytes.count) }
-        return try decode(Data(bytes), path: path)
+        return Data(bytes)
     }
 
     /// The schema version alone, read before the rest.
@@ -54,6 +59,19 @@ extension ResultsDocument {
     /// JSONDecoder only: JSONSerialization's tree of objects took 30 times
     /// the file's size (3 GB for 109 MB) before the decoder began.
     public static func decode(_ data: Data, path: String) throws(ResultsFileError) -> ResultsDocument {
+        try checkVersion(data, path: path)
+        let document: ResultsDocument
+        do {
+            document = try JSONDecoder().decode(ResultsDocument.self, from: data)
+        } catch {
+            throw .malformed(path: path, reason: describe(error))
+        }
+        try document.validateFigures(path: path)
+        return document
+    }
+
+    /// Checks the size and the schema version of results JSON before anything else is decoded.
+    static func checkVersion(_ data: Data, path: String) throws(ResultsFileError) {
         guard data.count <= largestFile else { throw .tooLarge(path: path, bytes: data.count) }
         let probe: VersionProbe
         do {
@@ -69,18 +87,10 @@ extension ResultsDocument {
         }
         guard let version = probe.version else { throw .missingVersion(path: path) }
         guard version == currentVersion else { throw .unsupportedVersion(path: path, version: version) }
-        let document: ResultsDocument
-        do {
-            document = try JSONDecoder().decode(ResultsDocument.self, from: data)
-        } catch {
-            throw .malformed(path: path, reason: describe(error))
-        }
-        try document.validateFigures(path: path)
-        return document
     }
 
     /// A decoding error as "at results[0].runs[3].exit: …".
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return (error as NSError).localizedDescription }
         switch error {
         case let .keyNotFound(key, context):

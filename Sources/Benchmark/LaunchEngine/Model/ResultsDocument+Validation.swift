@@ -75,7 +75,7 @@ extension ResultsDocument {
         return nil
     }
 
-    private static func isFigure(_ value: Double) -> Bool {
+    static func isFigure(_ value: Double) -> Bool {
         value.isFinite && value >= 0 && value <= largestFigure
     }
 }

@@ -5,7 +5,8 @@ import LaunchSupport
 /// One target's median time to ready over runs (oldest left), a line and a
 /// marker shape per machine, the median's 95% confidence interval as
 /// whiskers, a failed budget as a ring and a regression as ▲ over its
-/// point; the latest run's median-of-time-to-ready budget limits as dashed
+/// point, each machine's change points (``EDivisiveMeans``, as `launchprof
+/// history` finds them) as dashed lines; the latest run's median-of-time-to-ready budget limits as dashed
 /// lines. Each column is one commit (or, where CI named none, one results
 /// file), labelled with the commit (or the date); hovering a point tells
 /// its run in full.
@@ -95,6 +96,23 @@ package struct FleetChart: Sendable {
                     style: ShapeStyle(stroke: colour, strokeWidth: 1.5, opacity: 0.7))
             }
         }
+        // Change points of each machine's series (as `launchprof history`
+        // finds them): a dashed line between the last run before and the
+        // first after, in the machine's colour.
+        for machine in machines {
+            let own = points.filter { $0.entry.machine == machine }
+            for change in EDivisiveMeans().changePoints(in: own.map(\.median)) {
+                let before = own[change.index - 1], after = own[change.index]
+                let cx = (x(before.entry) + x(after.entry)) / 2
+                let title = Self.changeText(change, after: after, machine: machine)
+                canvas.line(
+                    x1: cx, y1: top, x2: cx, y2: bottom,
+                    style: ShapeStyle(stroke: style(of: machine).colour, strokeWidth: 1.5, dash: "2 3"), title: title)
+                canvas.text(
+                    change.relativeChange > 0 ? "▲ change" : "▼ change", x: cx + 3, y: top + 10, size: 10,
+                    colour: style(of: machine).colour, title: title)
+            }
+        }
         // Machines sharing a column are spread a little so each stays visible.
         let spread = min(8, step / Double(max(machines.count, 1) + 1))
         for point in points {
@@ -125,10 +143,19 @@ package struct FleetChart: Sendable {
             (.line(ShapeStyle(stroke: ChartPalette.ink, strokeWidth: 1.2)), "95% CI of the median"),
             (.box(ShapeStyle(stroke: ChartPalette.budget, strokeWidth: 2)), "ring: a budget failed"),
             (.box(ShapeStyle(fill: ChartPalette.regressed)), "▲ regressed against its baseline"),
+            (.line(ShapeStyle(stroke: ChartPalette.ink, dash: "2 3")), "change point (launchprof history)"),
         ]
         if !limits.isEmpty { legend.append((.line(ShapeStyle(stroke: ChartPalette.budget, dash: "6 4")), "budget limit (latest run)")) }
         canvas.height = canvas.legend(legend, x: 12, y: bottom + 36) + 6
         return canvas
+    }
+
+    /// A change point's hover text: where, by how much, how sure.
+    static func changeText(_ change: EDivisiveMeans.ChangePoint, after: FleetHistory.Point, machine: String) -> String {
+        let sign = change.relativeChange >= 0 ? "+" : "−"
+        return "change point on \(machine): \(sign)\(HumanUnits.percent(abs(change.relativeChange))) from "
+            + "\(describe(after.entry)), median \(HumanUnits.duration(change.medianBefore)) → "
+            + "\(HumanUnits.duration(change.medianAfter)), p \(String(format: "%.1e", change.test.pValue))"
     }
 
     /// The latest run's absolute time-to-ready limits on the median.
