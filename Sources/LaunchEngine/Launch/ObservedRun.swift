@@ -79,7 +79,9 @@ public struct ObservedRun: Sendable, Equatable {
         if let protocolError { return protocolError }
         if let measureError { return measureError }
         switch figures.exit {
-        case .timedOut: return "timed out before it was ready; its process group was killed"
+        case .timedOut:
+            let ignored = ignoredReadiness.map { "; \($0)" } ?? ""
+            return "timed out before it was ready; its process group was killed\(ignored)"
         case .signaled(let signal): return "crashed: killed by signal \(signal) (\(signalName(signal)))"
         case .exited(let code) where code != 0: return "exited with status \(code)"
         case .failedToStart(let reason): return "failed to start: \(reason)"

@@ -26,7 +26,9 @@ extension RunLoop {
         run.timeToResume = machine.timeToResume
         run.warmRequest = machine.warmRequest
         if let first = firstRequest?.firstByteAt { run.firstResponseByte = since(first) }
-        let ignored = notify?.ignored ?? []
+        // What a probe saw and did not count: the notify socket's senders,
+        // the display's windows.
+        let ignored = (notify?.ignored ?? []) + (machine.readyAt == nil ? window?.ignored ?? [] : [])
         for note in records.notes + machine.notes + ignored where !run.notes.contains(note) {
             run.notes.append(note)
         }
