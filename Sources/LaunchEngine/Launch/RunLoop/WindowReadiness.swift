@@ -34,6 +34,8 @@ final class WindowReadiness: RunEventSource {
     private var mapped: [UInt32: UInt64] = [:]
     private var fired = false
     private var broken = false
+    /// Whether the last round stopped at its caps rather than with nothing left.
+    private var stoppedAtCap = false
     /// Events read, oldest first, each waiting for the answers it needs.
     private var steps: [Step] = []
     /// What was seen and did not count, for the run's notes.
@@ -68,7 +70,13 @@ final class WindowReadiness: RunEventSource {
     /// While questions are out, the loop looks again every 20 ms: an answer
     /// libxcb read from the socket while polling for another (so the
     /// descriptor is no longer readable) is taken then at the latest.
-    var retryInterval: UInt64? { !fired && !steps.isEmpty ? 20_000_000 : nil }
+    /// After a round that stopped at its caps, at once: events may wait in
+    /// libxcb's memory.
+    var retryInterval: UInt64? {
+        if fired { return nil }
+        if stoppedAtCap { return 0 }
+        return steps.isEmpty ? nil : 20_000_000
+    }
 
     func events(revents: Int16, now: UInt64) throws(LaunchError) -> [RunEvent] {
         guard !fired else { return [] }
@@ -79,9 +87,8 @@ final class WindowReadiness: RunEventSource {
         // Rounds until nothing moves: libxcb reads the socket while it
         // looks for an answer, so events and other answers can arrive in
         // its memory then, where poll would not see them.
-        var rounds = 0
-        while rounds < 16 {
-            rounds += 1
+        stoppedAtCap = true
+        for _ in 0..<16 {
             let socketWasEmpty = !Self.isReadable(watch.fd)
             let read = readEvents()
             let (progressed, ready) = advance()
@@ -89,7 +96,10 @@ final class WindowReadiness: RunEventSource {
                 fired = true
                 return [ready]
             }
-            if read == 0, !progressed, socketWasEmpty { break }
+            if read == 0, !progressed, socketWasEmpty {
+                stoppedAtCap = false
+                break
+            }
         }
         return []
     }
