@@ -48,7 +48,12 @@ struct HostileWindowTests {
                         peers[client], peers[upstream] = upstream, client
                     log.write('accepted\\n')
                     continue
-                data = s.recv(65536)
+                if s not in peers:
+                    continue  # closed with its peer earlier in this round
+                try:
+                    data = s.recv(65536)
+                except OSError:
+                    data = b''
                 if not data:
                     for end in (s, peers.get(s)):
                         if end is not None:
@@ -60,7 +65,10 @@ struct HostileWindowTests {
                 if s in frozen:
                     log.write('dropped\\n')
                     continue
-                peers[s].sendall(data)
+                try:
+                    peers[s].sendall(data)
+                except OSError:
+                    pass  # its peer left: the end of file comes next
         """
 
     /// Maps a window titled argv[1] (default "window") of argv[2] pixels
@@ -135,13 +143,15 @@ struct HostileWindowTests {
         }
     }
 
-    /// launchprof started in the background, its output discarded.
-    private func startLaunchprof(_ arguments: [String]) throws -> Process {
+    /// launchprof started in the background, its standard error to `log`
+    /// (for the message of a failed expectation).
+    private func startLaunchprof(_ arguments: [String], log: String) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Products.path("launchprof"))
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: log)
         try process.run()
         return process
     }
@@ -171,9 +181,13 @@ struct HostileWindowTests {
         #expect(took >= 2, "it waits for the timeout: \(took) s")
         for signal in [SIGINT, SIGTERM] {
             let accepted = try server.lines().filter { $0 == "accepted" }.count
+            let log = scratch.file("launchprof-\(signal).log")
             let process = try startLaunchprof(
-                ["run", "--display", server.display, "--ready", "window", "--timeout", "600", "-r", "1", "-w", "0", "--", "/bin/true"])
-            try #require(server.wait { $0.filter { $0 == "accepted" }.count > accepted }, "launchprof never connected")
+                ["run", "--display", server.display, "--ready", "window", "--timeout", "600", "-r", "1", "-w", "0", "--", "/bin/true"],
+                log: log)
+            try #require(
+                server.wait { $0.filter { $0 == "accepted" }.count > accepted },
+                "launchprof never connected: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             let stopped = stop(process, with: signal)
             #expect(stopped.status == 130, "signal \(signal)")
             #expect(stopped.seconds < 10, "launchprof took \(stopped.seconds) s to stop after signal \(signal)")
@@ -204,9 +218,12 @@ struct HostileWindowTests {
         #expect(try proxy.lines().contains("dropped"), "launchprof asked the frozen server")
 
         let dropped = try proxy.lines().filter { $0 == "dropped" }.count
+        let log = scratch.file("launchprof.log")
         let process = try startLaunchprof(
-            ["run", "--display", proxy.display, "--ready", "window", "--timeout", "600", "-r", "1", "-w", "0", "--", window])
-        try #require(proxy.wait { $0.filter { $0 == "dropped" }.count > dropped }, "launchprof never asked about the window")
+            ["run", "--display", proxy.display, "--ready", "window", "--timeout", "600", "-r", "1", "-w", "0", "--", window], log: log)
+        try #require(
+            proxy.wait { $0.filter { $0 == "dropped" }.count > dropped },
+            "launchprof never asked about the window: \((try? proxy.lines()) ?? []) \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         let stopped = stop(process, with: SIGINT)
         #expect(stopped.status == 130)
         #expect(stopped.seconds < 10, "launchprof took \(stopped.seconds) s to stop after SIGINT")
