@@ -223,7 +223,8 @@ struct HostileWindowTests {
             ["run", "--display", proxy.display, "--ready", "window", "--timeout", "600", "-r", "1", "-w", "0", "--", window], log: log)
         try #require(
             proxy.wait { $0.filter { $0 == "dropped" }.count > dropped },
-            "launchprof never asked about the window: \((try? proxy.lines()) ?? []) \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            "launchprof never asked about the window: \((try? proxy.lines()) ?? []) \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")"
+        )
         let stopped = stop(process, with: SIGINT)
         #expect(stopped.status == 130)
         #expect(stopped.seconds < 10, "launchprof took \(stopped.seconds) s to stop after SIGINT")
