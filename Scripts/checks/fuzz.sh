@@ -24,6 +24,11 @@
 #                      LoaderProfile.summarize (Fuzz/LoaderAuditFuzz.swift)
 #   config-reader      ConfigReader.parse, launchprof.yml, with Yams and
 #                      libyaml built as a module of their own
+#   text-pattern       TextPattern, the ready probes' patterns (output:,
+#                      window:, frame:): compiled or refused, never a trap,
+#                      every match within the per-input timeout (its
+#                      linear-time promise), and the same answer as Swift's
+#                      Regex on a small alphabet (Fuzz/TextPatternFuzz.swift)
 #   perf-sink          lp_perf_encode_sections, the reader of the kernel's
 #                      samples that lp-spawn copies (header, records, replay,
 #                      the offline walk of each stack copy, the encoding),
@@ -51,7 +56,7 @@ cd "$(dirname "$0")/../.."
 executions=${1:-1000000}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(trace-reader elf-image elf-symbol-table schedule-file state-file activation-response results-loader loader-audit config-reader perf-sink)
+[ ${#targets[@]} -gt 0 ] || targets=(trace-reader elf-image elf-symbol-table schedule-file state-file activation-response results-loader loader-audit config-reader text-pattern perf-sink)
 
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/crashes" "$out/logs"
@@ -89,6 +94,8 @@ sources_for() {
             echo Fuzz/LifecycleFuzzShims.swift Fuzz/StateFileFuzz.swift ;;
         activation-response)
             echo Sources/Benchmark/LaunchEngine/Probes/ResponseReader.swift Fuzz/ActivationResponseFuzz.swift ;;
+        text-pattern)
+            echo $support/Text/TextPattern.swift $support/Text/TextPatternError.swift Fuzz/TextPatternFuzz.swift ;;
         loader-audit)
             echo Sources/Benchmark/LaunchEngine/Loader/{LoaderLaunch,LoaderAuditError}.swift
             echo Sources/Benchmark/LaunchEngine/Model/{LoaderProfile,LaunchMode}.swift Fuzz/LoaderAuditFuzz.swift ;;
@@ -104,7 +111,7 @@ sources_for() {
                 echo Fuzz/ConfigReaderShims.swift Fuzz/ConfigReaderFuzz.swift
             fi ;;
         perf-sink) ;;  # C: built_perf_sink below
-        *) echo "fuzz.sh: unknown target '$1' (trace-reader, elf-image, elf-symbol-table, schedule-file, state-file, activation-response, results-loader, loader-audit, config-reader, perf-sink)" >&2; exit 2 ;;
+        *) echo "fuzz.sh: unknown target '$1' (trace-reader, elf-image, elf-symbol-table, schedule-file, state-file, activation-response, results-loader, loader-audit, config-reader, text-pattern, perf-sink)" >&2; exit 2 ;;
     esac
 }
 seeds_for() {
@@ -114,7 +121,7 @@ seeds_for() {
         state-file) echo "$out/seeds/state" ;;
         loader-audit) echo "$out/seeds/loader" ;;
         perf-sink) echo "$out/seeds/perf" ;;
-        results-loader | config-reader | activation-response) echo "Fuzz/seeds/$1" ;;
+        results-loader | config-reader | activation-response | text-pattern) echo "Fuzz/seeds/$1" ;;
         *) echo "$out/seeds/elf" ;;
     esac
 }

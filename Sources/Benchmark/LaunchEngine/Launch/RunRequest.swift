@@ -58,6 +58,7 @@ public struct RunRequest: Sendable, Equatable {
         options.quiet = quiet && target.ready == .exit && measure.isEmpty && target.activation == nil && sampling == nil
         options.activation = target.activation
         options.display = target.environment["DISPLAY"]
+        options.displayTimeout = timeout
         options.counters = counts == .perf
         options.sampling = sampling
         return options
@@ -81,12 +82,12 @@ extension Spawner {
         if request.counts == .callgrind {
             let counter = try CallgrindCounter(wrapping: request.target, commandLine: try commandLine(of: request.target))
             defer { counter.remove() }
-            let process = try spawn(counter.target, options: request.spawnOptions)
+            let process = try spawn(counter.target, options: request.spawnOptions, interrupt: interrupt)
             var observed = try RunLoop(process: process, settings: request.settings, interrupt: interrupt).run()
             counter.read(into: &observed, probe: request.target.ready)
             return observed
         }
-        let process = try spawn(request.target, options: request.spawnOptions)
+        let process = try spawn(request.target, options: request.spawnOptions, interrupt: interrupt)
         return try RunLoop(process: process, settings: request.settings, interrupt: interrupt).run()
     }
 }

@@ -1,7 +1,10 @@
+import LaunchSupport
+
 extension ReadyProbe {
     /// Parses `--ready`: `exit`, `tracer`, `notify`, `port:N`, `output:REGEX`,
     /// `window`, `window:TITLE-REGEX`, `frame`, `frame:TITLE-REGEX`, or
-    /// `response` (with `--activate`, where it is the only probe).
+    /// `response` (with `--activate`, where it is the only probe). Patterns
+    /// are ``TextPattern``s: matched in linear time, whatever the text.
     public init(parsing text: String) throws(ReadyProbeParseError) {
         switch text {
         case "exit": self = .exit
@@ -19,7 +22,7 @@ extension ReadyProbe {
                 let pattern = String(text.dropFirst("output:".count))
                 guard !pattern.isEmpty else { throw .badPattern(pattern, reason: "it is empty") }
                 do {
-                    _ = try Regex(pattern)
+                    _ = try TextPattern(pattern)
                 } catch {
                     throw .badPattern(pattern, reason: "\(error)")
                 }
@@ -29,7 +32,7 @@ extension ReadyProbe {
                 let pattern = String(text[text.index(after: colon)...])
                 guard !pattern.isEmpty else { throw .badPattern(pattern, reason: "it is empty") }
                 do {
-                    _ = try Regex(pattern)
+                    _ = try TextPattern(pattern)
                 } catch {
                     throw .badPattern(pattern, reason: "\(error)")
                 }

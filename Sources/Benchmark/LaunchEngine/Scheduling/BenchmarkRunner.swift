@@ -135,6 +135,8 @@ public struct BenchmarkRunner {
         do {
             observed = try executor.execute(context)
         } catch {
+            // Ctrl-C while connecting to the X display ends the benchmark as an interrupt.
+            if interrupt?.isInterrupted == true { throw .interrupted }
             throw .failed(failure("\(error)"))
         }
         if let before = residency, let coldCache { residency = coldCache.measureAfterRun(before) }

@@ -25,7 +25,8 @@ struct ChildChannels {
     /// The listening socket of a launch on demand, passed as descriptor 3.
     var activation: ActivationListener?
     /// The X display's top-level windows (`--ready window`/`frame`),
-    /// watched from before the spawn.
+    /// watched from before the spawn: the spawner's connection to the
+    /// display, shared by its runs (``DisplayConnections``).
     var window: WindowWatch?
     let options: SpawnOptions
 
@@ -33,8 +34,9 @@ struct ChildChannels {
     /// or 4 when 3 is an activated socket (systemd's protocol starts there).
     var recordDescriptor: Int32 { activation == nil ? 3 : 4 }
 
-    init(options: SpawnOptions, program: String) throws(LaunchError) {
+    init(options: SpawnOptions, program: String, window: WindowWatch? = nil) throws(LaunchError) {
         self.options = options
+        self.window = window
         do throws(SystemCallError) {
             var ends: [Int32] = [-1, -1]
             try Syscall.check("socketpair", "record socket") { lp_record_socket(&ends) }
@@ -56,14 +58,6 @@ struct ChildChannels {
         } catch {
             closeAll()
             throw .system(error, program: program)
-        }
-        if options.watchesWindows {
-            do throws(LaunchError) {
-                window = try WindowWatch(display: options.display)
-            } catch {
-                closeAll()
-                throw error
-            }
         }
         if let endpoint = options.activation?.endpoint {
             do throws(LaunchError) {

@@ -20,6 +20,9 @@ public struct SpawnOptions: Sendable, Equatable {
     public var watchesWindows = false
     /// The X display to watch (the target's DISPLAY); nil: launchprof's own $DISPLAY.
     public var display: String?
+    /// How long connecting to the display may take, refused connections
+    /// tried again meanwhile (the run's timeout).
+    public var displayTimeout: Duration = RunDefaults.timeout
     /// A launch on demand: a listening socket passed as descriptor 3 with
     /// systemd's LISTEN_* variables (the record socket moves to 4).
     public var activation: SocketActivation?

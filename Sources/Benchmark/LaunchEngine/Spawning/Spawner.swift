@@ -32,14 +32,18 @@ public struct Spawner: Sendable {
 
     private let connection = SpawnConnection()
     private let programs = ResolvedPrograms()
+    private let displays = DisplayConnections()
 
     /// A spawner.
     public init() {}
 
     /// Spawns `target`. t0 is read by the spawner just before posix_spawn,
     /// after everything else (path resolution, sockets, argv and environment)
-    /// is ready.
-    public func spawn(_ target: LaunchTarget, options: SpawnOptions = SpawnOptions()) throws(LaunchError) -> LaunchedProcess {
+    /// is ready. Connecting to an X display (`--ready window`/`frame`)
+    /// ends at once when `interrupt` fires.
+    public func spawn(
+        _ target: LaunchTarget, options: SpawnOptions = SpawnOptions(), interrupt: InterruptMonitor? = nil
+    ) throws(LaunchError) -> LaunchedProcess {
         let arguments = try commandLine(of: target)
         let program = try resolve(arguments[0], for: target)
         try Self.checkEnvironment(of: target)
@@ -50,7 +54,11 @@ public struct Spawner: Sendable {
             }
         }
         let service = try connection.service()
-        let channels = try ChildChannels(options: options, program: program)
+        // The display's connection first: the spawn must not happen before it watches.
+        let window =
+            options.watchesWindows
+            ? try displays.watch(display: options.display, timeout: options.displayTimeout, interrupt: interrupt) : nil
+        let channels = try ChildChannels(options: options, program: program, window: window)
         let environment = SpawnEnvironment(base: target.environment, channels: channels)
         // A run that needs nothing until the exit does not wake launchprof
         // while the program starts (LP_SPAWN_FLAG_QUIET).

@@ -9,7 +9,7 @@ import LaunchSupport
 final class OutputChannel: RunEventSource {
     private var descriptor: FileDescriptor?
     private let echo: Int32?
-    private let pattern: Regex<AnyRegexOutput>?
+    private let pattern: TextPattern?
     private var lines = LineBuffer()
     private var fired = false
     private var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -17,7 +17,7 @@ final class OutputChannel: RunEventSource {
     /// Bytes read per round.
     static let slice = 256 * 1024
 
-    init(_ descriptor: FileDescriptor, echo: Int32?, pattern: Regex<AnyRegexOutput>?) {
+    init(_ descriptor: FileDescriptor, echo: Int32?, pattern: TextPattern?) {
         self.descriptor = descriptor
         self.echo = echo
         self.pattern = pattern
@@ -64,7 +64,9 @@ final class OutputChannel: RunEventSource {
     }
 
     private func match(_ line: Substring, into events: inout [RunEvent]) {
-        guard !fired, let pattern, (try? pattern.firstMatch(in: line)) != nil else { return }
+        // Linear in the line (at most TextPattern.maximumText scalars of it):
+        // no line can hold the loop.
+        guard !fired, let pattern, pattern.matches(line) else { return }
         fired = true
         events.append(.ready(at: monotonicNanoseconds()))
     }

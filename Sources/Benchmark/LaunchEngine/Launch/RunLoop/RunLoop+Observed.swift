@@ -27,11 +27,15 @@ extension RunLoop {
         run.timeToResume = machine.timeToResume
         run.warmRequest = machine.warmRequest
         if let first = firstRequest?.firstByteAt { run.firstResponseByte = since(first) }
-        let ignored = notify?.ignored ?? []
+        // What a probe saw and did not count: the notify socket's senders,
+        // the display's windows.
+        let ignored = (notify?.ignored ?? []) + (machine.readyAt == nil ? window?.ignored ?? [] : [])
         for note in records.notes + machine.notes + ignored where !run.notes.contains(note) {
             run.notes.append(note)
         }
-        if machine.readyAt == nil { run.readinessAccount = notify?.unreadyAccount }
+        // Why a run that never became ready did not: what the notify socket
+        // got, else the first window seen that did not count.
+        if machine.readyAt == nil { run.readinessAccount = notify?.unreadyAccount ?? window?.ignored.first }
         if end.tree.unreaped > 0 {
             run.notes.append("\(end.tree.unreaped) process(es) of the run could not be killed within 5 s (uninterruptible sleep?)")
         }

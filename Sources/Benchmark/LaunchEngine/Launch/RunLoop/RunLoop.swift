@@ -41,8 +41,8 @@ public struct RunLoop {
         machine = RunStateMachine(plan: plan, start: process.startNanoseconds)
         records = RecordChannel(process: process, readyByTracer: settings.probe == .tracer)
         let channels = process.channels
-        var pattern: Regex<AnyRegexOutput>?
-        if case .output(let text) = settings.probe { pattern = try? Regex(text) }
+        var pattern: TextPattern?
+        if case .output(let text) = settings.probe { pattern = try? TextPattern(text) }
         var outputs: [OutputChannel] = []
         if let fd = channels.stdoutRead { outputs.append(OutputChannel(fd, echo: channels.echo?.stdout, pattern: pattern)) }
         if let fd = channels.stderrRead { outputs.append(OutputChannel(fd, echo: channels.echo?.stderr, pattern: pattern)) }
