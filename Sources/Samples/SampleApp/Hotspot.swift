@@ -25,7 +25,7 @@ func computeLaunchHotspot(milliseconds: Int) -> UInt64 {
 }
 
 /// The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID).
-private func threadCPUNanoseconds() -> UInt64 {
+func threadCPUNanoseconds() -> UInt64 {
     var now = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
     return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)

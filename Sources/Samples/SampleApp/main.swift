@@ -184,11 +184,16 @@ func startWorkers(_ count: Int, cacheLines: Int) -> [Worker] {
     return workers
 }
 
+/// Spins `milliseconds` of the calling thread's own CPU time: the same work
+/// whatever the app's other threads do meanwhile. (With the process's
+/// clock(3), the workers running beside it ended the spin early by however
+/// much CPU the scheduler gave them, so the injected work varied with the
+/// machine's load, and a busy machine hid it from the attribution.)
 func burn(milliseconds: Int) {
     guard milliseconds > 0 else { return }
-    let end = clock() + clock_t(milliseconds) * CLOCKS_PER_SEC / 1000
+    let end = threadCPUNanoseconds() + UInt64(milliseconds) * 1_000_000
     var spin: UInt64 = 0
-    while clock() < end { spin &+= 1 }
+    while threadCPUNanoseconds() < end { spin &+= 1 }
     if spin == 42 { print("") }  // keep the loop
 }
 
