@@ -3,7 +3,7 @@ import LaunchEngine
 extension BenchmarkSettings {
     /// How `target` of `plan` is launched, measured or profiled: these
     /// settings, the target's own schedule and launchprof's defaults resolved
-    /// into one ``LaunchPlan``, the one place a session decides them.
+    /// into one `LaunchPlan`, the one place a session decides them.
     public func launchPlan(for target: LaunchTarget, in plan: BenchmarkPlan, display: String?) -> LaunchPlan {
         LaunchPlan(
             target: target, ownTimeout: plan.timeout(of: target), timeout: timeout, grace: grace, output: output,

@@ -33,9 +33,14 @@ public struct LaunchPlan: Sendable, Equatable {
     /// The plan of `target`'s launches.
     ///
     /// - Parameters:
+    ///   - target: what to launch.
     ///   - ownTimeout: the target's own timeout (its launchprof.yml entry), which wins.
     ///   - timeout: the session's timeout, for a target without one of its own.
+    ///   - grace: how long a program stopped after ready may take to exit.
+    ///   - output: where the programs' output goes.
+    ///   - measure: lifecycle phases timed after ready (`--measure`).
     ///   - traceRuns: `--trace-runs` (true), `--no-trace-runs` (false), or nil.
+    ///   - counts: what counts each measured launch's events (`--counts`).
     ///   - display: the X display for a target whose environment names none.
     public init(
         target: LaunchTarget, ownTimeout: Duration? = nil, timeout: Duration = RunDefaults.timeout,

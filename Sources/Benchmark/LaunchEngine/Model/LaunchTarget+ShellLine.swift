@@ -6,7 +6,7 @@ extension LaunchTarget {
     /// (with `/bin/sh -c SCRIPT` for `--shell`), each word quoted.
     ///
     /// A command read from a file may hold anything: control characters
-    /// and bidi overrides are written as visible escapes (``TerminalText``),
+    /// and bidi overrides are written as visible escapes (`TerminalText`),
     /// so what is printed is what runs, and nothing printed can hide it.
     public var shellLine: String {
         var words: [String] = []

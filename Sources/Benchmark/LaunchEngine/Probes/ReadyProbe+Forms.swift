@@ -13,7 +13,7 @@ extension ReadyProbe {
     }
 
     /// Every form of `--ready`, once: the help texts and the parse error
-    /// are made from this list (``formList(displays:activation:)``), so a
+    /// are made from this list (``formList(displays:activation:stayingUp:meanings:)``), so a
     /// new probe cannot be missing from one of them.
     public static let forms: [Form] = [
         Form(syntax: "exit", meaning: "at exit, the default", needsDisplay: false, needsActivation: false),

@@ -4,7 +4,7 @@ extension ReadyProbe {
     /// Parses `--ready`: `exit`, `tracer`, `notify`, `port:N`, `output:REGEX`,
     /// `window`, `window:TITLE-REGEX`, `frame`, `frame:TITLE-REGEX`, or
     /// `response` (with `--activate`, where it is the only probe). Patterns
-    /// are ``TextPattern``s: matched in linear time, whatever the text.
+    /// are `TextPattern`s: matched in linear time, whatever the text.
     public init(parsing text: String) throws(ReadyProbeParseError) {
         switch text {
         case "exit": self = .exit

@@ -4,7 +4,7 @@ import LaunchEngine
 
 /// `launchprof export --format pprof`: a trace's samples symbolized (as
 /// `launchprof profile` does) and written as a gzipped pprof profile
-/// (``PprofExporter``).
+/// (`PprofExporter`).
 public struct PprofTraceExporter: Sendable {
     /// The `program` label; nil: the trace's file name without `.lptrace`.
     public var program: String?

@@ -53,7 +53,7 @@ final class OutputChannel: RunEventSource {
                 // through the writer that never traps; a stream that would
                 // block loses the chunk rather than hold up the loop.
                 let stream = StandardStream(descriptor: echo, blockedBudget: 0)
-                chunk.withUnsafeBytes { stream.write(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+                _ = chunk.withUnsafeBytes { stream.write(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
             }
             guard pattern != nil, !fired else { continue }
             chunk.withUnsafeBytes { bytes in
