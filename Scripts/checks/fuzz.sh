@@ -95,7 +95,7 @@ sources_for() {
         activation-response)
             echo Sources/Benchmark/LaunchEngine/Probes/ResponseReader.swift Fuzz/ActivationResponseFuzz.swift ;;
         text-pattern)
-            echo $support/Text/TextPattern.swift $support/Text/TextPatternError.swift Fuzz/TextPatternFuzz.swift ;;
+            echo $support/Text/TextPattern*.swift Fuzz/TextPatternFuzz.swift ;;
         loader-audit)
             echo Sources/Benchmark/LaunchEngine/Loader/{LoaderLaunch,LoaderAuditError}.swift
             echo Sources/Benchmark/LaunchEngine/Model/{LoaderProfile,LaunchMode}.swift Fuzz/LoaderAuditFuzz.swift ;;
