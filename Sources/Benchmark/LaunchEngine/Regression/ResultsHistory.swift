@@ -1,4 +1,5 @@
 import Foundation
+import LaunchSupport
 
 /// Results of many runs (CI artifacts of many commits and runners) read as
 /// series for change-point detection: one per target × mode × metric ×
@@ -117,17 +118,8 @@ public struct ResultsHistory: Sendable {
     /// The `.json` files under `directory`, sorted by path; at most `limit`
     /// (one more is an error, said by the caller).
     private static func jsonFiles(under directory: String, limit: Int) throws(HistoryError) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { throw .missing(directory) }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".json") else { continue }
-            let path = (directory as NSString).appendingPathComponent(relative)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files.append(path)
-                if files.count > limit { throw .tooManyFiles(found: files.count, limit: largestFileCount) }
-            }
-        }
-        return files.sorted()
+        guard let files = JSONFileWalk.files(under: directory, limit: limit) else { throw .missing(directory) }
+        if files.count > limit { throw .tooManyFiles(found: files.count, limit: largestFileCount) }
+        return files
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LaunchEngine
+import LaunchSupport
 
 /// Results of many runs (CI artifacts from many commits and runners) read
 /// for a fleet report: each target's time to ready over commits and
@@ -86,15 +87,8 @@ public struct FleetHistory: Sendable {
 
     /// The `.json` files under `directory`, sorted by path.
     private static func jsonFiles(under directory: String) throws(FleetHistoryError) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { throw .missing(directory) }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".json") else { continue }
-            let path = (directory as NSString).appendingPathComponent(relative)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue { files.append(path) }
-        }
-        return files.sorted()
+        guard let files = JSONFileWalk.files(under: directory) else { throw .missing(directory) }
+        return files
     }
 
     /// Target and mode pairs, in the order they first appear.
