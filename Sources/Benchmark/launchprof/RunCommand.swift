@@ -72,7 +72,7 @@ struct RunCommand: ParsableCommand {
                     Output.printReport(document)  // unbuffered: the measured report first, then the profiles
                 case .profiling(let target, let launch, let total):
                     line.update(ProgressLine.Status(label: "\(target) (profile)", run: launch, total: total, median: nil))
-                case .profiled(_, _, let summary):
+                case .profiled(_, let summary):
                     line.clear()
                     Output.note(summary)
                 case .note(let message):

@@ -12,7 +12,7 @@ public enum BenchmarkEvent: Sendable {
     /// Launch `launch` of `total` of a target's profile is about to start.
     case profiling(target: String, launch: Int, total: Int)
     /// A target's profile is written; `summary` is the CLI's lines about it.
-    case profiled(target: String, profile: ProfileRecorder.Profiled, summary: String)
+    case profiled(target: String, summary: String)
     /// Something the caller should be told (a missing preload library, a
     /// target that could not be profiled); not a failure of the benchmark.
     case note(String)

@@ -51,7 +51,7 @@ struct ProfilingStep {
                 }
                 for note in profiled.notes { events(.note("profiling '\(target.name)': \(note)")) }
                 outcome.profiles.append((target.name, profiled))
-                events(.profiled(target: target.name, profile: profiled, summary: Self.summary(of: profiled, target: target.name)))
+                events(.profiled(target: target.name, summary: Self.summary(of: profiled, target: target.name)))
             } catch {
                 if case .record(.interrupted) = error {
                     outcome.problems.append("interrupted while profiling '\(target.name)'")
