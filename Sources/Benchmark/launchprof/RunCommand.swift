@@ -51,9 +51,9 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw Output.fail("\(error)", status: .usage)
         }
-        let files = ResultsFiles(
-            json: options.exportJson, markdown: options.exportMarkdown, junit: regression.exportJunit, html: options.report,
-            metrics: metrics)
+        var files = ResultsFiles(
+            json: options.exportJson, markdown: options.exportMarkdown, junit: regression.exportJunit, html: options.report)
+        files.metrics = metrics
         let session = try self.session(config: config, labels: labels, results: files)
         let line = ProgressLine()
         let outcome: BenchmarkOutcome

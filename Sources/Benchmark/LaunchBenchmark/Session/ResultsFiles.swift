@@ -14,18 +14,16 @@ public struct ResultsFiles: Sendable, Equatable {
     /// The self-contained HTML report (only a ``BenchmarkOutcome`` has the
     /// profiles and baseline runs it draws; ``write(_:)`` skips it).
     public var html: String?
-    /// The Prometheus exposition file and Pushgateway, written after the files.
-    public var metrics: MetricsExport?
+    /// The Prometheus exposition file and Pushgateway (`--export-openmetrics`,
+    /// `--push-gateway`), written after the files.
+    package var metrics: MetricsExport?
 
     /// The files to write; nil: not written.
-    public init(
-        json: String? = nil, markdown: String? = nil, junit: String? = nil, html: String? = nil, metrics: MetricsExport? = nil
-    ) {
+    public init(json: String? = nil, markdown: String? = nil, junit: String? = nil, html: String? = nil) {
         self.json = json
         self.markdown = markdown
         self.junit = junit
         self.html = html
-        self.metrics = metrics
     }
 
     /// Every file asked for, with the flag that asks for it, in the order
