@@ -4,20 +4,20 @@ import LaunchBenchmark
 /// Writes trace files byte for byte as LaunchProf's encoder does (format
 /// version 1, docs/trace-format.md), from events a test chooses: for traces
 /// too big or too odd to record through the process-wide ring.
-public struct TraceFileBuilder {
-    public struct Event {
-        public var timestamp: UInt64
-        public var kind: TraceEventKind
-        public var name: String
-        public var id: UInt64 = 0
-        public var threadID: UInt32 = 1
+package struct TraceFileBuilder {
+    package struct Event {
+        package var timestamp: UInt64
+        package var kind: TraceEventKind
+        package var name: String
+        package var id: UInt64 = 0
+        package var threadID: UInt32 = 1
         /// The value (flag bit 0), written in the argument field.
-        public var value: Int64? = nil
+        package var value: Int64? = nil
         /// The thread's CPU time (flag bit 1), written in the argument field
         /// when there is no value.
-        public var threadCPU: UInt64? = nil
+        package var threadCPU: UInt64? = nil
 
-        public init(
+        package init(
             timestamp: UInt64, kind: TraceEventKind, name: String, id: UInt64 = 0, threadID: UInt32 = 1,
             value: Int64? = nil, threadCPU: UInt64? = nil
         ) {
@@ -31,15 +31,15 @@ public struct TraceFileBuilder {
         }
     }
 
-    public var pid: UInt32 = 1
-    public var events: [Event] = []
-    public var threadNames: [(UInt32, String)] = [(1, "main")]
+    package var pid: UInt32 = 1
+    package var events: [Event] = []
+    package var threadNames: [(UInt32, String)] = [(1, "main")]
     /// Extra sections (tag, payload) written before the checksum.
-    public var extraSections: [(UInt32, [UInt8])] = []
+    package var extraSections: [(UInt32, [UInt8])] = []
 
-    public init() {}
+    package init() {}
 
-    public func bytes() -> [UInt8] {
+    package func bytes() -> [UInt8] {
         var strings = ["app", "launch"]
         var index: [String: UInt32] = ["app": 0, "launch": 1]
         func intern(_ text: String) -> UInt32 {
@@ -105,7 +105,7 @@ public struct TraceFileBuilder {
 
     /// A trace of `depth` intervals on one thread, each nested in the one
     /// before: begins at 1...depth, ends in reverse order.
-    public static func nested(depth: Int) -> TraceFileBuilder {
+    package static func nested(depth: Int) -> TraceFileBuilder {
         var builder = TraceFileBuilder()
         builder.events.reserveCapacity(2 * depth)
         for level in 0..<depth {
@@ -138,7 +138,7 @@ extension TraceFileBuilder {
     /// A samples section (tag 5) with one sample of `frames` on thread 1,
     /// and a modules section (tag 6) mapping module `i` at
     /// 0x100000 * (i + 1) with bias 0x100000 * (i + 1).
-    public static func samplingSections(frames: [UInt64], modules: [String]) -> [(UInt32, [UInt8])] {
+    package static func samplingSections(frames: [UInt64], modules: [String]) -> [(UInt32, [UInt8])] {
         var samples = Bytes()
         samples.u32(1000)  // Hz
         samples.u32(64)  // maximum depth

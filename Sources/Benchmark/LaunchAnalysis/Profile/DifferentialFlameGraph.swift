@@ -4,7 +4,7 @@ import LaunchSupport
 /// The differential flame graph: drawn like ``FlameGraphSVG``, with the
 /// current profile's widths and each frame coloured by how its samples per
 /// launch changed against the baseline.
-public enum DifferentialFlameGraph {
+package enum DifferentialFlameGraph {
     final class Node {
         let name: String
         var after = 0.0
@@ -15,7 +15,7 @@ public enum DifferentialFlameGraph {
     }
 
     /// The SVG of `after` against `before` (folded stacks, weights per launch), titled `title`.
-    public static func svg(before: String, launchesBefore: Int, after: String, launchesAfter: Int, title: String) -> String {
+    package static func svg(before: String, launchesBefore: Int, after: String, launchesAfter: Int, title: String) -> String {
         let root = Node("all")
         func add(_ text: String, launches: Int, into keyPath: ReferenceWritableKeyPath<Node, Double>) {
             for (frames, weight) in ProfileDifference.parseFolded(text) {

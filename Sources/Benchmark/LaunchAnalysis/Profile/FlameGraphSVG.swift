@@ -7,7 +7,7 @@ import LaunchSupport
 /// whether the call was inlined), samples and share in each frame's hover
 /// title, and a Search button that highlights matching frames and tells
 /// their share of all samples.
-public enum FlameGraphSVG {
+package enum FlameGraphSVG {
     static let width = 1200.0
     static let rowHeight = 17.0
     static let top = 46.0
@@ -40,7 +40,7 @@ public enum FlameGraphSVG {
     }
 
     /// The flame graph of `profile` as a self-contained SVG document titled `title`.
-    public static func svg(of profile: SymbolizedProfile, title: String) -> String {
+    package static func svg(of profile: SymbolizedProfile, title: String) -> String {
         let root = tree(of: profile)
         let rows = root.depth
         let height = top + Double(rows) * rowHeight + bottomMargin

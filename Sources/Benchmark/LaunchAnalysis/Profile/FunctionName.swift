@@ -1,9 +1,9 @@
 /// Demangled function names for one line of text.
-public enum FunctionName {
+package enum FunctionName {
     /// A demangled name without its parameter lists, generic arguments and
     /// result types, for one line of text: "closure #1 (Swift.Int) -> () in
     /// App.main()" → "closure #1 in App.main".
-    public static func short(_ name: String) -> String {
+    package static func short(_ name: String) -> String {
         var depth = 0
         var kept = ""
         var previous: Character = " "

@@ -22,19 +22,19 @@ import LaunchSupport
 ///   `launch` (1, 2, … when several were merged), then `labels` (a
 ///   benchmark's commit, branch, runner…). Samples equal in stack and
 ///   labels are one sample, their values summed.
-public enum PprofExporter {
+package enum PprofExporter {
     /// The phase of a sample taken before `main` (the dynamic loader,
     /// constructors, static initializers).
-    public static let preMainPhase = "pre-main"
+    package static let preMainPhase = "pre-main"
     /// The phase of a sample taken from `main` until ready (or exit).
-    public static let beforeReadyPhase = "before ready"
+    package static let beforeReadyPhase = "before ready"
     /// The labels the exporter sets itself; others of these names are left out.
-    public static let labelNames: Set<String> = ["program", "phase", "thread", "thread_id", "launch"]
+    package static let labelNames: Set<String> = ["program", "phase", "thread", "thread_id", "launch"]
 
     /// `profile` as a gzipped profile.proto. `traces` are the launches it
     /// was symbolized from, in order (their modules give the mappings,
     /// their headers when main began); `time` is when it was taken.
-    public static func gzipped(
+    package static func gzipped(
         _ profile: SymbolizedProfile, traces: [Trace], program: String, labels: [(name: String, value: String)] = [],
         time: Date = Date()
     ) -> [UInt8] {
@@ -42,7 +42,7 @@ public enum PprofExporter {
     }
 
     /// `profile` as profile.proto's bytes, not compressed (``gzipped(_:traces:program:labels:time:)``).
-    public static func encoded(
+    package static func encoded(
         _ profile: SymbolizedProfile, traces: [Trace], program: String, labels: [(name: String, value: String)] = [],
         time: Date = Date()
     ) -> [UInt8] {

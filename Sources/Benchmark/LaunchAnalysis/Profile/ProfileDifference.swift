@@ -7,37 +7,37 @@ import LaunchSupport
 /// flame graph: the current profile's shape, each frame red where it grew
 /// and blue where it shrank (as Brendan Gregg's difffolded.pl colours it),
 /// the deeper the colour the larger the change.
-public struct ProfileDifference: Sendable, Equatable, Codable {
+package struct ProfileDifference: Sendable, Equatable, Codable {
     /// One function's change.
-    public struct Function: Sendable, Equatable, Codable {
+    package struct Function: Sendable, Equatable, Codable {
         /// The function's name.
-        public var name: String
+        package var name: String
         /// Samples per launch with it on top of the stack (self), before and after.
-        public var selfBefore: Double
+        package var selfBefore: Double
         /// Self samples per launch now.
-        public var selfAfter: Double
+        package var selfAfter: Double
         /// Samples per launch with it anywhere on the stack (total), before.
-        public var totalBefore: Double
+        package var totalBefore: Double
         /// Total samples per launch now.
-        public var totalAfter: Double
+        package var totalAfter: Double
 
         /// selfAfter − selfBefore.
-        public var selfChange: Double { selfAfter - selfBefore }
+        package var selfChange: Double { selfAfter - selfBefore }
         /// totalAfter − totalBefore.
-        public var totalChange: Double { totalAfter - totalBefore }
+        package var totalChange: Double { totalAfter - totalBefore }
     }
 
     /// The target profiled.
-    public var target: String
+    package var target: String
     /// Samples per launch on each side.
-    public var samplesBefore: Double
+    package var samplesBefore: Double
     /// Samples per launch now.
-    public var samplesAfter: Double
+    package var samplesAfter: Double
     /// The functions whose self samples changed most (15, largest first),
     /// then those whose total samples changed most (up to 15 more).
-    public var functions: [Function]
+    package var functions: [Function]
     /// The differential flame graph's file, when written.
-    public var flameGraph: String?
+    package var flameGraph: String?
 
     /// Folded stacks parsed: (frames root first, weight).
     static func parseFolded(_ text: String) -> [(frames: [String], weight: Double)] {
@@ -48,7 +48,7 @@ public struct ProfileDifference: Sendable, Equatable, Codable {
     }
 
     /// The difference of two profiles' folded stacks, each divided by its number of launches.
-    public static func between(
+    package static func between(
         target: String, before: String, launchesBefore: Int, after: String, launchesAfter: Int
     ) -> ProfileDifference {
         let old = parseFolded(before).map { ($0.frames, $0.weight / Double(max(launchesBefore, 1))) }
@@ -80,7 +80,7 @@ public struct ProfileDifference: Sendable, Equatable, Codable {
     }
 
     /// What the terminal says: the functions whose self samples changed most.
-    public var summaryLines: [String] {
+    package var summaryLines: [String] {
         functions.prefix(3).filter { $0.selfChange != 0 }.map { function in
             "\(target): \(function.name) \(function.selfChange > 0 ? "+" : "")\(HumanUnits.fixed(function.selfChange, decimals: 1)) "
                 + "samples per launch on CPU (self; \(HumanUnits.fixed(function.selfBefore, decimals: 1)) → "

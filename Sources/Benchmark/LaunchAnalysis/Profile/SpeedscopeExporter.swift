@@ -4,7 +4,7 @@ import LaunchSupport
 /// one "sampled" profile per thread (per launch and thread when several were
 /// profiled), weights in nanoseconds of CPU time, so speedscope's
 /// time-ordered view shows the launch as it ran.
-public enum SpeedscopeExporter {
+package enum SpeedscopeExporter {
     /// The file, as speedscope's schema names its fields.
     struct File: Encodable {
         var schema = "https://www.speedscope.app/file-format-schema.json"
@@ -39,7 +39,7 @@ public enum SpeedscopeExporter {
     }
 
     /// `profile` as a speedscope file (https://www.speedscope.app).
-    public static func json(of profile: SymbolizedProfile) -> String {
+    package static func json(of profile: SymbolizedProfile) -> String {
         // speedscope shows `file` beside the name and groups by it: the
         // source file when the debug info gave one, else the module.
         let frames = profile.frames.map { frame in

@@ -25,26 +25,26 @@
 /// What it cannot see: unnamed work, and which task an interval belonged to.
 /// A thread outside its intervals is taken to be waiting for whatever ended
 /// last; CPU time (the run's, or samples) says whether it was.
-public struct LaunchCriticalPath: Sendable, Equatable {
+package struct LaunchCriticalPath: Sendable, Equatable {
     /// One interval on the path.
-    public struct Step: Sendable, Equatable {
+    package struct Step: Sendable, Equatable {
         /// The interval.
-        public var interval: TraceInterval
+        package var interval: TraceInterval
         /// 0 for the path itself, 1 for the steps inside an enclosing step, and so on.
-        public var depth: Int
+        package var depth: Int
         /// False when it encloses steps of the path (its time is theirs and its own).
-        public var isLeaf: Bool
+        package var isLeaf: Bool
     }
 
     /// When launch complete was recorded (the walk's start).
-    public var end: UInt64
+    package var end: UInt64
     /// The thread that recorded it.
-    public var endThreadID: UInt32
+    package var endThreadID: UInt32
     /// The steps in time order (an enclosing step before its children).
-    public var steps: [Step]
+    package var steps: [Step]
 
     /// The leaves: disjoint in time, their durations add up to the named part of the path.
-    public var leaves: [Step] { steps.filter(\.isLeaf) }
+    package var leaves: [Step] { steps.filter(\.isLeaf) }
 
     /// How deep the walk goes into enclosing steps.
     static let maximumDepth = 16
@@ -52,7 +52,7 @@ public struct LaunchCriticalPath: Sendable, Equatable {
     /// The path of `trace` to `end` (its launch complete by default) from the
     /// thread that recorded it (the process's main thread when the trace has no
     /// launch-complete event); nil without an end.
-    public init?(trace: Trace, end: UInt64? = nil) {
+    package init?(trace: Trace, end: UInt64? = nil) {
         let complete = trace.events.last { $0.kind == .launchComplete }
         guard let end = end ?? complete?.timestamp ?? trace.header.launchCompleteNanoseconds else { return nil }
         self.end = end

@@ -5,7 +5,7 @@ extension Trace {
     /// Among begins with the same key, an end closes the latest open one
     /// (LIFO), which is how reused ids nest. Events are walked in time order,
     /// so an end before every matching begin is unmatched.
-    public func pairIntervals() -> TraceIntervals {
+    package func pairIntervals() -> TraceIntervals {
         var (intervals, unmatchedEnds) = matchBeginsAndEnds()
         // Outer before inner: earlier start first, then the longer one; the
         // rest only makes the order deterministic.

@@ -5,24 +5,24 @@ import LaunchProfFormat
 ///
 /// All timestamps are CLOCK_MONOTONIC nanoseconds, directly comparable with the
 /// harness's own clock. Times the writer did not know are `nil`.
-public struct Trace: Sendable, Equatable {
+package struct Trace: Sendable, Equatable {
     /// Where the trace came from (a path, or a label for in-memory bytes).
-    public var path: String
+    package var path: String
     /// The trace's header.
-    public var header: TraceHeader
+    package var header: TraceHeader
     /// The string table, in file order.
-    public var strings: [String]
+    package var strings: [String]
     /// The category table; index 0 is LaunchTracker's `launchprof/launch`.
-    public var categories: [TraceCategory]
+    package var categories: [TraceCategory]
     /// Linux tid -> thread name, for the threads that recorded events.
-    public var threadNames: [UInt32: String]
+    package var threadNames: [UInt32: String]
     /// The events, sorted by time (the file guarantees it; the reader checks).
-    public var events: [TraceEvent]
+    package var events: [TraceEvent]
     /// The launch sampler's stacks and modules (LAUNCHPROF_SAMPLE_HZ), if sampled.
-    public var sampling: TraceSampling? = nil
+    package var sampling: TraceSampling? = nil
 
     /// A trace with these contents; ``TraceReader`` reads one from a file.
-    public init(
+    package init(
         path: String, header: TraceHeader, strings: [String], categories: [TraceCategory],
         threadNames: [UInt32: String], events: [TraceEvent]
     ) {
@@ -36,14 +36,14 @@ public struct Trace: Sendable, Equatable {
 
     /// The zero of relative times: spawn when the harness started the process,
     /// otherwise process entry, otherwise the first event.
-    public var timeOrigin: (nanoseconds: UInt64, label: String) {
+    package var timeOrigin: (nanoseconds: UInt64, label: String) {
         if let spawn = header.spawnNanoseconds { return (spawn, "spawn") }
         if let entry = header.processEntryNanoseconds { return (entry, "entry") }
         return (events.first?.timestamp ?? 0, "first event")
     }
 
     /// The latest time the trace knows of: its last event or launch complete.
-    public var lastTimestamp: UInt64 {
+    package var lastTimestamp: UInt64 {
         max(events.last?.timestamp ?? 0, header.launchCompleteNanoseconds ?? 0)
     }
 }

@@ -1,29 +1,29 @@
 import LaunchProfFormat
 
 /// One event record, with its name and category resolved.
-public struct TraceEvent: Sendable, Equatable {
+package struct TraceEvent: Sendable, Equatable {
     /// When the event was recorded (`CLOCK_MONOTONIC`, nanoseconds).
-    public var timestamp: UInt64
+    package var timestamp: UInt64
     /// What the event is.
-    public var kind: TraceEventKind
+    package var kind: TraceEventKind
     /// Its name.
-    public var name: String
+    package var name: String
     /// Signpost id; 0 means none.
-    public var id: UInt64
+    package var id: UInt64
     /// Its value argument (`value:` of a signpost call), 0 when none.
-    public var argument: Int64?
+    package var argument: Int64?
     /// Linux tid of the recording thread.
-    public var threadID: UInt32
+    package var threadID: UInt32
     /// Index into ``Trace/categories``.
-    public var categoryIndex: Int
+    package var categoryIndex: Int
     /// The signposter's category.
-    public var category: TraceCategory
+    package var category: TraceCategory
     /// The recording thread's CPU time (CLOCK_THREAD_CPUTIME_ID, nanoseconds)
     /// on an interval's begin or end; nil when the event did not carry it.
-    public var threadCPU: UInt64? = nil
+    package var threadCPU: UInt64? = nil
 
     /// An event with these values.
-    public init(
+    package init(
         timestamp: UInt64, kind: TraceEventKind, name: String, id: UInt64, argument: Int64?,
         threadID: UInt32, categoryIndex: Int, category: TraceCategory, threadCPU: UInt64? = nil
     ) {

@@ -1,7 +1,7 @@
 import LaunchProfFormat
 
 /// What an event record marks.
-public enum TraceEventKind: Sendable, Equatable, CaseIterable, CustomStringConvertible {
+package enum TraceEventKind: Sendable, Equatable, CaseIterable, CustomStringConvertible {
     /// The beginning of a signpost interval.
     case intervalBegin
     /// The end of a signpost interval.
@@ -15,13 +15,13 @@ public enum TraceEventKind: Sendable, Equatable, CaseIterable, CustomStringConve
 
     /// The kind of an event record's kind byte (`LP_KIND_*` in
     /// launchprof_format.h), or nil for a byte this version does not know.
-    public init?(code: UInt8) {
+    package init?(code: UInt8) {
         guard let kind = Self.allCases.first(where: { $0.code == code }) else { return nil }
         self = kind
     }
 
     /// The kind byte an event record of this kind holds.
-    public var code: UInt8 {
+    package var code: UInt8 {
         switch self {
         case .intervalBegin: UInt8(LP_KIND_BEGIN)
         case .intervalEnd: UInt8(LP_KIND_END)
@@ -31,7 +31,7 @@ public enum TraceEventKind: Sendable, Equatable, CaseIterable, CustomStringConve
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .intervalBegin: "begin"
         case .intervalEnd: "end"

@@ -1,35 +1,35 @@
 /// A begin paired with its end (same category, name and id), or a begin whose
 /// end the trace never saw.
-public struct TraceInterval: Sendable, Equatable {
+package struct TraceInterval: Sendable, Equatable {
     /// The begin event.
-    public var begin: TraceEvent
+    package var begin: TraceEvent
     /// `nil` when the interval is unfinished.
-    public var end: TraceEvent?
+    package var end: TraceEvent?
     /// When an unfinished interval is taken to end: the trace's last timestamp.
-    public var endTimestamp: UInt64
+    package var endTimestamp: UInt64
 
     /// An interval from `begin` to `end`, or to `endTimestamp` when unfinished.
-    public init(begin: TraceEvent, end: TraceEvent?, endTimestamp: UInt64) {
+    package init(begin: TraceEvent, end: TraceEvent?, endTimestamp: UInt64) {
         self.begin = begin
         self.end = end
         self.endTimestamp = endTimestamp
     }
 
     /// The interval's name.
-    public var name: String { begin.name }
+    package var name: String { begin.name }
     /// Its signposter's category.
-    public var category: TraceCategory { begin.category }
-    public var id: UInt64 { begin.id }
+    package var category: TraceCategory { begin.category }
+    package var id: UInt64 { begin.id }
     /// When it began (`CLOCK_MONOTONIC`, nanoseconds).
-    public var startTimestamp: UInt64 { begin.timestamp }
+    package var startTimestamp: UInt64 { begin.timestamp }
     /// The interval ran to the end of the trace without an end event.
-    public var isUnfinished: Bool { end == nil }
+    package var isUnfinished: Bool { end == nil }
     /// How long it lasted, in nanoseconds.
-    public var duration: UInt64 { endTimestamp - startTimestamp }
+    package var duration: UInt64 { endTimestamp - startTimestamp }
     /// The thread it began on.
-    public var beginThreadID: UInt32 { begin.threadID }
+    package var beginThreadID: UInt32 { begin.threadID }
     /// The end's thread; the begin's for an unfinished interval.
-    public var endThreadID: UInt32 { end?.threadID ?? begin.threadID }
+    package var endThreadID: UInt32 { end?.threadID ?? begin.threadID }
 
     /// How long the thread that ran it was on CPU, in nanoseconds: its CPU
     /// time at the end minus at the begin (`LP_FLAG_THREAD_CPU`), at most the
@@ -37,7 +37,7 @@ public struct TraceInterval: Sendable, Equatable {
     /// threads (two threads' clocks do not subtract), or a begin or end
     /// without the thread's CPU time (older traces, intervals with a value,
     /// ends after launch complete).
-    public var onCPU: UInt64? {
+    package var onCPU: UInt64? {
         guard let end, end.threadID == begin.threadID, let last = end.threadCPU, let first = begin.threadCPU,
             last >= first
         else { return nil }
@@ -46,5 +46,5 @@ public struct TraceInterval: Sendable, Equatable {
 
     /// The rest of its wall time (blocked, sleeping, or runnable but not
     /// running), in nanoseconds; nil when ``onCPU`` is unknown.
-    public var offCPU: UInt64? { onCPU.map { duration - $0 } }
+    package var offCPU: UInt64? { onCPU.map { duration - $0 } }
 }

@@ -1,6 +1,6 @@
 /// Why a trace file could not be read. Every case names the file, and where
 /// it applies the byte offset and what is wrong there.
-public enum TraceReadError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum TraceReadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read (`reason` is the system's).
     case cannotRead(path: String, reason: String)
     /// The file does not start with `LPTRACE\0`.
@@ -26,7 +26,7 @@ public enum TraceReadError: Error, Equatable, Sendable, CustomStringConvertible 
     /// was written.
     case checksumMismatch(path: String, offset: Int, stored: UInt64, computed: UInt64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotRead(let path, let reason):
             return "cannot read trace '\(path)': \(reason)"
@@ -59,7 +59,7 @@ public enum TraceReadError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     /// The byte offset the error points at, if any.
-    public var offset: Int? {
+    package var offset: Int? {
         switch self {
         case .cannotRead, .notATrace, .unsupportedVersion, .missingSection: nil
         case .truncated(_, let offset, _), .malformed(_, let offset, _),

@@ -12,22 +12,22 @@ import Glibc
 /// with a ``TraceReadError`` naming the file and the byte offset — never a
 /// crash, never an out-of-bounds read, never an allocation sized by an
 /// unchecked count.
-public enum TraceReader {
+package enum TraceReader {
     /// The trace format version this build reads.
-    public static let supportedVersion: UInt32 = TraceFileFormat.version
+    package static let supportedVersion: UInt32 = TraceFileFormat.version
 
     /// Reads the trace file at `path`.
-    public static func read(path: String) throws(TraceReadError) -> Trace {
+    package static func read(path: String) throws(TraceReadError) -> Trace {
         try parse(readFile(path), path: path)
     }
 
     /// Parses trace bytes; `path` names them in errors.
-    public static func parse(_ data: Data, path: String) throws(TraceReadError) -> Trace {
+    package static func parse(_ data: Data, path: String) throws(TraceReadError) -> Trace {
         try parse([UInt8](data), path: path)
     }
 
     /// Parses trace bytes; `path` names them in errors.
-    public static func parse(_ bytes: [UInt8], path: String) throws(TraceReadError) -> Trace {
+    package static func parse(_ bytes: [UInt8], path: String) throws(TraceReadError) -> Trace {
         try TraceParser(bytes: bytes, path: path).parse()
     }
 

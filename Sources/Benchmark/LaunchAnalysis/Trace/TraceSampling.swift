@@ -1,45 +1,45 @@
 /// What the launch sampler recorded (trace sections 5 and 6): call stacks
 /// sampled on each thread's CPU time, and the modules loaded when it stopped.
-public struct TraceSampling: Sendable, Equatable {
+package struct TraceSampling: Sendable, Equatable {
     /// Requested samples per CPU-second of each thread.
-    public var rate: UInt32
+    package var rate: UInt32
     /// The deepest stack a sample keeps.
-    public var maxDepth: UInt32
+    package var maxDepth: UInt32
     /// How samples were triggered.
-    public var timerMode: TimerMode
+    package var timerMode: TimerMode
     /// Only the main thread was sampled (libunwind was not preloaded).
-    public var mainThreadOnly: Bool
+    package var mainThreadOnly: Bool
     /// glibc's loader locks were not found, so the handler could not avoid
     /// unwinding while a thread was taking one (see docs/sampling.md).
-    public var loaderUnguarded: Bool
+    package var loaderUnguarded: Bool
     /// New threads were armed as they started, by the preload library's
     /// pthread_create hook (otherwise a helper thread found them by scanning
     /// /proc/self/task every 2 ms, and missed threads shorter than that).
-    public var threadsHooked: Bool
+    package var threadsHooked: Bool
     /// Kernel sampling in user space only (kernel.perf_event_paranoid 2):
     /// time in the kernel (system calls, page faults) was not sampled.
-    public var kernelUnsampled = false
+    package var kernelUnsampled = false
     /// CLOCK_MONOTONIC ns when sampling started and stopped (0: not stopped).
-    public var startNanoseconds: UInt64
+    package var startNanoseconds: UInt64
     /// When sampling stopped (`CLOCK_MONOTONIC`, nanoseconds); 0: not stopped.
-    public var stopNanoseconds: UInt64
+    package var stopNanoseconds: UInt64
     /// Samples the buffer had no room for.
-    public var lost: UInt64
+    package var lost: UInt64
     /// Samples whose stack could not be walked (kept as their PC alone).
-    public var failed: UInt64
+    package var failed: UInt64
     /// tid -> thread name, for every thread the sampler armed.
-    public var threadNames: [UInt32: String]
+    package var threadNames: [UInt32: String]
     /// The samples, sorted by time.
-    public var samples: [TraceSample]
+    package var samples: [TraceSample]
     /// The loaded modules, sorted by start address.
-    public var modules: [TraceModule]
+    package var modules: [TraceModule]
     /// The CPU time the sampled threads' perf events counted while they were
     /// sampled, in microseconds (summed over merged launches); 0 under POSIX
     /// timers, which count nothing.
-    public var sampledCPUMicroseconds: UInt64 = 0
+    package var sampledCPUMicroseconds: UInt64 = 0
 
     /// How samples were triggered.
-    public enum TimerMode: UInt32, Sendable, Equatable, CustomStringConvertible {
+    package enum TimerMode: UInt32, Sendable, Equatable, CustomStringConvertible {
         /// No timer was armed.
         case none = 0
         /// A CPU-time timer per thread.
@@ -54,7 +54,7 @@ public struct TraceSampling: Sendable, Equatable {
         /// launched tree: stacks copied by the kernel, unwound by launchprof.
         case kernel = 5
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .none: "none"
             case .threadCPUTime: "per-thread CPU-time timers"
@@ -71,7 +71,7 @@ public struct TraceSampling: Sendable, Equatable {
     /// that warns (main thread only, loader unguarded) set if any run set it,
     /// threads hooked only if all did; the first run's modules (addresses
     /// of the others differ: symbolize each with its own).
-    public static func merged(_ samplings: [TraceSampling]) -> TraceSampling {
+    package static func merged(_ samplings: [TraceSampling]) -> TraceSampling {
         guard var merged = samplings.first else {
             preconditionFailure("TraceSampling.merged needs at least one sampling")
         }
@@ -89,7 +89,7 @@ public struct TraceSampling: Sendable, Equatable {
     }
 
     /// The module containing `address`, if any.
-    public func module(containing address: UInt64) -> TraceModule? {
+    package func module(containing address: UInt64) -> TraceModule? {
         var low = 0, high = modules.count
         while low < high {
             let mid = (low + high) / 2

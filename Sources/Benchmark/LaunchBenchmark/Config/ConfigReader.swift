@@ -10,7 +10,7 @@ import Yams
 /// Relative paths (`working_directory`, a command's program when it has a
 /// '/', `evict`) are relative to the config file's directory, so the file
 /// works from any current directory.
-public enum ConfigReader {
+package enum ConfigReader {
     static let topKeys = ["version", "reference", "threshold", "significance", "counts", "defaults", "targets", "budgets", "push"]
     static let pushKeys = ["gateway", "job", "labels"]
     static let scheduleKeys = ["runs", "min_runs", "max_runs", "warmup", "modes", "timeout"]
@@ -20,7 +20,7 @@ public enum ConfigReader {
     static let budgetKeys = ["target", "mode", "metric", "statistic", "limit", "threshold"]
 
     /// Reads the file at `path`.
-    public static func read(path: String) throws(ConfigError) -> LaunchConfig {
+    package static func read(path: String) throws(ConfigError) -> LaunchConfig {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -33,7 +33,7 @@ public enum ConfigReader {
     }
 
     /// Parses config text; `file` names it in errors, `directory` anchors relative paths.
-    public static func parse(_ text: String, file: String, directory: String) throws(ConfigError) -> LaunchConfig {
+    package static func parse(_ text: String, file: String, directory: String) throws(ConfigError) -> LaunchConfig {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else { throw ConfigError(file: file, message: "is empty") }

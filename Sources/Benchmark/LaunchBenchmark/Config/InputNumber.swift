@@ -7,17 +7,17 @@ import Foundation
 /// large that it would overflow `Duration` or the harness's UInt64
 /// nanosecond deadlines is an ``InputNumberError`` naming the input — never
 /// a trap (`--timeout inf` and `timeout: 1e10` trapped in `Int64(_:)`).
-public enum InputNumber {
+package enum InputNumber {
     /// The longest duration accepted anywhere: 1,000,000 s (11.6 days).
     /// Far above any launch, far below what `now + timeout` in UInt64
     /// nanoseconds (584 years) or `Duration` can hold.
-    public static let maximumSeconds: Double = 1_000_000
+    package static let maximumSeconds: Double = 1_000_000
     /// The largest run or sample count accepted: each run is a process, so
     /// more is a typo (and counts size arrays).
-    public static let maximumCount = 1_000_000
+    package static let maximumCount = 1_000_000
 
     /// `seconds` as a duration; zero only when `allowZero`.
-    public static func duration(
+    package static func duration(
         seconds: Double, of input: String, allowZero: Bool = false
     ) throws(InputNumberError) -> Duration {
         let shown = format(seconds)
@@ -37,7 +37,7 @@ public enum InputNumber {
     }
 
     /// `10s`, `500ms`, `250us`, `40ns`, or a bare number of seconds.
-    public static func duration(parsing text: String, of input: String, allowZero: Bool = false) throws(InputNumberError) -> Duration {
+    package static func duration(parsing text: String, of input: String, allowZero: Bool = false) throws(InputNumberError) -> Duration {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed) { return try duration(seconds: seconds, of: input, allowZero: allowZero) }
         for (suffix, scale) in [("ms", 1e-3), ("us", 1e-6), ("µs", 1e-6), ("ns", 1e-9), ("s", 1.0)] where trimmed.hasSuffix(suffix) {
@@ -49,7 +49,7 @@ public enum InputNumber {
     }
 
     /// `value` as a count in `range`.
-    public static func count(_ value: Int, of input: String, in range: ClosedRange<Int>) throws(InputNumberError) -> Int {
+    package static func count(_ value: Int, of input: String, in range: ClosedRange<Int>) throws(InputNumberError) -> Int {
         guard range.contains(value) else {
             let problem =
                 range.upperBound == Int.max
@@ -60,7 +60,7 @@ public enum InputNumber {
     }
 
     /// A whole number written in `text`, in `range`.
-    public static func count(parsing text: String, of input: String, in range: ClosedRange<Int>) throws(InputNumberError) -> Int {
+    package static func count(parsing text: String, of input: String, in range: ClosedRange<Int>) throws(InputNumberError) -> Int {
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
             throw InputNumberError(input: input, value: text, problem: "expected a whole number")
         }

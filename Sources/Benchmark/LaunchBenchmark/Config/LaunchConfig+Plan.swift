@@ -5,7 +5,7 @@ extension LaunchConfig {
     /// plus every reference target their ratio budgets need, in file order.
     /// A setting's precedence: command line, then the target's own, then the
     /// file's `defaults`, then launchprof's default.
-    public func plan(
+    package func plan(
         selecting selected: [String] = [], overrides: RunOverrides = RunOverrides()
     ) throws(TargetSelectionError)
         -> BenchmarkPlan

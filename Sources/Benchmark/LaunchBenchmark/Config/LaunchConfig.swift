@@ -8,9 +8,9 @@ public struct LaunchConfig: Sendable, Equatable {
     /// The targets, in file order.
     public var targets: [LaunchTarget]
     /// Per target name: its own modes, runs, warm-ups and timeout.
-    public var schedules: [String: TargetSchedule]
+    package var schedules: [String: TargetSchedule]
     /// Settings for every target that does not give its own.
-    public var defaults: TargetSchedule
+    package var defaults: TargetSchedule
     /// Every target's budgets, in file order.
     public var budgets: [Budget]
     /// The target others are reported relative to, and the default reference of ratio budgets.
@@ -25,7 +25,7 @@ public struct LaunchConfig: Sendable, Equatable {
     public var push: PushConfig?
 
     /// A config with these contents; ``ConfigReader`` reads one from a file.
-    public init(
+    package init(
         path: String, targets: [LaunchTarget], schedules: [String: TargetSchedule] = [:],
         defaults: TargetSchedule = TargetSchedule(), budgets: [Budget] = [], reference: String? = nil,
         threshold: Double? = nil, significance: Double? = nil
@@ -51,7 +51,7 @@ public struct LaunchConfig: Sendable, Equatable {
         public var labels: [String: String]
 
         /// A section with these values.
-        public init(gateway: String? = nil, job: String? = nil, labels: [String: String] = [:]) {
+        package init(gateway: String? = nil, job: String? = nil, labels: [String: String] = [:]) {
             self.gateway = gateway
             self.job = job
             self.labels = labels

@@ -26,7 +26,7 @@ public struct GateSettings: Sendable {
     /// How long a program stopped after ready may take to exit.
     public var grace: Duration = RunDefaults.grace
     /// Where the programs' output goes.
-    public var output: OutputPlan = .discard
+    package var output: OutputPlan = .discard
     /// `--counts`: instructions are counted and judged too.
     public var counts: CountSource?
     /// The threshold for instruction counts, which barely vary (docs/counts.md).
@@ -42,7 +42,7 @@ public struct GateSettings: Sendable {
     public init() {}
 
     /// The decision rule these settings make.
-    public func rule() throws(GateRuleError) -> SequentialDecisionRule {
+    package func rule() throws(GateRuleError) -> SequentialDecisionRule {
         try SequentialDecisionRule(threshold: threshold, alpha: alpha, spending: spending, maxPairs: maxRuns)
     }
 }

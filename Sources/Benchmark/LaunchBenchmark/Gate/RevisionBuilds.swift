@@ -26,7 +26,7 @@ public struct RevisionBuilds: Sendable {
     /// A build still running after this is killed (and failed).
     public var buildTimeout: Duration = .seconds(3600)
     /// Stops a build when it fires (the worktree is then removed).
-    public var interrupt: InterruptMonitor?
+    package var interrupt: InterruptMonitor?
 
     /// The builds of the repository `directory` is in, with `buildCommand`;
     /// `cacheDirectory` nil: the repository's git directory's `launchprof/builds`.

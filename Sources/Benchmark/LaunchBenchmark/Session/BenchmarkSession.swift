@@ -34,12 +34,12 @@ import LaunchSupport
 /// and says what the CLI exits with (``BenchmarkOutcome/status``).
 public struct BenchmarkSession: Sendable {
     /// The targets, modes and run counts.
-    public var plan: BenchmarkPlan
+    package var plan: BenchmarkPlan
     /// How it runs and what it is checked against.
     public var settings: BenchmarkSettings
 
     /// A benchmark of `plan` under `settings`.
-    public init(plan: BenchmarkPlan, settings: BenchmarkSettings = BenchmarkSettings()) {
+    package init(plan: BenchmarkPlan, settings: BenchmarkSettings = BenchmarkSettings()) {
         self.plan = plan
         self.settings = settings
     }

@@ -10,9 +10,9 @@ public struct BenchmarkSettings: Sendable {
     /// How long a program stopped after ready may take to exit before SIGKILL.
     public var grace: Duration = RunDefaults.grace
     /// Where the measured programs' output goes (`.directory` is created).
-    public var output: OutputPlan = .discard
+    package var output: OutputPlan = .discard
     /// Lifecycle phases timed after ready (`--measure`).
-    public var measure: [LifecycleMeasure] = []
+    package var measure: [LifecycleMeasure] = []
     /// Cold runs drop the whole page cache (root only; checked before measuring).
     public var dropCaches = false
     /// The target the others are reported relative to, and the default
@@ -42,7 +42,7 @@ public struct BenchmarkSettings: Sendable {
     /// Save the measured results as this baseline once measuring succeeded.
     public var saveBaseline: String?
     /// Where named baselines are read and saved.
-    public var baselineStore = BaselineStore()
+    package var baselineStore = BaselineStore()
     /// Take SIGINT, SIGTERM, SIGHUP and SIGQUIT over while running, so that
     /// Ctrl-C stops the benchmark and keeps what was measured (the CLI does).
     /// A library caller usually keeps its own signal handling and cancels
@@ -73,7 +73,7 @@ public struct BenchmarkSettings: Sendable {
     /// Recorded in the results document (`ResultsDocument.labels`): CI's
     /// commit, branch and runner, and any others; nil: the standard ones
     /// read from this process's environment.
-    public var labels: MetricLabels?
+    package var labels: MetricLabels?
 
     /// Settings with launchprof's defaults, and the reference, budgets and baseline given.
     public init(
@@ -87,7 +87,7 @@ public struct BenchmarkSettings: Sendable {
     }
 
     /// The comparer these settings ask for.
-    public var comparer: BaselineComparer {
+    package var comparer: BaselineComparer {
         BaselineComparer(
             threshold: threshold ?? RunDefaults.threshold, significance: significance ?? RunDefaults.significance,
             budgets: budgets, relativeToReference: relativeToReference)

@@ -6,16 +6,16 @@ import LaunchSupport
 /// Where a benchmark's metrics go besides the results files: an exposition
 /// file (`--export-openmetrics`, for node_exporter's textfile collector)
 /// and a Pushgateway (`--push-gateway`, or the config's `push:` section).
-public struct MetricsExport: Sendable, Equatable {
+package struct MetricsExport: Sendable, Equatable {
     /// The labels on every series.
-    public var labels: MetricLabels
+    package var labels: MetricLabels
     /// The gateway pushed to, if any.
-    public var gateway: PushGateway?
+    package var gateway: PushGateway?
     /// The exposition file written, if any.
-    public var file: String?
+    package var file: String?
 
     /// An export with these parts.
-    public init(labels: MetricLabels, gateway: PushGateway? = nil, file: String? = nil) {
+    package init(labels: MetricLabels, gateway: PushGateway? = nil, file: String? = nil) {
         self.labels = labels
         self.gateway = gateway
         self.file = file
@@ -25,7 +25,7 @@ public struct MetricsExport: Sendable, Equatable {
     /// anything runs, with `labels` (`MetricLabels.resolve(flags:configured:machine:environment:)`)
     /// on every series; the gateway is `gatewayFlag`, else the config's.
     /// Nil when neither a file nor a gateway is asked for.
-    public static func resolve(
+    package static func resolve(
         gatewayFlag: String?, file: String?, config: LaunchConfig.PushConfig?, labels: MetricLabels
     ) throws(MetricsExportError) -> MetricsExport? {
         guard let url = gatewayFlag ?? config?.gateway else {
@@ -43,7 +43,7 @@ public struct MetricsExport: Sendable, Equatable {
     /// file cannot be written: the file is written atomically, and a failed
     /// push names the group's URL.
     @discardableResult
-    public func export(_ document: ResultsDocument) throws(ResultsWriteError) -> [String] {
+    package func export(_ document: ResultsDocument) throws(ResultsWriteError) -> [String] {
         let exposition = PrometheusExposition(labels: labels)
         var failures: [ResultsWriteFailure] = []
         if let file {

@@ -4,11 +4,11 @@ import LaunchReports
 import LaunchSupport
 
 /// Metric export flags or config that cannot be used.
-public enum MetricsExportError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum MetricsExportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A gateway URL or job that cannot be used.
     case push(PushError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .push(let error): error.description
         }

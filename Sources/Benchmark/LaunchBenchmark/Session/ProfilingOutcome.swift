@@ -6,7 +6,7 @@ import LaunchEngine
 /// the targets that could not be profiled, and whether an interrupt ended it.
 public struct ProfilingOutcome: Sendable {
     /// Each profiled target's profile and files, in plan order.
-    public var profiles: [(target: String, profiled: ProfileRecorder.Profiled)] = []
+    package var profiles: [(target: String, profiled: ProfileRecorder.Profiled)] = []
     /// Targets that could not be profiled.
     public var failed: [String] = []
     /// An interrupt (Ctrl-C or a cancelled task) stopped profiling; ``profiles`` holds what was done.
@@ -26,7 +26,7 @@ public struct ProfilingOutcome: Sendable {
     }
 
     /// For the HTML report's flame graphs.
-    public var byTarget: [String: SymbolizedProfile] {
+    package var byTarget: [String: SymbolizedProfile] {
         Dictionary(profiles.map { ($0.target, $0.profiled.profile) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -1,17 +1,17 @@
 import LaunchSupport
 
 /// Checks budgets against measured results.
-public struct BudgetEvaluator: Sendable {
+package struct BudgetEvaluator: Sendable {
     /// The budgets to check.
-    public var budgets: [Budget]
+    package var budgets: [Budget]
 
     /// An evaluator of `budgets`.
-    public init(budgets: [Budget]) { self.budgets = budgets }
+    package init(budgets: [Budget]) { self.budgets = budgets }
 
     /// One evaluation per budget and per mode it applies to, in budget order.
     /// A budget whose target is not among the results is skipped (the run
     /// did not select it); one whose metric was not measured fails.
-    public func evaluate(_ results: [BenchmarkResult]) -> [BudgetEvaluation] {
+    package func evaluate(_ results: [BenchmarkResult]) -> [BudgetEvaluation] {
         var evaluations: [BudgetEvaluation] = []
         for budget in budgets {
             for result in results where result.target.name == budget.target && (budget.mode ?? result.mode) == result.mode {

@@ -3,12 +3,12 @@ import LaunchSupport
 
 /// A share strictly between 0 and 1, written as `5%` or `0.05`: regression
 /// thresholds and significance levels, from flags and config files alike.
-public struct Fraction: Sendable, Hashable, CustomStringConvertible {
+package struct Fraction: Sendable, Hashable, CustomStringConvertible {
     /// The share, strictly between 0 and 1.
-    public let value: Double
+    package let value: Double
 
     /// `text` as a fraction, or an error saying what it must be.
-    public init(parsing text: String) throws(FractionError) {
+    package init(parsing text: String) throws(FractionError) {
         let value = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
         guard let value, value > 0, value < 1 else { throw FractionError(text: text) }
         self.value = value
@@ -16,7 +16,7 @@ public struct Fraction: Sendable, Hashable, CustomStringConvertible {
 
     /// The value when `text` is a percentage or fraction strictly between 0
     /// and 1; nil otherwise.
-    public static func parse(_ text: String) -> Double? { try? Fraction(parsing: text).value }
+    package static func parse(_ text: String) -> Double? { try? Fraction(parsing: text).value }
 
-    public var description: String { HumanUnits.percent(value) }
+    package var description: String { HumanUnits.percent(value) }
 }

@@ -2,11 +2,11 @@ import Foundation
 import LaunchSupport
 
 /// Text that is not a share strictly between 0 and 1.
-public struct FractionError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct FractionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The text as given.
-    public var text: String
+    package var text: String
 
-    public var description: String {
+    package var description: String {
         "must be a percentage or fraction between 0 and 1 (e.g. 5% or 0.05), got '\(text)'"
     }
 }

@@ -13,9 +13,9 @@
 /// Jones & Kenward, *Design and Analysis of Cross-Over Trials*, 3rd ed.
 /// 2014, §4.2). Runs are paired within the block: A₁ with B₁ (base first),
 /// B₂ with A₂ (head first).
-public enum ABBAOrder {
+package enum ABBAOrder {
     /// The side of the run at 0-based `position` of the measured sequence.
-    public static func side(at position: Int) -> GateSide {
+    package static func side(at position: Int) -> GateSide {
         switch position % 4 {
         case 0, 3: .base
         default: .head

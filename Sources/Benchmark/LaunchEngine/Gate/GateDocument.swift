@@ -54,7 +54,7 @@ public struct GateDocument: Sendable, Codable {
     public var headRuns: [RunMeasurement]
 
     /// The document of `measurement`, a gate of `head` against `base`.
-    public init(
+    package init(
         base: String, head: String, mode: LaunchMode, rule: SequentialDecisionRule, measurement: GateMeasurement, summary: String
     ) {
         self.base = base

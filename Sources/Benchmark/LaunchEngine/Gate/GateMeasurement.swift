@@ -1,37 +1,37 @@
 /// What a gate measured and decided: every run of both sides in order,
 /// each look, the noise floor, and why it stopped.
-public struct GateMeasurement: Sendable {
+package struct GateMeasurement: Sendable {
     /// The verdict; nil when a run failed or the gate was interrupted.
-    public var verdict: ChangeVerdict?
+    package var verdict: ChangeVerdict?
     /// Why measuring ended.
-    public var stop: GateStop
+    package var stop: GateStop
     /// Every look taken, the deciding (or closing) one last.
-    public var looks: [GateLook] = []
+    package var looks: [GateLook] = []
     /// The base against itself.
-    public var noiseFloor: GateNoiseFloor?
+    package var noiseFloor: GateNoiseFloor?
     /// With `--counts`: the same rule on instructions to ready, decided at
     /// the final pairs (nil when not counted).
-    public var instructions: GateLook?
+    package var instructions: GateLook?
     /// Every measured run, in order, both sides.
-    public var observations: [GateObservation] = []
+    package var observations: [GateObservation] = []
     /// The base's measured runs, in order.
-    public var baseRuns: [RunMeasurement] = []
+    package var baseRuns: [RunMeasurement] = []
     /// The head's measured runs, in order.
-    public var headRuns: [RunMeasurement] = []
+    package var headRuns: [RunMeasurement] = []
     /// Runs left out because no run of the other side ran near them on the same CPU.
-    public var unpaired = 0
+    package var unpaired = 0
     /// Pairs per CPU ("-1" for an unknown CPU).
-    public var pairsByCPU: [Int: Int] = [:]
+    package var pairsByCPU: [Int: Int] = [:]
     /// Seconds from the first measured run to the last.
-    public var elapsed: Double = 0
+    package var elapsed: Double = 0
 
     /// The final look, if any.
-    public var final: GateLook? { looks.last }
+    package var final: GateLook? { looks.last }
 
     /// What `launchprof gate` exits with (docs/gate.md): 0 unchanged or
     /// improved, 1 regressed, 3 a launch failed, 4 inconclusive, 130
     /// interrupted.
-    public var exitStatus: LaunchExitStatus {
+    package var exitStatus: LaunchExitStatus {
         switch stop {
         case .failed: return .launchFailed
         case .interrupted: return .interrupted
@@ -43,7 +43,7 @@ public struct GateMeasurement: Sendable {
     /// improved at its final precision: the threshold plus the final
     /// interval's half-width (a change that large would, with an interval
     /// as wide, have lain beyond the threshold about half the time).
-    public func smallestResolvable(threshold: Double) -> Double? {
+    package func smallestResolvable(threshold: Double) -> Double? {
         final.map { threshold + $0.halfWidth }
     }
 }

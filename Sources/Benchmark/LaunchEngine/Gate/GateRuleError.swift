@@ -1,5 +1,5 @@
 /// A gate's decision rule that cannot work, named by the setting and value.
-public enum GateRuleError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum GateRuleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The threshold is not a fraction in (0, 1).
     case threshold(Double)
     /// The total error is not in (0, 0.5).
@@ -7,7 +7,7 @@ public enum GateRuleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The first look or the most pairs cannot make a schedule.
     case looks(firstLook: Int, maxPairs: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .threshold(let value):
             "--threshold \(value * 100)%: give a change between 0 and 100 percent (e.g. 2)"

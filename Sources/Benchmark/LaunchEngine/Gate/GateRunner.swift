@@ -9,34 +9,34 @@ import LaunchSupport
 /// the interrupt fires. The verdict comes only from these paired runs,
 /// never from a stored number. Like ``BenchmarkRunner`` it runs through an
 /// injected ``RunExecutor``, so a test can script it.
-public struct GateRunner {
+package struct GateRunner {
     /// The program compared against.
-    public var base: LaunchTarget
+    package var base: LaunchTarget
     /// The changed program.
-    public var head: LaunchTarget
+    package var head: LaunchTarget
     /// The page-cache mode of every run.
-    public var mode: LaunchMode
+    package var mode: LaunchMode
     /// Unmeasured runs per side before measuring, also in ABBA order.
-    public var warmup: Int
+    package var warmup: Int
     /// When to decide.
-    public var rule: SequentialDecisionRule
+    package var rule: SequentialDecisionRule
     /// With instruction counts: the rule for them (nil: time only).
-    public var instructionRule: SequentialDecisionRule?
+    package var instructionRule: SequentialDecisionRule?
     /// The measuring budget in time; nil: only the rule's most pairs.
-    public var maxTime: Duration?
+    package var maxTime: Duration?
     /// What runs one launch.
-    public var executor: any RunExecutor
+    package var executor: any RunExecutor
     /// Needed for cold mode.
-    public var coldCache: (any ColdCachePreparer)?
+    package var coldCache: (any ColdCachePreparer)?
     /// Stops the gate when it fires.
-    public var interrupt: InterruptMonitor?
+    package var interrupt: InterruptMonitor?
     /// Called after each run.
-    public var progress: ((GateProgress) -> Void)?
+    package var progress: ((GateProgress) -> Void)?
     /// A clock in nanoseconds (monotonic); a test may script it.
-    public var clock: () -> UInt64 = { monotonicNanoseconds() }
+    package var clock: () -> UInt64 = { monotonicNanoseconds() }
 
     /// A gate of `head` against `base`.
-    public init(
+    package init(
         base: LaunchTarget, head: LaunchTarget, mode: LaunchMode = .warm, warmup: Int = 2, rule: SequentialDecisionRule,
         maxTime: Duration? = nil, executor: any RunExecutor, coldCache: (any ColdCachePreparer)? = nil,
         interrupt: InterruptMonitor? = nil, progress: ((GateProgress) -> Void)? = nil
@@ -60,7 +60,7 @@ public struct GateRunner {
 
     /// Runs the gate. Never throws: a failed run or an interrupt ends it and
     /// is its ``GateMeasurement/stop``.
-    public func run() -> GateMeasurement {
+    package func run() -> GateMeasurement {
         var outcome = GateMeasurement(verdict: nil, stop: .interrupted)
         var pairing = SameCPUPairing()
         var instructionPairing = SameCPUPairing()

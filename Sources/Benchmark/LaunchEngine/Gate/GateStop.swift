@@ -1,7 +1,7 @@
 import LaunchSupport
 
 /// Why a gate's measuring ended.
-public enum GateStop: Sendable, Equatable {
+package enum GateStop: Sendable, Equatable {
     /// A look's interval decided the verdict.
     case decided
     /// The most runs per side (--max-runs) were taken.
@@ -14,7 +14,7 @@ public enum GateStop: Sendable, Equatable {
     case interrupted
 
     /// "the budget of 120 s ended" and the like.
-    public var description: String {
+    package var description: String {
         switch self {
         case .decided: "decided"
         case .maxRuns(let runs): "the budget of \(runs) runs per side ended"

@@ -16,29 +16,29 @@ import Glibc
 /// The pairs are disjoint, so their log-ratios are independent given the
 /// machine's state, which is what the sign-test interval of their median
 /// (``SequentialDecisionRule``) needs.
-public struct SameCPUPairing: Sendable, Equatable {
+package struct SameCPUPairing: Sendable, Equatable {
     /// How many positions apart two paired runs may be: 3 keeps every pair
     /// inside one ABBA block or across the boundary of two.
-    public var window: Int
+    package var window: Int
     /// ln(head / base) of each pair, in the order they were formed.
-    public private(set) var logRatios: [Double] = []
+    package private(set) var logRatios: [Double] = []
     /// The CPU of each pair, in the same order.
-    public private(set) var cpus: [Int?] = []
+    package private(set) var cpus: [Int?] = []
     /// ln of one base run over another on the same CPU, the sign alternated
     /// pair by pair (later/earlier, then earlier/later) so that drift does
     /// not move its centre: the base against itself, the session's noise floor.
-    public private(set) var baseLogRatios: [Double] = []
+    package private(set) var baseLogRatios: [Double] = []
     /// Runs that found no partner within the window.
-    public private(set) var unpaired = 0
+    package private(set) var unpaired = 0
 
     private var waiting: [GateObservation] = []
     private var waitingBase: [GateObservation] = []
 
     /// An empty pairing; `window` must be at least 1 (smaller is taken as 1).
-    public init(window: Int = 3) { self.window = Swift.max(1, window) }
+    package init(window: Int = 3) { self.window = Swift.max(1, window) }
 
     /// Adds the next run (positions must increase).
-    public mutating func add(_ run: GateObservation) {
+    package mutating func add(_ run: GateObservation) {
         expire(before: run.position)
         if let index = waiting.lastIndex(where: { $0.side != run.side && $0.cpu == run.cpu }) {
             let partner = waiting.remove(at: index)

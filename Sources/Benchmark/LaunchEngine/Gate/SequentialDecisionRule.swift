@@ -23,21 +23,21 @@ import Glibc
 ///
 /// Only needs: pairs independent with a common median (no normality, no
 /// symmetry), which paired same-CPU runs in ABBA order give.
-public struct SequentialDecisionRule: Sendable, Equatable {
+package struct SequentialDecisionRule: Sendable, Equatable {
     /// The change, as a fraction, that matters (0.02 = 2%).
-    public var threshold: Double
+    package var threshold: Double
     /// The chance of a wrong verdict over the whole session.
-    public var alpha: Double
+    package var alpha: Double
     /// How α is spent over the looks.
-    public var spending: ErrorSpending
+    package var spending: ErrorSpending
     /// The most pairs the session may take (information fraction 1).
-    public var maxPairs: Int
+    package var maxPairs: Int
     /// The pair counts at which the rule looks, ascending; the last is ``maxPairs``.
-    public var looks: [Int]
+    package var looks: [Int]
 
     /// A rule; looks at `firstLook` pairs, then each `growth` times more
     /// (rounded), and at `maxPairs`.
-    public init(
+    package init(
         threshold: Double, alpha: Double = 0.05, spending: ErrorSpending = .pocock, maxPairs: Int = 1000,
         firstLook: Int = 20, growth: Double = 1.5
     ) throws(GateRuleError) {
@@ -59,7 +59,7 @@ public struct SequentialDecisionRule: Sendable, Equatable {
     }
 
     /// The confidence of look `index` (0-based in ``looks``).
-    public func confidence(ofLook index: Int) -> Double {
+    package func confidence(ofLook index: Int) -> Double {
         let t = Double(looks[index]) / Double(maxPairs)
         let before = index == 0 ? 0 : Double(looks[index - 1]) / Double(maxPairs)
         let spent = spending.cumulative(alpha: alpha, at: t) - spending.cumulative(alpha: alpha, at: before)
@@ -68,7 +68,7 @@ public struct SequentialDecisionRule: Sendable, Equatable {
 
     /// The look at `logRatios` (ln head/base of each pair) taken as look
     /// `index`; nil for an empty sample or an index past the last look.
-    public func look(_ logRatios: [Double], index: Int) -> GateLook? {
+    package func look(_ logRatios: [Double], index: Int) -> GateLook? {
         guard looks.indices.contains(index) else { return nil }
         return look(logRatios, confidence: confidence(ofLook: index), isLast: index == looks.count - 1)
     }
@@ -77,7 +77,7 @@ public struct SequentialDecisionRule: Sendable, Equatable {
     /// `lastIndex` (nil: before the first): it spends all the error left,
     /// α − α(t_lastIndex), so the union bound still holds, and its verdict
     /// is inconclusive unless the interval decides.
-    public func closingLook(_ logRatios: [Double], after lastIndex: Int?) -> GateLook? {
+    package func closingLook(_ logRatios: [Double], after lastIndex: Int?) -> GateLook? {
         let spent = lastIndex.map { spending.cumulative(alpha: alpha, at: Double(looks[$0]) / Double(maxPairs)) } ?? 0
         return look(logRatios, confidence: 1 - Swift.min(Swift.max(alpha - spent, 1e-12), alpha), isLast: true)
     }
@@ -98,7 +98,7 @@ public struct SequentialDecisionRule: Sendable, Equatable {
     }
 
     /// The verdict an interval (as fractions) gives, or nil.
-    public func decide(low: Double, high: Double) -> ChangeVerdict? {
+    package func decide(low: Double, high: Double) -> ChangeVerdict? {
         if low > threshold { return .regressed }
         if high < -threshold { return .improved }
         if low > -threshold, high < threshold { return .unchanged }
@@ -106,5 +106,5 @@ public struct SequentialDecisionRule: Sendable, Equatable {
     }
 
     /// The index of the look due at `pairs` pairs, if one is.
-    public func lookIndex(atPairs pairs: Int) -> Int? { looks.firstIndex(of: pairs) }
+    package func lookIndex(atPairs pairs: Int) -> Int? { looks.firstIndex(of: pairs) }
 }

@@ -4,9 +4,9 @@ import LaunchSupport
 
 /// One finding about a launch: a measured number, its cause, and what to
 /// do about it (`launchprof explain`).
-public struct LaunchInsight: Sendable, Equatable, Codable {
+package struct LaunchInsight: Sendable, Equatable, Codable {
     /// What part of the launch it is about.
-    public enum Area: String, Sendable, Equatable, Codable {
+    package enum Area: String, Sendable, Equatable, Codable {
         /// Before `main`: exec, dynamic loading, the runtime, static initialisers.
         case preMain = "pre-main"
         /// The chain of work, on whatever threads, that led to launch complete.
@@ -20,18 +20,18 @@ public struct LaunchInsight: Sendable, Equatable, Codable {
     }
 
     /// What part of the launch it is about.
-    public var area: Area
+    package var area: Area
     /// The measured number, as a sentence.
-    public var finding: String
+    package var finding: String
     /// Why it costs what it costs.
-    public var cause: String
+    package var cause: String
     /// What to do about it.
-    public var action: String
+    package var action: String
     /// Its size, for ordering (nanoseconds of the launch it concerns).
-    public var nanoseconds: Double
+    package var nanoseconds: Double
 
     /// A finding.
-    public init(area: Area, finding: String, cause: String, action: String, nanoseconds: Double) {
+    package init(area: Area, finding: String, cause: String, action: String, nanoseconds: Double) {
         self.area = area
         self.finding = finding
         self.cause = cause

@@ -4,7 +4,7 @@ extension LaunchInsights {
     /// What explain says of a result with no finding: that nothing stands
     /// out, with the numbers it looked at, when runs succeeded; that there
     /// was nothing to explain when none did.
-    public static func nothingStandsOut(in result: BenchmarkResult) -> String {
+    package static func nothingStandsOut(in result: BenchmarkResult) -> String {
         let runs = result.runs.filter(\.exit.isSuccess)
         guard !runs.isEmpty else { return "no successful run to explain (\(result.runs.count) runs, none succeeded)" }
         var numbers = ["\(runs.count) successful run\(runs.count == 1 ? "" : "s")"]
@@ -23,7 +23,7 @@ extension LaunchInsights {
     }
 
     /// What explain cannot say without a trace, and what it needs for it.
-    public static let withoutTrace =
+    package static let withoutTrace =
         "without a trace, nothing on the critical path or the work off it: give --trace TRACE "
         + "('launchprof record', with --ready for a program that stays up)"
 }

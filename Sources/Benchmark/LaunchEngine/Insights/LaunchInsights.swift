@@ -4,10 +4,10 @@ import LaunchSupport
 
 /// Insights for one launch, from its results (and, when given, a trace of
 /// it): each finding a measured number, a cause and an action, largest first.
-public enum LaunchInsights {
+package enum LaunchInsights {
     /// The insights for `result`; `trace` (`launchprof record`, or a run's
     /// own) adds the critical path and the other threads.
-    public static func insights(for result: BenchmarkResult, trace: Trace? = nil, loader: LoaderStatistics? = nil) -> [LaunchInsight] {
+    package static func insights(for result: BenchmarkResult, trace: Trace? = nil, loader: LoaderStatistics? = nil) -> [LaunchInsight] {
         let runs = result.runs.filter(\.exit.isSuccess)
         guard let ready = median(runs.compactMap { $0.wallToReady.map { Double($0) } }), ready > 0 else { return [] }
         var insights: [LaunchInsight] = []

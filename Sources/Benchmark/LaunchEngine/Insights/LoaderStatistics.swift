@@ -5,23 +5,23 @@ import LaunchSupport
 /// What glibc's dynamic loader says of one start-up (`LD_DEBUG=statistics`
 /// on standard error): its time in cycles, and how much went to relocating
 /// and to loading objects.
-public struct LoaderStatistics: Sendable, Equatable, Codable {
+package struct LoaderStatistics: Sendable, Equatable, Codable {
     /// Cycles in the dynamic loader at start-up.
-    public var startupCycles: Int
+    package var startupCycles: Int
     /// Share of them spent relocating.
-    public var relocationShare: Double
+    package var relocationShare: Double
     /// Share of them spent loading objects.
-    public var loadShare: Double
+    package var loadShare: Double
     /// Symbol relocations (the final count).
-    public var relocations: Int
+    package var relocations: Int
     /// Relative relocations.
-    public var relativeRelocations: Int
+    package var relativeRelocations: Int
 
     /// Launches `target`'s command once more with LD_DEBUG=statistics (its
     /// output to files, through the same spawner as every measured run,
     /// bounded by `timeout`) and parses what the loader said; nil when it
     /// cannot be started or said nothing (a static program).
-    public static func measure(_ target: LaunchTarget, timeout: Duration = RunDefaults.timeout) -> LoaderStatistics? {
+    package static func measure(_ target: LaunchTarget, timeout: Duration = RunDefaults.timeout) -> LoaderStatistics? {
         guard let directory = try? PrivateDirectory.make(prefix: "launchprof-ld-debug") else { return nil }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var run = target
@@ -38,7 +38,7 @@ public struct LoaderStatistics: Sendable, Equatable, Codable {
 
     /// Parses the loader's report; nil when it has none (a static program,
     /// another C library).
-    public static func parse(_ text: String) -> LoaderStatistics? {
+    package static func parse(_ text: String) -> LoaderStatistics? {
         func number(after label: String) -> Int? {
             guard let line = text.split(separator: "\n").last(where: { $0.contains(label + ":") }),
                 let colon = line.range(of: label + ":")

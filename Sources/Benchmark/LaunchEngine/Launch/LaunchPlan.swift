@@ -13,22 +13,22 @@ import LaunchAnalysis
 ///   `--no-trace-runs` say, else exactly when the target is ready by the
 ///   tracer (its intervals are then read from each run's trace);
 /// - **the X display** a target gets when it names none (`--display`).
-public struct LaunchPlan: Sendable, Equatable {
+package struct LaunchPlan: Sendable, Equatable {
     /// What to launch, with the display it gets.
-    public var target: LaunchTarget
+    package var target: LaunchTarget
     /// A run neither ready nor exited by then is killed with its tree.
-    public var timeout: Duration
+    package var timeout: Duration
     /// How long a program stopped after ready may take to exit before SIGKILL.
-    public var grace: Duration
+    package var grace: Duration
     /// Where the programs' output goes.
-    public var output: OutputPlan
+    package var output: OutputPlan
     /// Lifecycle phases timed after ready (`--measure`).
-    public var measure: [LifecycleMeasure]
+    package var measure: [LifecycleMeasure]
     /// Whether each measured run writes a trace whose intervals are kept.
-    public var tracesRuns: Bool
+    package var tracesRuns: Bool
     /// What counts each measured launch's events (`--counts`); warm-ups are
     /// not counted.
-    public var counts: CountSource?
+    package var counts: CountSource?
 
     /// The plan of `target`'s launches.
     ///
@@ -42,7 +42,7 @@ public struct LaunchPlan: Sendable, Equatable {
     ///   - traceRuns: `--trace-runs` (true), `--no-trace-runs` (false), or nil.
     ///   - counts: what counts each measured launch's events (`--counts`).
     ///   - display: the X display for a target whose environment names none.
-    public init(
+    package init(
         target: LaunchTarget, ownTimeout: Duration? = nil, timeout: Duration = RunDefaults.timeout,
         grace: Duration = RunDefaults.grace, output: OutputPlan = .discard, measure: [LifecycleMeasure] = [],
         traceRuns: Bool? = nil, counts: CountSource? = nil, display: String? = nil
@@ -60,7 +60,7 @@ public struct LaunchPlan: Sendable, Equatable {
 
     /// The launch of one run: a warm-up is neither traced nor counted.
     /// `trace` is the file a traced run writes (nil: not traced).
-    public func request(for context: RunContext, trace: String?) -> RunRequest {
+    package func request(for context: RunContext, trace: String?) -> RunRequest {
         var target = self.target
         if let trace {
             // Written after the harness is told ready (or at exit), so time
@@ -79,5 +79,5 @@ public struct LaunchPlan: Sendable, Equatable {
     }
 
     /// Whether `context`'s run is traced: a measured run of a traced plan.
-    public func traces(_ context: RunContext) -> Bool { tracesRuns && !context.isWarmup }
+    package func traces(_ context: RunContext) -> Bool { tracesRuns && !context.isWarmup }
 }

@@ -6,40 +6,40 @@
 /// fills in as it sees them, read and written here by name (`run.wallToReady`);
 /// beside it is what only the loop needs.
 @dynamicMemberLookup
-public struct ObservedRun: Sendable, Equatable {
+package struct ObservedRun: Sendable, Equatable {
     /// The launched process's id.
-    public var pid: Int32
+    package var pid: Int32
     /// t0: CLOCK_MONOTONIC just before posix_spawn, as the spawner read it;
     /// the run's times count from here.
-    public var startNanoseconds: UInt64 = 0
+    package var startNanoseconds: UInt64 = 0
     /// The figures as they are measured; resources and the index are set by
     /// ``measurement(index:residency:)``.
-    public var figures: RunMeasurement
+    package var figures: RunMeasurement
     /// The launched process's own resources (wait4 of it).
-    public var usage: ResourceUsage
+    package var usage: ResourceUsage
     /// The whole tree's: sums, the largest process, how many were reaped.
-    public var tree = TreeUsage()
+    package var tree = TreeUsage()
     /// What the run loop noticed and the report should say once (records
     /// from another process, refused notify senders, ignored variables).
-    public var notes: [String] = []
+    package var notes: [String] = []
     /// SIGINT arrived during the run; the process was killed and the run
     /// does not count.
-    public var interrupted = false
+    package var interrupted = false
     /// A record on the record socket this launchprof cannot read; the run was killed.
-    public var protocolError: String?
+    package var protocolError: String?
     /// `--measure` could not measure what it was asked to; the run was killed.
-    public var measureError: String?
+    package var measureError: String?
     /// For a run that never became ready with `--ready notify`: what
     /// arrived on the notify socket and why it did not count (a `READY=1`
     /// from a process outside the run), or that nothing arrived; part of
     /// the failure.
-    public var readinessAccount: String?
+    package var readinessAccount: String?
     /// With `--counts`: which counters were measured, by what, and why the
     /// others were not.
-    public var counterReport: CounterReport?
+    package var counterReport: CounterReport?
 
     /// A run of `pid` so far: it ended with `exit`, having used `usage`.
-    public init(
+    package init(
         pid: Int32, wallToReady: UInt64? = nil, wallToExit: UInt64? = nil, exit: ExitStatus, usage: ResourceUsage
     ) {
         self.pid = pid
@@ -48,13 +48,13 @@ public struct ObservedRun: Sendable, Equatable {
     }
 
     /// A figure of the run, by its name in ``RunMeasurement``.
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<RunMeasurement, Value>) -> Value {
+    package subscript<Value>(dynamicMember keyPath: WritableKeyPath<RunMeasurement, Value>) -> Value {
         get { figures[keyPath: keyPath] }
         set { figures[keyPath: keyPath] = newValue }
     }
 
     /// The run as a measurement, numbered `index` among its target's runs.
-    public func measurement(index: Int, residency: ResidencyReport? = nil) -> RunMeasurement {
+    package func measurement(index: Int, residency: ResidencyReport? = nil) -> RunMeasurement {
         // The run's figures are the whole tree's; the launched process's own
         // are kept beside them.
         let total = tree.processes > 0 ? tree.usage : usage
@@ -77,7 +77,7 @@ public struct ObservedRun: Sendable, Equatable {
     }
 
     /// Why this run is not a successful launch, or nil if it is.
-    public var failure: String? {
+    package var failure: String? {
         if let protocolError { return protocolError }
         if let measureError { return measureError }
         switch figures.exit {

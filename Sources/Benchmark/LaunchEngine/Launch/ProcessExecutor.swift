@@ -3,28 +3,28 @@ import LaunchAnalysis
 
 /// The real executor: posix_spawn and the run loop, each run launched as its
 /// target's ``LaunchPlan`` says.
-public struct ProcessExecutor: RunExecutor {
+package struct ProcessExecutor: RunExecutor {
     /// Starts the processes.
-    public var spawner = Spawner()
+    package var spawner = Spawner()
     /// Each target's launches, by target name; a target without one is
     /// launched with launchprof's defaults.
-    public var launches: [String: LaunchPlan]
+    package var launches: [String: LaunchPlan]
     /// Stops the run in progress when it fires.
-    public var interrupt: InterruptMonitor?
+    package var interrupt: InterruptMonitor?
     /// Where each traced run's trace is written: the run's own intervals are
     /// read from it, then it is removed; nil: no run is traced.
-    public var traceDirectory: String?
+    package var traceDirectory: String?
 
     /// An executor of these plans.
-    public init(launches: [LaunchPlan] = [], interrupt: InterruptMonitor? = nil) {
+    package init(launches: [LaunchPlan] = [], interrupt: InterruptMonitor? = nil) {
         self.launches = Dictionary(launches.map { ($0.target.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.interrupt = interrupt
     }
 
     /// The plan `target` is launched with.
-    public func launchPlan(of target: LaunchTarget) -> LaunchPlan { launches[target.name] ?? LaunchPlan(target: target) }
+    package func launchPlan(of target: LaunchTarget) -> LaunchPlan { launches[target.name] ?? LaunchPlan(target: target) }
 
-    public func execute(_ context: RunContext) throws -> ObservedRun {
+    package func execute(_ context: RunContext) throws -> ObservedRun {
         let plan = launchPlan(of: context.target)
         let trace = plan.traces(context) ? traceDirectory.map { "\($0)/run-\(UInt64.random(in: 0...UInt64.max)).lptrace" } : nil
         var observed = try spawner.run(plan.request(for: context, trace: trace), interrupt: interrupt)

@@ -2,18 +2,18 @@ import Glibc
 import LaunchAnalysis
 
 /// Which run of the benchmark is about to happen.
-public struct RunContext: Sendable, Equatable {
+package struct RunContext: Sendable, Equatable {
     /// The target launched.
-    public var target: LaunchTarget
+    package var target: LaunchTarget
     /// Its page-cache mode.
-    public var mode: LaunchMode
+    package var mode: LaunchMode
     /// 0-based among the warm-ups or among the measured runs.
-    public var index: Int
+    package var index: Int
     /// Whether the run is a warm-up (not measured).
-    public var isWarmup: Bool
+    package var isWarmup: Bool
 
     /// The context of run `index` of `target` in `mode`.
-    public init(target: LaunchTarget, mode: LaunchMode, index: Int, isWarmup: Bool) {
+    package init(target: LaunchTarget, mode: LaunchMode, index: Int, isWarmup: Bool) {
         self.target = target
         self.mode = mode
         self.index = index
@@ -21,5 +21,5 @@ public struct RunContext: Sendable, Equatable {
     }
 
     /// "warm-up 2" or "run 5" (1-based, as people count).
-    public var runDescription: String { isWarmup ? "warm-up \(index + 1)" : "run \(index + 1)" }
+    package var runDescription: String { isWarmup ? "warm-up \(index + 1)" : "run \(index + 1)" }
 }

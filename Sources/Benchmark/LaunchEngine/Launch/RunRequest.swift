@@ -4,33 +4,33 @@
 /// it, and launchprof's defaults (``RunDefaults``) are its defaults; the
 /// spawner's options and the run loop's settings are derived from it here,
 /// in one place.
-public struct RunRequest: Sendable, Equatable {
+package struct RunRequest: Sendable, Equatable {
     /// What to launch, with its ready probe and socket activation.
-    public var target: LaunchTarget
+    package var target: LaunchTarget
     /// The run is killed with its process tree if neither ready nor exited by then.
-    public var timeout: Duration
+    package var timeout: Duration
     /// How long a process stopped after ready may take to exit before SIGKILL.
-    public var grace: Duration
+    package var grace: Duration
     /// Where the program's output goes.
-    public var output: OutputDisposition
+    package var output: OutputDisposition
     /// A file for standard input; nil: /dev/null.
-    public var input: String?
+    package var input: String?
     /// Lifecycle phases to time after ready (`--measure`).
-    public var measure: [LifecycleMeasure]
+    package var measure: [LifecycleMeasure]
     /// The trace the program writes after ready (`--trace-runs`): the run
     /// waits for it before stopping the program.
-    public var traceFile: String?
+    package var traceFile: String?
     /// Learn the pid only when the process exits, so launchprof is not woken
     /// while the program starts; taken only where nothing is needed earlier.
-    public var quiet: Bool
+    package var quiet: Bool
     /// What counts the launch's events (`--counts`); nil: nothing. Under
     /// callgrind the target runs wrapped in Valgrind (`CallgrindCounter`).
-    public var counts: CountSource?
+    package var counts: CountSource?
     /// Sample the launch's stacks in the kernel (``KernelSampling``); nil: no.
-    public var sampling: KernelSampling?
+    package var sampling: KernelSampling?
 
     /// A launch of `target` with launchprof's defaults.
-    public init(
+    package init(
         target: LaunchTarget, timeout: Duration = RunDefaults.timeout, grace: Duration = RunDefaults.grace,
         output: OutputDisposition = .discard, input: String? = nil, measure: [LifecycleMeasure] = [],
         traceFile: String? = nil, quiet: Bool = false
@@ -48,7 +48,7 @@ public struct RunRequest: Sendable, Equatable {
     /// How the spawner starts it: pipes for an `output:` probe, a socket for
     /// `notify`, the activated socket, quiet only for the exit probe with
     /// nothing to measure after ready.
-    public var spawnOptions: SpawnOptions {
+    package var spawnOptions: SpawnOptions {
         var options = SpawnOptions.forProbe(target.ready, output: output)
         options.input = input
         // The one place the quiet-spawn rule is decided: only a launch that
@@ -65,7 +65,7 @@ public struct RunRequest: Sendable, Equatable {
     }
 
     /// How the run loop watches it.
-    public var settings: RunSettings {
+    package var settings: RunSettings {
         var settings = RunSettings(probe: target.ready, timeout: timeout, grace: grace, measure: measure)
         settings.activation = target.activation
         settings.traceFile = traceFile
@@ -78,7 +78,7 @@ public struct RunRequest: Sendable, Equatable {
 extension Spawner {
     /// Starts `request` and watches it until it exits, or is ready and
     /// stopped, or times out: everything the run loop saw.
-    public func run(_ request: RunRequest, interrupt: InterruptMonitor? = nil) throws(LaunchError) -> ObservedRun {
+    package func run(_ request: RunRequest, interrupt: InterruptMonitor? = nil) throws(LaunchError) -> ObservedRun {
         if request.counts == .callgrind {
             let counter = try CallgrindCounter(wrapping: request.target, commandLine: try commandLine(of: request.target))
             defer { counter.remove() }

@@ -1,30 +1,30 @@
 /// Settings of the run loop for one launch.
-public struct RunSettings: Sendable, Equatable {
+package struct RunSettings: Sendable, Equatable {
     /// When the launch counts as done.
-    public var probe: ReadyProbe
+    package var probe: ReadyProbe
     /// The run is killed (with its process group) if it is neither ready nor
     /// exited by then.
-    public var timeout: Duration
+    package var timeout: Duration
     /// How long a process stopped with SIGTERM after ready may take to exit
     /// before it gets SIGKILL.
-    public var grace: Duration
+    package var grace: Duration
     /// Lifecycle phases to measure after ready (`--measure`).
-    public var measure: [LifecycleMeasure]
+    package var measure: [LifecycleMeasure]
     /// A launch on demand: the request to send through the activated
     /// socket (ready is its whole response), then once more, warm.
-    public var activation: SocketActivation?
+    package var activation: SocketActivation?
     /// `--trace-runs`: the trace the program writes after ready; the run
     /// waits for it (at most the grace period) before stopping the program.
-    public var traceFile: String?
+    package var traceFile: String?
     /// `--counts perf`: tell the spawner when the run is ready, so its
     /// counters are read then.
-    public var counts = false
+    package var counts = false
     /// Kernel-side sampling (``KernelSampling``): tell the spawner when the
     /// run is ready, so sampling stops there.
-    public var sampling = false
+    package var sampling = false
 
     /// Settings for one observed run.
-    public init(
+    package init(
         probe: ReadyProbe = .exit, timeout: Duration = RunDefaults.timeout, grace: Duration = RunDefaults.grace,
         measure: [LifecycleMeasure] = []
     ) {

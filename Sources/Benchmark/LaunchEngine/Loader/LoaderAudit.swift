@@ -8,26 +8,26 @@ import LaunchSupport
 /// LD_AUDIT (warm, or cold with the page cache evicted before each launch as
 /// cold runs do), reads each launch's channel (``LoaderLaunch``) and keeps
 /// the medians (``LoaderProfile``). These launches are never measured runs.
-public struct LoaderAudit: Sendable {
+package struct LoaderAudit: Sendable {
     /// The audit library.
-    public var library: String
+    package var library: String
     /// Launches per mode.
-    public var launches: Int
+    package var launches: Int
     /// Each launch is killed if not over by then.
-    public var timeout: Duration
+    package var timeout: Duration
 
     /// An audit of `launches` launches per mode with the audit library at `library`.
-    public init(library: String, launches: Int = 5, timeout: Duration = RunDefaults.timeout) {
+    package init(library: String, launches: Int = 5, timeout: Duration = RunDefaults.timeout) {
         self.library = library
         self.launches = max(1, launches)
         self.timeout = timeout
     }
 
     /// The file's name, and where it is looked for (`CompanionFile`).
-    public static let libraryName = "liblaunchprof-audit.so"
+    package static let libraryName = "liblaunchprof-audit.so"
 
     /// The audit library beside launchprof (or $LAUNCHPROF_AUDIT_LIBRARY).
-    public static func locateLibrary() throws(LoaderAuditError) -> String {
+    package static func locateLibrary() throws(LoaderAuditError) -> String {
         let search = CompanionFile.auditLibrary.locate(mode: R_OK)
         guard let path = search.path else {
             let tried = search.tried.isEmpty ? "" : " (tried \(search.tried.joined(separator: ", ")))"
@@ -37,7 +37,7 @@ public struct LoaderAudit: Sendable {
     }
 
     /// The profile of `target` in `mode`; `evictor` evicts before each cold launch.
-    public func profile(
+    package func profile(
         _ target: LaunchTarget, mode: LaunchMode, evictor: PageCacheEvictor? = nil
     ) throws(LoaderAuditError)
         -> LoaderProfile

@@ -1,6 +1,6 @@
 /// Why the loader's time by library could not be measured or read. Every
 /// case names its input and what is wrong.
-public enum LoaderAuditError: Error, Equatable, CustomStringConvertible {
+package enum LoaderAuditError: Error, Equatable, CustomStringConvertible {
     /// liblaunchprof-audit.so was not found (the paths tried, or why).
     case missingLibrary(reason: String)
     /// The socket the audit library reports to could not be made.
@@ -16,7 +16,7 @@ public enum LoaderAuditError: Error, Equatable, CustomStringConvertible {
     case missing(source: String, what: String)
 
     /// The error as a sentence that names its input.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .missingLibrary(reason): "the loader's time by library needs liblaunchprof-audit.so: \(reason)"
         case let .socket(reason): "cannot listen for the loader's audit library: \(reason)"

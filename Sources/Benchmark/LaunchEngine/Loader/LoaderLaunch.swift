@@ -8,54 +8,54 @@ import LaunchProfFormat
 /// The channel is hostile input like any other: every record is checked,
 /// counts and names are bounded, and what is missing or out of order is an
 /// error that says so, never a trap.
-public struct LoaderLaunch: Sendable, Equatable {
+package struct LoaderLaunch: Sendable, Equatable {
     /// One datagram of the channel: its bytes and the kernel's timestamp
     /// (CLOCK_REALTIME ns when it was written; 0 when none came).
-    public struct Datagram: Sendable, Equatable {
+    package struct Datagram: Sendable, Equatable {
         /// The datagram's bytes.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// When the kernel stamped it (CLOCK_REALTIME ns; 0: not stamped).
-        public var stamp: UInt64
+        package var stamp: UInt64
         /// A datagram as it was received.
-        public init(bytes: [UInt8], stamp: UInt64) {
+        package init(bytes: [UInt8], stamp: UInt64) {
             self.bytes = bytes
             self.stamp = stamp
         }
     }
 
     /// One object of the initial namespace, in the order it was mapped.
-    public struct Object: Sendable, Equatable {
+    package struct Object: Sendable, Equatable {
         /// Its path as the loader names it ("" for the program itself).
-        public var path: String
+        package var path: String
         /// Search + open + mmap, ns (nil for objects the loader maps without a
         /// search: the program, the loader itself, the vDSO).
-        public var map: UInt64?
+        package var map: UInt64?
         /// Its constructors, ns: from the loader's "calling init" line for it to
         /// the next one (0 when it has none).
-        public var initialize: UInt64
+        package var initialize: UInt64
     }
 
     /// The objects, in mapping order.
-    public var objects: [Object]
+    package var objects: [Object]
     /// The last object mapped → every object relocated (LA_ACT_CONSISTENT), ns.
-    public var relocation: UInt64
+    package var relocation: UInt64
     /// Relocated → before the program's entry (la_preinit): every constructor, ns.
-    public var constructors: UInt64
+    package var constructors: UInt64
     /// The program's own constructors ("initialize program" → la_preinit), ns; nil when not seen.
-    public var programInit: UInt64?
+    package var programInit: UInt64?
     /// The audit library loaded → la_preinit, ns: the loader's part of pre-main.
-    public var total: UInt64
+    package var total: UInt64
     /// Whether each library's constructors were timed (the loader's debug output was found).
-    public var constructorsSplit: Bool
+    package var constructorsSplit: Bool
 
     /// Most objects and loader lines read from one launch.
-    public static let maximumObjects = 10_000
+    package static let maximumObjects = 10_000
     /// Most lines (records and the loader's) read from one launch.
-    public static let maximumLines = 200_000
+    package static let maximumLines = 200_000
     /// The longest loader part of a launch read, ns: an hour.
-    public static let longestLaunch: UInt64 = 3_600_000_000_000
+    package static let longestLaunch: UInt64 = 3_600_000_000_000
     /// Longest name kept, in bytes of UTF-8 (a path is at most PATH_MAX).
-    public static let maximumName = 4096
+    package static let maximumName = 4096
 }
 
 extension LoaderLaunch {
@@ -71,7 +71,7 @@ extension LoaderLaunch {
     }
 
     /// Reads a launch from its channel's datagrams; `source` names them in errors.
-    public static func parse(_ datagrams: [Datagram], source: String) throws(LoaderAuditError) -> LoaderLaunch {
+    package static func parse(_ datagrams: [Datagram], source: String) throws(LoaderAuditError) -> LoaderLaunch {
         var records: [Record] = []
         var inits: [(path: String, stamp: UInt64)] = []
         var programStart: UInt64?

@@ -99,7 +99,7 @@ public struct LoaderProfile: Sendable, Equatable, Codable {
 extension LoaderProfile {
     /// The medians of `launches` (each with the relocation weight of its
     /// objects, by path, for the estimated split).
-    public static func summarize(
+    package static func summarize(
         _ launches: [LoaderLaunch], mode: LaunchMode, weights: [String: Double], notes: [String] = []
     ) -> LoaderProfile? {
         guard !launches.isEmpty else { return nil }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A `--label` (or config `labels:` entry) that cannot be used.
-public enum MetricLabelError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum MetricLabelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not `NAME=VALUE`.
     case notAPair(String)
     /// The name is not a Prometheus label name.
@@ -9,7 +9,7 @@ public enum MetricLabelError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The name is one launchprof sets itself.
     case reserved(String, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAPair(let text): "--label '\(text)' is not NAME=VALUE"
         case let .badName(text, name):

@@ -8,40 +8,40 @@ import Foundation
 /// runs are parsed but not built or kept. Over 2,000 files of 20 runs,
 /// `ResultsDocument.load` spent 68% of its time checking the runs' figures
 /// by reflection (`perf record`), which a history never reads.
-public struct ResultsSummaries: Sendable, Decodable {
+package struct ResultsSummaries: Sendable, Decodable {
     /// When the results were measured (ISO 8601, UTC).
-    public var date: String
+    package var date: String
     /// The machine they were measured on.
-    public var machine: Machine
+    package var machine: Machine
     /// CI's commit, branch and runner, and `--label`s; nil when none.
-    public var labels: [String: String]?
+    package var labels: [String: String]?
     /// One per target and mode.
-    public var results: [Result]
+    package var results: [Result]
 
     /// The machine, by name.
-    public struct Machine: Sendable, Decodable {
+    package struct Machine: Sendable, Decodable {
         /// Its host name.
-        public var hostname: String
+        package var hostname: String
     }
 
     /// One target in one mode.
-    public struct Result: Sendable, Decodable {
+    package struct Result: Sendable, Decodable {
         /// The target, by name.
-        public var target: Target
+        package var target: Target
         /// The page-cache mode.
-        public var mode: LaunchMode
+        package var mode: LaunchMode
         /// Per metric key, over the successful runs.
-        public var summaries: [String: MetricSummary]
+        package var summaries: [String: MetricSummary]
     }
 
     /// A target, by name.
-    public struct Target: Sendable, Decodable {
+    package struct Target: Sendable, Decodable {
         /// Its name.
-        public var name: String
+        package var name: String
     }
 
     /// Reads the results file at `path`.
-    public static func load(from path: String) throws(ResultsFileError) -> ResultsSummaries {
+    package static func load(from path: String) throws(ResultsFileError) -> ResultsSummaries {
         let data = try ResultsDocument.readBytes(path)
         try ResultsDocument.checkVersion(data, path: path)
         let summaries: ResultsSummaries

@@ -1,21 +1,21 @@
 /// The resources of a run's whole process tree: CPU, faults and context
 /// switches summed over every process; max RSS is the largest single
 /// process's peak (``largest`` says which).
-public struct TreeUsage: Sendable, Equatable, Codable {
+package struct TreeUsage: Sendable, Equatable, Codable {
     /// Sums over the tree; `maxRSSBytes` is the largest one process reached.
-    public var usage: ResourceUsage
+    package var usage: ResourceUsage
     /// Processes launchprof's spawner reaped: the launched process, and every
     /// descendant orphaned to it or still running when the run ended.
     /// Children their own parent waited for are in that parent's figures
     /// (and so in the sums) but not in this count.
-    public var processes: Int
+    package var processes: Int
     /// The process with the largest max RSS.
-    public var largest: LargestProcess?
+    package var largest: LargestProcess?
     /// Processes that could not be killed and reaped within five seconds.
-    public var unreaped: Int
+    package var unreaped: Int
 
     /// Usage of a process tree.
-    public init(usage: ResourceUsage = ResourceUsage(), processes: Int = 0, largest: LargestProcess? = nil, unreaped: Int = 0) {
+    package init(usage: ResourceUsage = ResourceUsage(), processes: Int = 0, largest: LargestProcess? = nil, unreaped: Int = 0) {
         self.usage = usage
         self.processes = processes
         self.largest = largest

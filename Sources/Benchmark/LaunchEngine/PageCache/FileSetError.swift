@@ -2,7 +2,7 @@ import LaunchSupport
 
 /// Why the file set of a launch target (its executable, interpreter and
 /// shared libraries) could not be resolved. Every case names the input.
-public enum FileSetError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FileSetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// argv[0] has no '/' and is in no directory of PATH.
     case programNotFound(program: String, searched: [String])
     /// The path does not exist.
@@ -23,7 +23,7 @@ public enum FileSetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An `--evict` path that does not exist.
     case evictPathNotFound(path: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .programNotFound(let program, let searched):
             let dirs = searched.isEmpty ? "PATH is empty" : "searched PATH: \(searched.joined(separator: ":"))"

@@ -1,24 +1,24 @@
 /// The files a launch reads from disk before the program's own code runs:
 /// the executable (or script and its interpreter), the ELF interpreter and
 /// every shared library the dynamic loader maps. Cold runs evict these.
-public struct LaunchFileSet: Sendable, Equatable {
+package struct LaunchFileSet: Sendable, Equatable {
     /// The file that is executed (the script, for a `#!` script), canonical.
-    public var program: String
+    package var program: String
     /// Every file of the set as a canonical path (symlinks resolved), the
     /// program first, each once.
-    public var files: [String]
+    package var files: [String]
     /// The symlinks followed to reach `files` (e.g. /lib64/ld-linux-x86-64.so.2).
     /// Evicting a file evicts it under every name, so these are informational.
-    public var symlinks: [String]
+    package var symlinks: [String]
     /// The ELF interpreter (PT_INTERP), or a script's `#!` interpreter, canonical.
-    public var interpreter: String?
+    package var interpreter: String?
     /// A static executable: no interpreter and no shared libraries.
-    public var isStaticallyLinked: Bool
+    package var isStaticallyLinked: Bool
     /// The program is a `#!` script.
-    public var isScript: Bool
+    package var isScript: Bool
 
     /// A file set with these contents; ``SharedLibraryResolver`` makes them.
-    public init(
+    package init(
         program: String, files: [String], symlinks: [String] = [], interpreter: String? = nil,
         isStaticallyLinked: Bool = false, isScript: Bool = false
     ) {

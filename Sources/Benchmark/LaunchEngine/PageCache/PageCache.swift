@@ -9,14 +9,14 @@ import LaunchSupport
 /// only drops clean pages that no process has mapped: a library every
 /// process maps (libc) stays resident while they live. `ProcessMappings`
 /// finds out who holds a page.
-public enum PageCache {
+package enum PageCache {
     /// The kernel's page size in bytes.
-    public static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+    package static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// Drops `path`'s pages from the page cache: a file, or every regular file
     /// below a directory. Returns the files it evicted.
     @discardableResult
-    public static func evict(path: String) throws(PageCacheError) -> [String] {
+    package static func evict(path: String) throws(PageCacheError) -> [String] {
         let files = try regularFiles(under: path)
         for file in files { try evict(file: file) }
         return files
@@ -24,7 +24,7 @@ public enum PageCache {
 
     /// Drops one file's clean, unmapped pages. Dirty pages are written back
     /// first (fdatasync), since DONTNEED would otherwise skip them.
-    public static func evict(file path: String) throws(PageCacheError) {
+    package static func evict(file path: String) throws(PageCacheError) {
         try withDescriptor(path) { fd throws(PageCacheError) in
             _ = fdatasync(fd)  // a read-only or special file may refuse; eviction still applies
             let code = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
@@ -34,7 +34,7 @@ public enum PageCache {
 
     /// How many of `path`'s pages are in the page cache (mmap + mincore;
     /// mapping does not read anything, mincore only looks).
-    public static func residency(of path: String) throws(PageCacheError) -> ResidencyReport.File {
+    package static func residency(of path: String) throws(PageCacheError) -> ResidencyReport.File {
         try withDescriptor(path) { fd throws(PageCacheError) in
             var info = stat()
             guard fstat(fd, &info) == 0 else { throw failure(path, "fstat") }
@@ -58,7 +58,7 @@ public enum PageCache {
 
     /// Why dropping all caches is not possible here, or nil when it is
     /// (root and a writable /proc/sys/vm/drop_caches).
-    public static var dropAllCachesUnavailableReason: String? {
+    package static var dropAllCachesUnavailableReason: String? {
         if geteuid() != 0 { return "it needs root (running as uid \(geteuid()))" }
         do {
             try Syscall.check("access", dropCachesPath) { access(dropCachesPath, W_OK) }
@@ -70,7 +70,7 @@ public enum PageCache {
 
     /// Writes dirty data back (sync) and drops the whole page cache, dentries
     /// and inodes ("3" to /proc/sys/vm/drop_caches). Mapped pages stay.
-    public static func dropAllCaches() throws(PageCacheError) {
+    package static func dropAllCaches() throws(PageCacheError) {
         if let reason = dropAllCachesUnavailableReason { throw .dropCachesUnavailable(reason: reason) }
         sync()
         do throws(SystemCallError) {

@@ -1,11 +1,11 @@
 /// Why evicting files from, or measuring them in, the page cache failed.
-public enum PageCacheError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PageCacheError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A system call on `path` failed (`call` and the system's reason).
     case systemCall(path: String, call: String, reason: String)
     /// `--drop-caches` was asked for but this machine does not allow it.
     case dropCachesUnavailable(reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .systemCall(let path, let call, let reason):
             return "\(call) on '\(path)' failed: \(reason)"

@@ -10,11 +10,11 @@ import Synchronization
 /// paths are expanded before every run, since a directory's contents may
 /// change. With `dropAllCaches`, the whole page cache is dropped instead of
 /// evicting file by file (root only).
-public final class PageCacheEvictor: Sendable {
+package final class PageCacheEvictor: Sendable {
     /// A file above this resident share after eviction gets a note saying why.
-    public let residentThreshold: Double
+    package let residentThreshold: Double
     /// Drop every cache (/proc/sys/vm/drop_caches) instead of per-file eviction.
-    public let dropsAllCaches: Bool
+    package let dropsAllCaches: Bool
     private let resolver: SharedLibraryResolver
     private let fileSets = Mutex<[TargetKey: LaunchFileSet]>([:])
     /// The C and C++ runtime files this process maps (read once): they stay
@@ -30,7 +30,7 @@ public final class PageCacheEvictor: Sendable {
 
     /// Fails at once when `dropAllCaches` is asked for on a machine that does
     /// not allow it, rather than before the first run.
-    public init(
+    package init(
         dropAllCaches: Bool = false, residentThreshold: Double = 0.10, resolver: SharedLibraryResolver = .init()
     ) throws(PageCacheError) {
         if dropAllCaches, let reason = PageCache.dropAllCachesUnavailableReason {
@@ -57,7 +57,7 @@ public final class PageCacheEvictor: Sendable {
     }
 
     /// `report` with each file's residency measured again, after the run.
-    public func measureAfterRun(_ report: ResidencyReport) -> ResidencyReport {
+    package func measureAfterRun(_ report: ResidencyReport) -> ResidencyReport {
         var updated = report
         for index in updated.files.indices {
             updated.files[index].residentPagesAfter = try? PageCache.residency(of: updated.files[index].path).residentPages
@@ -66,7 +66,7 @@ public final class PageCacheEvictor: Sendable {
     }
 
     /// The target's launch file set, resolved on first use and cached.
-    public func fileSet(for target: LaunchTarget) throws(FileSetError) -> LaunchFileSet {
+    package func fileSet(for target: LaunchTarget) throws(FileSetError) -> LaunchFileSet {
         let key = TargetKey(target)
         if let known = fileSets.withLock({ $0[key] }) { return known }
         let resolved = try resolver.fileSet(for: target)
@@ -76,7 +76,7 @@ public final class PageCacheEvictor: Sendable {
 
     /// Every file a cold run of `target` evicts: its file set, then the
     /// regular files of its `--evict` paths.
-    public func filesToEvict(for target: LaunchTarget) throws -> [String] {
+    package func filesToEvict(for target: LaunchTarget) throws -> [String] {
         var files = try fileSet(for: target).files
         for path in target.evictPaths {
             guard access(path, F_OK) == 0 else { throw FileSetError.evictPathNotFound(path: path) }
@@ -89,7 +89,7 @@ public final class PageCacheEvictor: Sendable {
     }
 
     /// Evicts `target`'s files and reports their residency just after.
-    public func prepare(target: LaunchTarget) throws -> ResidencyReport? {
+    package func prepare(target: LaunchTarget) throws -> ResidencyReport? {
         let files = try filesToEvict(for: target)
         if dropsAllCaches {
             try PageCache.dropAllCaches()
@@ -100,7 +100,7 @@ public final class PageCacheEvictor: Sendable {
     }
 
     /// The residency of `files`, with a note on each file above the threshold.
-    public func residency(of files: [String]) throws -> ResidencyReport {
+    package func residency(of files: [String]) throws -> ResidencyReport {
         var entries = try files.map { path throws(PageCacheError) in try PageCache.residency(of: path) }
         for index in entries.indices where ownMappings.contains(entries[index].path) {
             entries[index].expected = true

@@ -9,16 +9,16 @@ import LaunchSupport
 /// construction; with another loader it reads DT_NEEDED and searches like
 /// the loader (`LibrarySearch`). A `#!` script contributes itself plus its
 /// interpreter's file set (and, for `#!/usr/bin/env NAME`, NAME's).
-public struct SharedLibraryResolver: Sendable {
+package struct SharedLibraryResolver: Sendable {
     /// How deep `#!` interpreters may nest (the kernel's limit is 4).
     static let maximumScriptDepth = 4
 
     /// A resolver.
-    public init() {}
+    package init() {}
 
     /// The file set of `target`: argv[0] (or /bin/sh with `useShell`), with
     /// the target's environment added to `environment` for LD_LIBRARY_PATH.
-    public func fileSet(
+    package func fileSet(
         for target: LaunchTarget, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(FileSetError) -> LaunchFileSet {
         let program = target.useShell ? "/bin/sh" : (target.arguments.first?.string ?? "")
@@ -31,7 +31,7 @@ public struct SharedLibraryResolver: Sendable {
     /// The file set of `program`. A name without '/' is looked up in
     /// `searchPath` (the harness's PATH, as posix_spawnp does); a relative
     /// path is taken from `workingDirectory`.
-    public func fileSet(
+    package func fileSet(
         program: String, workingDirectory: String? = nil, searchPath: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(FileSetError) -> LaunchFileSet {

@@ -3,7 +3,7 @@ import LaunchProfFormat
 /// One record of the record socket protocol (version 1), as the embedded
 /// library writes it on LAUNCHPROF_RECORD_FD (see docs/trace-format.md). The
 /// version and record kinds are launchprof_format.h's.
-public enum TracerRecord: Sendable, Equatable {
+package enum TracerRecord: Sendable, Equatable {
     /// `LP1 entry <ns> <pid>`: process entry, before main.
     case entry(nanoseconds: UInt64, pid: Int32)
     /// `LP1 main <ns>`
@@ -19,18 +19,18 @@ public enum TracerRecord: Sendable, Equatable {
     case mainThreadCPU(nanoseconds: UInt64, cpu: UInt64)
 
     /// The record's CLOCK_MONOTONIC timestamp.
-    public var nanoseconds: UInt64 {
+    package var nanoseconds: UInt64 {
         switch self {
         case .entry(let ns, _), .main(let ns), .milestone(let ns, _), .ready(let ns), .resumed(let ns), .mainThreadCPU(let ns, _): ns
         }
     }
 
     /// The protocol version this reader speaks.
-    public static let versionPrefix = LP_RECORD_VERSION
+    package static let versionPrefix = LP_RECORD_VERSION
 
     /// Parses one line (without its newline). Returns nil for a record kind
     /// this version does not know, so later minor additions are skipped.
-    public static func parse(_ line: Substring) throws(TracerRecordError) -> TracerRecord? {
+    package static func parse(_ line: Substring) throws(TracerRecordError) -> TracerRecord? {
         let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
         guard let version = fields.first, version.hasPrefix("LP") else { throw .malformed(String(line)) }
         guard version == versionPrefix else { throw .unsupportedVersion(String(version), line: String(line)) }

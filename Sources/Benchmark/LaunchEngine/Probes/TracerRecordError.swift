@@ -1,13 +1,13 @@
 import LaunchProfFormat
 
 /// A record on the record socket that this launchprof cannot read.
-public enum TracerRecordError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum TracerRecordError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A record of a protocol version launchprof does not know.
     case unsupportedVersion(String, line: String)
     /// A record that is not `LP1 KIND NANOSECONDS …`.
     case malformed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupportedVersion(let version, let line):
             "the traced program speaks harness protocol '\(version)', this launchprof reads only "

@@ -6,13 +6,13 @@ import Glibc
 /// TCP listener, started by launchprof for one benchmark (`--display
 /// virtual`) and stopped after it. It dies with launchprof whatever ends it
 /// (PR_SET_PDEATHSIG on the thread that owns it).
-public final class VirtualDisplay: Sendable {
+package final class VirtualDisplay: Sendable {
     /// The display's name for DISPLAY (`:N`).
-    public let name: String
+    package let name: String
     private let pid: pid_t
 
     /// Starts Xvfb (`xvfb`, searched in PATH).
-    public init(xvfb: String = "Xvfb") throws(LaunchError) {
+    package init(xvfb: String = "Xvfb") throws(LaunchError) {
         var error = [CChar](repeating: 0, count: 512)
         var number: Int32 = 0
         let pid = lp_window_start_xvfb(xvfb, &number, &error, error.count)
@@ -26,7 +26,7 @@ public final class VirtualDisplay: Sendable {
     /// Stops Xvfb and waits until it is gone (its owning thread reaps it):
     /// SIGTERM, then SIGKILL after 2 s. Its lock file and socket are gone
     /// when this returns.
-    public func stop() {
+    package func stop() {
         guard kill(pid, SIGTERM) == 0 else { return }
         for attempt in 0..<400 {
             if !Self.isRunning(pid) { return }

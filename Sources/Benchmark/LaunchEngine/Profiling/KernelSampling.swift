@@ -5,34 +5,34 @@
 /// of its user stack, and the mappings and names of the tree) to `sink`.
 /// Nothing runs in the program; launchprof unwinds the copies after the run
 /// (`KernelSampleFile`).
-public struct KernelSampling: Sendable, Equatable {
+package struct KernelSampling: Sendable, Equatable {
     /// Samples per CPU-second of each thread.
-    public var rate: UInt32
+    package var rate: UInt32
     /// Bytes of user stack the kernel copies with each sample: the deepest
     /// stack the unwinder can follow. perf's default is 8 KiB.
-    public var stackBytes: UInt32
+    package var stackBytes: UInt32
     /// The file the spawner writes the records to, open already: nothing
     /// is opened by name at the spawn.
-    public var sink: SampleSink
+    package var sink: SampleSink
     /// The launch is stopped after ready (any probe but exit): the spawner
     /// reads the tree's mappings then, instead of the kernel recording every
     /// mmap as it happens (`LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY`: ~0.2 ms
     /// less of a 25 ms launch).
-    public var mapsAtReady = false
+    package var mapsAtReady = false
 
     /// The stack bytes copied per sample by default: 16 KiB, enough for the
     /// 40–60 frames of a Swift launch on a pool thread.
-    public static let defaultStackBytes: UInt32 = 16384
+    package static let defaultStackBytes: UInt32 = 16384
 
     /// Sampling at `rate`, written to `sink`.
-    public init(rate: UInt32, sink: SampleSink, stackBytes: UInt32 = KernelSampling.defaultStackBytes) {
+    package init(rate: UInt32, sink: SampleSink, stackBytes: UInt32 = KernelSampling.defaultStackBytes) {
         self.rate = rate
         self.sink = sink
         self.stackBytes = stackBytes
     }
 
     /// The same settings, written to the same sink (one open file).
-    public static func == (left: KernelSampling, right: KernelSampling) -> Bool {
+    package static func == (left: KernelSampling, right: KernelSampling) -> Bool {
         left.rate == right.rate && left.stackBytes == right.stackBytes && left.mapsAtReady == right.mapsAtReady
             && left.sink === right.sink
     }

@@ -5,7 +5,7 @@ import LaunchProfFiles
 import LaunchSupport
 
 /// Why `launchprof profile` produced no profile.
-public enum ProfileError: Error, Sendable, CustomStringConvertible {
+package enum ProfileError: Error, Sendable, CustomStringConvertible {
     /// The preload library cannot be read.
     case missingPreload(path: String)
     /// A launch could not be recorded.
@@ -17,7 +17,7 @@ public enum ProfileError: Error, Sendable, CustomStringConvertible {
     /// The output directory cannot be created.
     case directory(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingPreload(let path):
             "the preload library '\(path)' cannot be read (build it with 'swift build', or set LAUNCHPROF_PRELOAD_LIBRARY)"

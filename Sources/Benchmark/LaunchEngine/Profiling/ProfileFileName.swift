@@ -2,11 +2,11 @@ import Foundation
 
 /// File names for profiles of benchmark targets, whose names are often
 /// whole command lines.
-public enum ProfileFileName {
+package enum ProfileFileName {
     /// A target name as a file name: a command's program by its file name,
     /// then every run of characters other than letters, digits, '.', '_'
     /// and '-' as one '-' ("./build/app --fast" → "app-fast").
-    public static func from(_ name: String) -> String {
+    package static func from(_ name: String) -> String {
         var words = name.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         if let first = words.first, first.contains("/") {
             words[0] = URL(fileURLWithPath: first).lastPathComponent
@@ -26,7 +26,7 @@ public enum ProfileFileName {
     }
 
     /// ``from(_:)`` of each target, made unique with "-2", "-3"….
-    public static func unique(_ names: [String]) -> [String] {
+    package static func unique(_ names: [String]) -> [String] {
         var used: Set<String> = []
         return names.map { name in
             let base = from(name)

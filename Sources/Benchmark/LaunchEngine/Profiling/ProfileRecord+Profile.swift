@@ -3,7 +3,7 @@ import LaunchSupport
 
 extension ProfileRecord {
     /// The record of a profile and the files it was written to.
-    public init(target: String, profile: SymbolizedProfile, flameGraph: String, speedscope: String, folded: String) {
+    package init(target: String, profile: SymbolizedProfile, flameGraph: String, speedscope: String, folded: String) {
         self.init(
             target: target, launches: profile.runCount, samples: profile.stacks.count, weight: profile.totalWeight,
             rateHz: Int(profile.sampling.rate), hottest: HotFrame.hottest(in: profile, limit: 10),
@@ -15,7 +15,7 @@ extension ProfileRecord {
 
 extension ProfileRecord.HotFrame {
     /// The functions of `profile` by self weight, heaviest first.
-    public static func hottest(in profile: SymbolizedProfile, limit: Int) -> [Self] {
+    package static func hottest(in profile: SymbolizedProfile, limit: Int) -> [Self] {
         let total = max(profile.totalWeight, 1)
         return ProfileSummary.hottest(profile, limit: limit).map { frame, weight in
             Self(name: frame.name, module: frame.module, weight: weight, share: Double(weight) / Double(total))

@@ -17,37 +17,37 @@ import LaunchSupport
 /// samples programs that do not link LaunchProf, and stands down in those
 /// that do (they sample themselves) while still loading libunwind at
 /// start-up, so every thread of theirs can be sampled too.
-public struct ProfileRecorder: Sendable {
+package struct ProfileRecorder: Sendable {
     /// Samples per CPU-second of each thread (per second, on the wall clock).
-    public var rate: UInt32
+    package var rate: UInt32
     /// What a period counts: each thread's CPU time, or the wall clock.
-    public var clock: SamplingClock
+    package var clock: SamplingClock
     /// A launch neither ready nor exited by then is killed.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Where the program's output goes.
-    public var output: OutputDisposition
+    package var output: OutputDisposition
     /// liblaunchprof-preload.so, or nil to run without it.
-    public var preloadLibrary: String?
+    package var preloadLibrary: String?
     /// Launches to sample; their samples make one profile.
-    public var runs: Int
+    package var runs: Int
     /// When the launch is over: `exit`, or a probe after which the program
     /// is stopped (SIGTERM, then SIGKILL after `grace`).
-    public var probe: ReadyProbe
+    package var probe: ReadyProbe
     /// How long a program stopped after ready may take to exit.
-    public var grace: Duration
+    package var grace: Duration
     /// Stops profiling when it fires.
-    public var interrupt: InterruptMonitor?
+    package var interrupt: InterruptMonitor?
     /// Who takes the CPU clock's samples; the wall clock is always sampled
     /// in the program.
-    public var method: SamplingMethod = .kernel
+    package var method: SamplingMethod = .kernel
     /// The pprof profile's `program` label; nil: the output files' base name.
-    public var program: String?
+    package var program: String?
     /// Labels on every sample of the pprof profile besides its own
     /// (program, phase, thread): a benchmark's commit, branch, runner…
-    public var labels = MetricLabels()
+    package var labels = MetricLabels()
 
     /// A recorder of `runs` launches sampled at `rate`.
-    public init(
+    package init(
         rate: UInt32 = RunDefaults.profileRate, timeout: Duration = RunDefaults.timeout, output: OutputDisposition = .inherit,
         preloadLibrary: String?, runs: Int = 1, probe: ReadyProbe = .exit, grace: Duration = RunDefaults.grace,
         interrupt: InterruptMonitor? = nil, clock: SamplingClock = .cpu
@@ -64,39 +64,39 @@ public struct ProfileRecorder: Sendable {
     }
 
     /// The files one profile produced.
-    public struct Outputs: Sendable {
+    package struct Outputs: Sendable {
         /// One trace per launch.
-        public var traces: [String]
+        package var traces: [String]
         /// The folded stacks' path.
-        public var folded: String
+        package var folded: String
         /// The speedscope JSON's path.
-        public var speedscope: String
+        package var speedscope: String
         /// The flame graph SVG's path.
-        public var flameGraph: String
+        package var flameGraph: String
         /// The gzipped pprof profile's path (profile.proto).
-        public var pprof: String
+        package var pprof: String
     }
 
     /// What profiling gave: each launch, the merged profile, the files.
-    public struct Profiled: Sendable {
+    package struct Profiled: Sendable {
         /// Each launch recorded.
-        public var launches: [RecordedLaunch]
+        package var launches: [RecordedLaunch]
         /// The merged, symbolized profile.
-        public var profile: SymbolizedProfile
+        package var profile: SymbolizedProfile
         /// The files written.
-        public var outputs: Outputs
+        package var outputs: Outputs
         /// How the samples were taken.
-        public var method: SamplingMethod
+        package var method: SamplingMethod
         /// What the user should know of how it was sampled (the kernel
         /// refused, so the program sampled itself; samples lost because the
         /// sample file could not be written).
-        public var notes: [String] = []
+        package var notes: [String] = []
 
         /// Why the program failed (crashed, was killed, exited non-zero),
         /// one line per failed launch; nil when every launch succeeded. The
         /// profile is written either way: where a failing launch spent its
         /// time is worth seeing, but `profile` then exits with 3, as `run` does.
-        public var failure: String?
+        package var failure: String?
 
         /// The failure of `launches` of `program` (``failure``).
         static func failure(of launches: [RecordedLaunch], program: String) -> String? {
@@ -112,12 +112,12 @@ public struct ProfileRecorder: Sendable {
     /// Who will sample: ``method``, but the program itself for the wall
     /// clock, and where the kernel refuses perf events (then with the note
     /// that says why).
-    public func samplingMethod() -> (method: SamplingMethod, note: String?) {
+    package func samplingMethod() -> (method: SamplingMethod, note: String?) {
         Self.samplingMethod(method, clock: clock)
     }
 
     /// Who samples when `method` is asked for on `clock` (``samplingMethod()``).
-    public static func samplingMethod(_ method: SamplingMethod, clock: SamplingClock) -> (method: SamplingMethod, note: String?) {
+    package static func samplingMethod(_ method: SamplingMethod, clock: SamplingClock) -> (method: SamplingMethod, note: String?) {
         if clock == .wall || method == .inProcess { return (.inProcess, nil) }
         guard let reason = SamplingMethod.kernelUnavailableReason() else { return (.kernel, nil) }
         return (.inProcess, "the kernel cannot sample here: \(reason); the program samples itself instead (slower: docs/sampling.md)")
@@ -126,7 +126,7 @@ public struct ProfileRecorder: Sendable {
     /// The preload library `launchprof profile` uses: `explicit` when given,
     /// none when `disabled`, else ``defaultPreloadLibrary()``; with the note
     /// to show when none was found.
-    public static func preloadLibrary(explicit: String?, disabled: Bool) -> (path: String?, note: String?) {
+    package static func preloadLibrary(explicit: String?, disabled: Bool) -> (path: String?, note: String?) {
         if disabled { return (nil, nil) }
         if let path = explicit ?? defaultPreloadLibrary() { return (path, nil) }
         return (nil, missingPreloadNote(remedy: "set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library"))
@@ -136,7 +136,7 @@ public struct ProfileRecorder: Sendable {
     /// `../libexec/launchprof/` from the running executable (an install), or
     /// in launchprof's resources beside it (where `swift build` puts it:
     /// `launchprof_launchprof.resources/`), or beside it.
-    public static func defaultPreloadLibrary() -> String? {
+    package static func defaultPreloadLibrary() -> String? {
         // A set variable is used as given: profiling reports it when missing.
         if let path = ProcessInfo.processInfo.environment[CompanionFile.preloadLibrary.variable], !path.isEmpty { return path }
         return CompanionFile.preloadLibrary.locate(mode: R_OK).path
@@ -144,7 +144,7 @@ public struct ProfileRecorder: Sendable {
 
     /// The note for a run without the preload library: the paths tried, and
     /// what only programs that link LaunchProf still get.
-    public static func missingPreloadNote(remedy: String) -> String {
+    package static func missingPreloadNote(remedy: String) -> String {
         missingPreloadNote(CompanionFile.preloadLibrary.locate(mode: R_OK), remedy: remedy)
     }
 
@@ -155,14 +155,14 @@ public struct ProfileRecorder: Sendable {
     }
 
     /// The preload library's file name.
-    public static let preloadLibraryName = "liblaunchprof-preload.so"
+    package static let preloadLibraryName = "liblaunchprof-preload.so"
     /// The folder SwiftPM copies the launchprof target's resources to, beside the executable.
-    public static let resourcesFolder = "launchprof_launchprof.resources"
+    package static let resourcesFolder = "launchprof_launchprof.resources"
 
     /// The output files for `base` in `directory`: `<base>.lptrace` (or
     /// `<base>-1.lptrace`… for several launches), `.folded`,
     /// `.speedscope.json`, `.svg` and `.pb.gz` (pprof).
-    public func outputs(directory: String, base: String) -> Outputs {
+    package func outputs(directory: String, base: String) -> Outputs {
         let prefix = (directory as NSString).appendingPathComponent(base)
         let traces = runs == 1 ? [prefix + ".lptrace"] : (1...runs).map { "\(prefix)-\($0).lptrace" }
         return Outputs(
@@ -173,7 +173,7 @@ public struct ProfileRecorder: Sendable {
     /// Profiles `runs` launches of `target` and writes the files of
     /// ``outputs(directory:base:)``, creating `directory` when it is missing.
     /// `progress` hears of each launch before it starts.
-    public func profile(
+    package func profile(
         _ target: LaunchTarget, directory: String, base: String, progress: (Int) -> Void = { _ in }
     ) throws(ProfileError) -> Profiled {
         do {

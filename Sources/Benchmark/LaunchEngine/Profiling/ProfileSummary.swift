@@ -5,13 +5,13 @@ import LaunchSupport
 /// The few lines `launchprof profile` prints: what was sampled, what was
 /// lost, what the handler cost, the hottest functions and, when the debug
 /// info tells them, the hottest source lines.
-public struct ProfileSummary: Sendable {
+package struct ProfileSummary: Sendable {
     /// The summary, one line each, ending with a newline.
-    public var text: String
+    package var text: String
 
     /// Median handler (unwinding) time over the samples whose stack was
     /// walked, in nanoseconds.
-    public static func medianHandlerNanoseconds(_ sampling: TraceSampling) -> UInt32? {
+    package static func medianHandlerNanoseconds(_ sampling: TraceSampling) -> UInt32? {
         // The kernel's samples have no handler: their stacks are walked
         // after the launch, at no cost to it.
         guard sampling.timerMode != .kernel else { return nil }
@@ -21,7 +21,7 @@ public struct ProfileSummary: Sendable {
     }
 
     /// Frames by self weight (leaf frames), heaviest first.
-    public static func hottest(_ profile: SymbolizedProfile, limit: Int) -> [(frame: SymbolizedProfile.Frame, weight: UInt64)] {
+    package static func hottest(_ profile: SymbolizedProfile, limit: Int) -> [(frame: SymbolizedProfile.Frame, weight: UInt64)] {
         var weights: [Int: UInt64] = [:]
         for stack in profile.stacks { if let leaf = stack.frames.last { weights[leaf, default: 0] += UInt64(stack.weight) } }
         return weights.sorted { ($1.value, profile.frames[$0.key].name) < ($0.value, profile.frames[$1.key].name) }
@@ -30,7 +30,7 @@ public struct ProfileSummary: Sendable {
 
     /// Source lines by self weight (where the leaf was), heaviest first,
     /// each with its function; empty when no sample's line is known.
-    public static func hottestLines(
+    package static func hottestLines(
         _ profile: SymbolizedProfile, limit: Int
     ) -> [(location: SourceLocation, frame: SymbolizedProfile.Frame, weight: UInt64)] {
         struct Key: Hashable { var location: SourceLocation, frame: Int }
@@ -45,7 +45,7 @@ public struct ProfileSummary: Sendable {
     }
 
     /// The summary of `profile`, with its `limit` hottest functions.
-    public init(_ profile: SymbolizedProfile, limit: Int = 10) {
+    package init(_ profile: SymbolizedProfile, limit: Int = 10) {
         let sampling = profile.sampling
         let total = profile.totalWeight
         let threads = Set(profile.stacks.map { [UInt64($0.run), UInt64($0.threadID)] }).count

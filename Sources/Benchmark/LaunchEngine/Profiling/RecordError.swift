@@ -4,7 +4,7 @@ import LaunchAnalysis
 import LaunchSupport
 
 /// Why `launchprof record` produced no trace.
-public enum RecordError: Error, Sendable, CustomStringConvertible {
+package enum RecordError: Error, Sendable, CustomStringConvertible {
     /// The program could not be started.
     case launch(LaunchError)
     /// A system call failed while watching it.
@@ -38,7 +38,7 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
     /// The file for the kernel's samples could not be made.
     case sampleSink(SampleSinkError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .launch(let error): error.description
         case .system(let error): "cannot observe the program: \(error)"

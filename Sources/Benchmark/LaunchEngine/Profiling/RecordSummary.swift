@@ -4,7 +4,7 @@ import LaunchSupport
 extension ProfileRecorder.Profiled {
     /// What `launchprof profile` prints about the profile it wrote: how the
     /// launches ended, the hottest functions, and the files.
-    public func summary(base: String) -> String {
+    package func summary(base: String) -> String {
         let exits = Set(launches.map { "\($0.run.exit)" }).sorted().joined(separator: ", ")
         var text = "launchprof profile: \(base) \(exits)\n" + ProfileSummary(profile).text
         let traces = outputs.traces.count == 1 ? outputs.traces[0] : "\(outputs.traces[0]) … \(outputs.traces[outputs.traces.count - 1])"
@@ -15,12 +15,12 @@ extension ProfileRecorder.Profiled {
 }
 
 /// The few lines `record` prints about the trace it wrote.
-public struct RecordSummary: Sendable {
+package struct RecordSummary: Sendable {
     /// The lines, each ending with a newline.
-    public let text: String
+    package let text: String
 
     /// The lines for `recorded`, whose trace was written to `path`.
-    public init(_ recorded: RecordedLaunch, path: String) {
+    package init(_ recorded: RecordedLaunch, path: String) {
         let trace = recorded.trace
         let origin = trace.timeOrigin
         func since(_ ns: UInt64) -> String {

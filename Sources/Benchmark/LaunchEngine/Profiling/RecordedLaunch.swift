@@ -4,17 +4,17 @@ import LaunchAnalysis
 import LaunchSupport
 
 /// What one recorded launch gave.
-public struct RecordedLaunch: Sendable {
+package struct RecordedLaunch: Sendable {
     /// The trace it wrote.
-    public var trace: Trace
+    package var trace: Trace
     /// The launch as observed: times, exit, resources.
-    public var run: ObservedRun
+    package var run: ObservedRun
     /// What the user must know of how it was recorded: samples that were
     /// lost because the sample file could not be written.
-    public var notes: [String] = []
+    package var notes: [String] = []
 
     /// A launch that wrote `trace`, observed as `run`.
-    public init(trace: Trace, run: ObservedRun, notes: [String] = []) {
+    package init(trace: Trace, run: ObservedRun, notes: [String] = []) {
         self.trace = trace
         self.run = run
         self.notes = notes

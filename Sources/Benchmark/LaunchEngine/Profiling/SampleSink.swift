@@ -12,11 +12,11 @@ import LaunchSupport
 /// SIGKILL), and no name another program could put a FIFO at. A library
 /// caller that wants the raw records kept names a file (``file(at:)``),
 /// which must be a regular file.
-public final class SampleSink: Sendable {
+package final class SampleSink: Sendable {
     /// Read and write; the spawner gets its own copy with the request.
     package let descriptor: FileDescriptor
     /// What messages call it: the path, or where the anonymous file lives.
-    public let name: String
+    package let name: String
 
     private init(descriptor: FileDescriptor, name: String) {
         self.descriptor = descriptor
@@ -28,7 +28,7 @@ public final class SampleSink: Sendable {
     /// without O_TMPFILE, a memfd. The kernel frees it with its last
     /// descriptor: after the samples are read, or when launchprof and the
     /// spawner are gone, however they ended.
-    public static func anonymous(in directory: String) throws(SampleSinkError) -> SampleSink {
+    package static func anonymous(in directory: String) throws(SampleSinkError) -> SampleSink {
         var inMemory: Int32 = 0
         let fd = lp_sample_sink_anonymous(directory, &inMemory)
         guard fd >= 0 else { throw .cannotCreate(directory: directory, errno: errno) }
@@ -41,7 +41,7 @@ public final class SampleSink: Sendable {
     /// FIFO without a reader does not block the open forever; O_NOFOLLOW, so
     /// a symbolic link is not followed; O_NOCTTY), then checked with fstat:
     /// a FIFO, a device, a socket or a directory is refused, untouched.
-    public static func file(at path: String) throws(SampleSinkError) -> SampleSink {
+    package static func file(at path: String) throws(SampleSinkError) -> SampleSink {
         let raw = Glibc.open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0o600)
         guard raw >= 0 else {
             let code = errno

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Why a ``SampleSink`` could not be made.
-public enum SampleSinkError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SampleSinkError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The anonymous file could not be created in `directory`.
     case cannotCreate(directory: String, errno: Int32)
     /// The file at `path` could not be opened or emptied.
@@ -9,7 +9,7 @@ public enum SampleSinkError: Error, Sendable, Equatable, CustomStringConvertible
     /// What is at `path` is not a regular file: `kind` says what it is.
     case notRegular(path: String, kind: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotCreate(let directory, let code):
             "cannot create the sample file in '\(directory)': \(String(cString: strerror(code)))"

@@ -4,7 +4,7 @@ import Glibc
 /// The llvm-symbolizer that turns sampled addresses into source files,
 /// lines and inlined calls, or why there is none. It is optional: without
 /// it frames keep their ELF symbol names.
-public enum SourceLineTool: Sendable, Equatable {
+package enum SourceLineTool: Sendable, Equatable {
     /// llvm-symbolizer (or a compatible tool) at `path`.
     case tool(path: String)
     /// Turned off with LAUNCHPROF_SYMBOLIZER=none.
@@ -15,14 +15,14 @@ public enum SourceLineTool: Sendable, Equatable {
     case unusable(path: String, reason: String)
 
     /// The variable that names the tool (a path, or `none`).
-    public static let variable = "LAUNCHPROF_SYMBOLIZER"
+    package static let variable = "LAUNCHPROF_SYMBOLIZER"
 
     /// The tool to use: `$LAUNCHPROF_SYMBOLIZER` (a path, a name looked up
     /// in PATH, or `none`), else `llvm-symbolizer` in PATH, else the highest
     /// `llvm-symbolizer-NN` in `versionedDirectory` (Debian and Ubuntu
     /// install those without the plain name), else the one beside the real
     /// path of `swift` (every Swift toolchain ships one).
-    public static func locate(
+    package static func locate(
         environment: [String: String] = ProcessInfo.processInfo.environment, versionedDirectory: String = "/usr/bin"
     ) -> SourceLineTool {
         let searchPath = environment["PATH"]

@@ -12,26 +12,26 @@ import LaunchSupport
 /// (``SourceLineTool``), the debug info names the functions instead, adds
 /// their source files, the line each sample was on, and the calls the
 /// compiler inlined, as frames of their own.
-public struct Symbolizer: Sendable {
+package struct Symbolizer: Sendable {
     /// The llvm-symbolizer to read debug info with, if any.
-    public var lineTool: SourceLineTool
+    package var lineTool: SourceLineTool
     /// How long llvm-symbolizer may take over one module before it is stopped.
-    public var lineTimeout: Duration
+    package var lineTimeout: Duration
 
     /// A symbolizer that finds source lines with `lineTool`, each call within `lineTimeout`.
-    public init(lineTool: SourceLineTool = .locate(), lineTimeout: Duration = RunDefaults.timeout) {
+    package init(lineTool: SourceLineTool = .locate(), lineTimeout: Duration = RunDefaults.timeout) {
         self.lineTool = lineTool
         self.lineTimeout = lineTimeout
     }
 
     /// Why a trace cannot be profiled.
-    public enum Failure: Error, CustomStringConvertible, Sendable {
+    package enum Failure: Error, CustomStringConvertible, Sendable {
         /// The trace has no samples section.
         case noSamples(path: String)
         /// No trace was given.
         case noTraces
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .noSamples(let path):
                 "trace '\(path)' has no samples: the program ran without LAUNCHPROF_SAMPLE_HZ (or did not load the sampler)"
@@ -43,29 +43,29 @@ public struct Symbolizer: Sendable {
 
     /// The outermost frame of a sample taken while a thread held one of the
     /// dynamic loader's locks, when unwinding was not safe.
-    public static let loaderBusyFrame = "[dynamic loader busy]"
+    package static let loaderBusyFrame = "[dynamic loader busy]"
     /// The outermost frame of a wall-clock sample that found its thread
     /// waiting, and of one that found it running.
-    public static let offCPUFrame = "[off CPU]"
+    package static let offCPUFrame = "[off CPU]"
     /// See ``offCPUFrame``.
-    public static let onCPUFrame = "[on CPU]"
+    package static let onCPUFrame = "[on CPU]"
     /// The leaf frame of a kernel sample taken in the kernel (a system
     /// call, a page fault), under the user frame that entered it.
-    public static let inKernelFrame = "[kernel]"
+    package static let inKernelFrame = "[kernel]"
     /// The outermost frame of a wall-clock sample that found its thread off
     /// CPU but runnable most of that time: waiting for a CPU, not blocked.
-    public static let waitingForCPUFrame = "[waiting for CPU]"
+    package static let waitingForCPUFrame = "[waiting for CPU]"
 
     /// One launch's profile: `trace`'s samples symbolized through its
     /// module map; `name` titles it.
-    public func symbolize(_ trace: Trace, name: String) throws(Failure) -> SymbolizedProfile {
+    package func symbolize(_ trace: Trace, name: String) throws(Failure) -> SymbolizedProfile {
         try symbolize([trace], name: name)
     }
 
     /// One profile of several launches of a program: each trace's PCs are
     /// mapped through its own module map (load addresses differ run to run),
     /// and equal functions become one frame.
-    public func symbolize(_ traces: [Trace], name: String) throws(Failure) -> SymbolizedProfile {
+    package func symbolize(_ traces: [Trace], name: String) throws(Failure) -> SymbolizedProfile {
         var samplings: [TraceSampling] = []
         for trace in traces {
             guard let sampling = trace.sampling else { throw .noSamples(path: trace.path) }

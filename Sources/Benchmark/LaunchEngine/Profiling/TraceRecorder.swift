@@ -12,27 +12,27 @@ import LaunchSupport
 /// process group, SIGKILL after the grace period), once the trace is written:
 /// LAUNCHPROF_TRACE_AT=after-ready makes a LaunchProf program write it just
 /// after it says it is ready.
-public struct TraceRecorder: Sendable {
+package struct TraceRecorder: Sendable {
     /// A launch neither ready nor exited by then is killed.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Where the program's output goes.
-    public var output: OutputDisposition
+    package var output: OutputDisposition
     /// When the launch counts as done.
-    public var probe: ReadyProbe
+    package var probe: ReadyProbe
     /// How long a program stopped after ready may take to exit.
-    public var grace: Duration
+    package var grace: Duration
     /// Ctrl-C stops the program (its own process group never sees it).
-    public var interrupt: InterruptMonitor?
+    package var interrupt: InterruptMonitor?
     /// Sample the launch's stacks in the kernel at this rate, from the
     /// exec to ready (``KernelSampling``), and add them to the trace; nil: no.
-    public var kernelSamplingRate: UInt32?
+    package var kernelSamplingRate: UInt32?
     /// With kernel sampling and a probe but exit: the spawner reads the
     /// launch's mappings at ready instead of the kernel recording every mmap
     /// (cheaper; `RecordError.mappingsMissed` when the program ends first).
-    public var mappingsAtReady = true
+    package var mappingsAtReady = true
 
     /// A recorder with these settings.
-    public init(
+    package init(
         timeout: Duration = RunDefaults.timeout, output: OutputDisposition = .inherit, probe: ReadyProbe = .exit,
         grace: Duration = RunDefaults.grace, interrupt: InterruptMonitor? = nil
     ) {
@@ -55,7 +55,7 @@ public struct TraceRecorder: Sendable {
     /// is interrupted, a file already at `tracePath` (an earlier trace) is
     /// left as it was. A directory that cannot be written fails before the
     /// launch.
-    public func record(_ target: LaunchTarget, to tracePath: String) throws(RecordError) -> RecordedLaunch {
+    package func record(_ target: LaunchTarget, to tracePath: String) throws(RecordError) -> RecordedLaunch {
         let staging = try Self.stagingDirectory(beside: tracePath)
         defer { Self.remove(staging) }
         let staged = staging + "/trace"

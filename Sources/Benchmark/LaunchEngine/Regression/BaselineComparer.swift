@@ -17,28 +17,28 @@ import LaunchProfFormat
 /// by the reference's time in the same round, so the drift the reference saw
 /// is taken out; the reference's own changes are reported as `drift` and
 /// never gate. Counts and bytes are compared as measured.
-public struct BaselineComparer: Sendable {
+package struct BaselineComparer: Sendable {
     /// Default relative threshold (0.05 = 5%).
-    public var threshold: Double
+    package var threshold: Double
     /// Significance level of the U test (0.01).
-    public var significance: Double
+    package var significance: Double
     /// The confidence level of each change's interval (0.95).
-    public var confidence: Double
+    package var confidence: Double
     /// Checks for every target and mode; budgets add theirs (see `checks(for:)`).
-    public var defaultChecks: [RegressionCheck]
+    package var defaultChecks: [RegressionCheck]
     /// Budgets: each one's metric and statistic is checked too, with its threshold.
-    public var budgets: [Budget]
+    package var budgets: [Budget]
     /// Compare times relative to the current run's reference target, when
     /// both sides measured it; false: always as measured.
-    public var relativeToReference: Bool
+    package var relativeToReference: Bool
     /// The threshold of instruction counts (`--counts`), which every counted
     /// result is checked on besides its times. Counts barely move with the
     /// machine (docs/counts.md measures their spread), so a far smaller
     /// change than a time's is a real one: 0.5%.
-    public var countThreshold = 0.005
+    package var countThreshold = 0.005
 
     /// A comparer with these settings; the defaults are launchprof's (5%, 0.01, relative to the reference).
-    public init(
+    package init(
         threshold: Double = 0.05, significance: Double = 0.01, confidence: Double = 0.95,
         defaultChecks: [RegressionCheck] = [RegressionCheck(metric: .wallToReady)], budgets: [Budget] = [],
         relativeToReference: Bool = true
@@ -52,22 +52,22 @@ public struct BaselineComparer: Sendable {
     }
 
     /// A reference target's runs on both sides, in one mode.
-    public struct ReferencePair: Sendable {
+    package struct ReferencePair: Sendable {
         /// The reference target's name.
-        public var name: String
+        package var name: String
         /// The reference's runs in the baseline.
-        public var baseline: BenchmarkResult
+        package var baseline: BenchmarkResult
         /// The reference's runs now.
-        public var current: BenchmarkResult
+        package var current: BenchmarkResult
         /// Runs on each side of a round whose median is the divisor: 0
         /// divides by the reference's time in the same round (a named
         /// reference); launchprof's calibration (a short workload whose
         /// single runs spike on a busy machine) uses the median of the
         /// rounds around it, which follows the drift and not the spikes.
-        public var window: Int
+        package var window: Int
 
         /// A pair of the reference `name`'s results.
-        public init(name: String, baseline: BenchmarkResult, current: BenchmarkResult, window: Int = 0) {
+        package init(name: String, baseline: BenchmarkResult, current: BenchmarkResult, window: Int = 0) {
             self.name = name
             self.baseline = baseline
             self.current = current
@@ -77,7 +77,7 @@ public struct BaselineComparer: Sendable {
 
     /// Compares every target and mode present in both documents, each with
     /// `checks` (default: `checks(for:)`, the default checks and the budgets').
-    public func compare(
+    package func compare(
         baseline: ResultsDocument, current: ResultsDocument, baselineName: String,
         checks: ((BenchmarkResult) -> [RegressionCheck])? = nil
     ) -> BaselineComparison {
@@ -186,7 +186,7 @@ public struct BaselineComparer: Sendable {
 
     /// The default checks plus each budget's for this target and mode; one per
     /// metric and statistic, a budget's threshold winning over the default.
-    public func checks(for result: BenchmarkResult) -> [RegressionCheck] {
+    package func checks(for result: BenchmarkResult) -> [RegressionCheck] {
         var checks: [RegressionCheck] = []
         let fromBudgets = budgets.filter { $0.target == result.target.name && ($0.mode ?? result.mode) == result.mode }
             .map { RegressionCheck(metric: $0.metric, statistic: $0.statistic, threshold: $0.threshold) }
@@ -213,7 +213,7 @@ public struct BaselineComparer: Sendable {
     /// time: each run's value divided by the reference's time to ready in the
     /// same round (see `relativeValues`), on both sides, and those ratios
     /// compared.
-    public func compare(
+    package func compare(
         _ check: RegressionCheck, _ old: BenchmarkResult, _ new: BenchmarkResult, relativeTo reference: ReferencePair? = nil
     ) -> MetricChange? {
         let before = Self.values(check.metric, old), after = Self.values(check.metric, new)
@@ -320,7 +320,7 @@ public struct BaselineComparer: Sendable {
 extension ResultsDocument {
     /// FNV-1a 64 of the document's JSON, in hex: the same document read back
     /// from its file has the same fingerprint, any other document another.
-    public var fingerprint: String {
+    package var fingerprint: String {
         let bytes = (try? jsonData()).map { [UInt8]($0) } ?? []
         let hash = bytes.withUnsafeBufferPointer { lp_trace_checksum($0.baseAddress, $0.count) }
         return String(hash, radix: 16)
@@ -331,7 +331,7 @@ extension ResultsDocument {
     /// with the run's own checks and thresholds), else the per-run times
     /// (``Metric/perRunTimes(of:)``) compared afresh by their medians,
     /// relative to the results' reference as `run --baseline` would.
-    public func comparison(against baseline: ResultsDocument, named name: String) -> BaselineComparison {
+    package func comparison(against baseline: ResultsDocument, named name: String) -> BaselineComparison {
         if let existing = comparison, existing.baselineFingerprint == baseline.fingerprint { return existing }
         return BaselineComparer().compare(baseline: baseline, current: self, baselineName: name) { result in
             Metric.perRunTimes(of: [result]).map { RegressionCheck(metric: $0) }
@@ -343,7 +343,7 @@ extension Metric {
     /// The metrics measured per run as times that reports draw and compare:
     /// each result's headline (time to ready, or to exit) and its measured
     /// process entry, main, milestones and lifecycle phases, in order.
-    public static func perRunTimes(of results: [BenchmarkResult]) -> [Metric] {
+    package static func perRunTimes(of results: [BenchmarkResult]) -> [Metric] {
         var metrics: [Metric] = []
         for result in results {
             let headline = result.headlineMetric

@@ -21,16 +21,16 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
     public var drift: [MetricChange]?
     /// Why each target's time to ready changed: by phase and by interval
     /// (``LaunchAttribution``), for every target and mode on both sides.
-    public var attributions: [LaunchAttribution]?
+    package var attributions: [LaunchAttribution]?
     /// Where the launch's CPU went differently, by function, for targets
     /// profiled on both sides (`run --profile`, the baseline saved with its profiles).
-    public var profileDifferences: [ProfileDifference]?
+    package var profileDifferences: [ProfileDifference]?
     /// What the baseline was, exactly: ``ResultsDocument/fingerprint`` of
     /// the document compared with (nil in results saved before it was kept).
     public var baselineFingerprint: String?
 
     /// A comparison with the baseline named `baseline`, measured on `baselineDate`.
-    public init(
+    package init(
         baseline: String, baselineDate: String, baselineToolVersion: String, warnings: [ResultWarning], changes: [MetricChange],
         reference: String? = nil, drift: [MetricChange]? = nil, attributions: [LaunchAttribution]? = nil,
         baselineFingerprint: String? = nil
@@ -48,7 +48,7 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
 
     /// The attributions of the targets that regressed, once each, in the
     /// order of their regressions: what the reports explain.
-    public var regressedAttributions: [LaunchAttribution] {
+    package var regressedAttributions: [LaunchAttribution] {
         var shown: [LaunchAttribution] = []
         for regressed in regressions where !shown.contains(where: { $0.target == regressed.target && $0.mode == regressed.mode }) {
             if let attribution = attribution(of: regressed.target, regressed.mode) { shown.append(attribution) }
@@ -57,7 +57,7 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
     }
 
     /// The attribution of `target` in `mode`, if there is one.
-    public func attribution(of target: String, _ mode: LaunchMode) -> LaunchAttribution? {
+    package func attribution(of target: String, _ mode: LaunchMode) -> LaunchAttribution? {
         attributions?.first { $0.target == target && $0.mode == mode }
     }
 

@@ -3,7 +3,7 @@ import LaunchProfFiles
 import LaunchSupport
 
 /// Why a baseline could not be saved or read.
-public enum BaselineError: Error, Equatable, CustomStringConvertible {
+package enum BaselineError: Error, Equatable, CustomStringConvertible {
     /// The name is not a valid baseline name (letters, digits, `.`, `_`, `-`).
     case badName(String)
     /// No baseline of that name; `saved` lists those there are.
@@ -13,7 +13,7 @@ public enum BaselineError: Error, Equatable, CustomStringConvertible {
     /// The baseline could not be saved.
     case write(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badName(let name):
             "baseline name '\(name)' must be letters, digits, '.', '_' or '-' and not start with '.'"

@@ -6,33 +6,33 @@ import LaunchSupport
 /// results document (every run's raw values, the machine, the tool version,
 /// the date) to `<directory>/NAME.json`; `--baseline NAME` reads it back.
 /// `--baseline` also takes a path to any results JSON file.
-public struct BaselineStore: Sendable {
+package struct BaselineStore: Sendable {
     /// `.launchprof/baselines`, relative to the current directory by default.
-    public var directory: String
+    package var directory: String
 
     /// `.launchprof/baselines`, relative to the current directory.
-    public static let defaultDirectory = ".launchprof/baselines"
+    package static let defaultDirectory = ".launchprof/baselines"
 
     /// A store of baselines in `directory`.
-    public init(directory: String = BaselineStore.defaultDirectory) { self.directory = directory }
+    package init(directory: String = BaselineStore.defaultDirectory) { self.directory = directory }
 
     /// Where the baseline called `name` lives; a name with '/' or ending in
     /// `.json` is taken as a path.
-    public func path(for name: String) -> String {
+    package func path(for name: String) -> String {
         Self.isPath(name) ? name : "\(directory)/\(name).json"
     }
 
     static func isPath(_ name: String) -> Bool { name.contains("/") || name.hasSuffix(".json") }
 
     /// Checks a name for `--save-baseline`: letters, digits, '.', '_' and '-', not starting with '.'.
-    public static func validate(name: String) throws(BaselineError) {
+    package static func validate(name: String) throws(BaselineError) {
         let allowed = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }
         guard !name.isEmpty, allowed, !name.hasPrefix(".") else { throw .badName(name) }
     }
 
     /// Writes `document` as the baseline `name`, atomically, creating the directory.
     @discardableResult
-    public func save(_ document: ResultsDocument, as name: String) throws(BaselineError) -> String {
+    package func save(_ document: ResultsDocument, as name: String) throws(BaselineError) -> String {
         try Self.validate(name: name)
         let path = path(for: name)
         do {
@@ -48,7 +48,7 @@ public struct BaselineStore: Sendable {
     /// files (`NAME.profiles/`), so a later run's profiles can be compared
     /// with them after `.launchprof/profiles` was overwritten.
     @discardableResult
-    public func save(
+    package func save(
         _ document: ResultsDocument, as name: String, keepingProfiles profiles: [ProfileRecord]
     ) throws(BaselineError) -> String {
         try Self.validate(name: name)
@@ -80,7 +80,7 @@ public struct BaselineStore: Sendable {
     }
 
     /// Reads the baseline `name` (or the results file at that path).
-    public func load(_ name: String) throws(BaselineError) -> ResultsDocument {
+    package func load(_ name: String) throws(BaselineError) -> ResultsDocument {
         let path = path(for: name)
         if !Self.isPath(name), access(path, F_OK) != 0 {
             let saved =

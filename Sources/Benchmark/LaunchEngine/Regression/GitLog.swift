@@ -2,13 +2,13 @@ import Foundation
 
 /// The commits of a git repository, newest first, as `git log` lists them
 /// from HEAD: the order a history follows with `--repository`.
-public enum GitLog {
+package enum GitLog {
     /// The most commits read (a 41-byte line each: 41 MB).
-    public static let largestCount = 1_000_000
+    package static let largestCount = 1_000_000
 
     /// The full hashes of `repository`'s history from HEAD, newest first
     /// (`git -C REPOSITORY log --format=%H`); the repository is only read.
-    public static func commits(in repository: String) throws(HistoryError) -> [String] {
+    package static func commits(in repository: String) throws(HistoryError) -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-C", repository, "log", "--format=%H", "--max-count=\(largestCount)"]

@@ -2,65 +2,65 @@ import LaunchSupport
 
 /// Change points in every series of a results history, and the verdict
 /// a nightly job exits with (`launchprof history`, `--export-json`).
-public struct HistoryAnalysis: Sendable, Codable {
+package struct HistoryAnalysis: Sendable, Codable {
     /// The schema version of the JSON.
-    public static let currentVersion = 1
+    package static let currentVersion = 1
 
     /// One series: its size, noise and change points.
-    public struct Series: Sendable, Codable {
+    package struct Series: Sendable, Codable {
         /// What it is.
-        public var key: HistorySeriesKey
+        package var key: HistorySeriesKey
         /// Its points (runs).
-        public var points: Int
+        package var points: Int
         /// When its first and last runs were measured.
-        public var firstDate: String
+        package var firstDate: String
         /// When its last run was measured.
-        public var lastDate: String
+        package var lastDate: String
         /// The newest run's commit.
-        public var lastCommit: String?
+        package var lastCommit: String?
         /// The median of its newest segment (since its last change point).
-        public var currentMedian: Double
+        package var currentMedian: Double
         /// σ̂ of successive differences, in the metric's unit.
-        public var noise: Double
+        package var noise: Double
         /// Its change points, oldest first.
-        public var changes: [HistoryChange]
+        package var changes: [HistoryChange]
     }
 
     /// What was asked of the detector.
-    public struct Parameters: Sendable, Codable, Equatable {
+    package struct Parameters: Sendable, Codable, Equatable {
         /// Points per split window.
-        public var windowLength: Int
+        package var windowLength: Int
         /// The largest p-value of a change point.
-        public var maxPValue: Double
+        package var maxPValue: Double
         /// The smallest relative change kept.
-        public var minimumChange: Double
+        package var minimumChange: Double
         /// How many noise σ̂ a change must be.
-        public var noiseMultiple: Double
+        package var noiseMultiple: Double
         /// A regression beyond this (relative) at a series' newest change point fails.
-        public var threshold: Double
+        package var threshold: Double
         /// How points are ordered: "date" or "git log".
-        public var order: String
+        package var order: String
     }
 
     /// The schema version.
-    public var version = HistoryAnalysis.currentVersion
+    package var version = HistoryAnalysis.currentVersion
     /// The method and where it is from.
-    public var method =
+    package var method =
         "E-divisive means (Matteson & James 2014) with a two-sided Student's t-test and Hunter's split and merge "
         + "(Fleming et al., ICPE 2023; Apache Otava), changes under the series' noise left out"
     /// The detector's parameters.
-    public var parameters: Parameters
+    package var parameters: Parameters
     /// Results files read.
-    public var files: Int
+    package var files: Int
     /// Files left out, and why.
-    public var skipped: [ResultsHistory.Skipped]
+    package var skipped: [ResultsHistory.Skipped]
     /// Every series, sorted by target, mode, metric and machine.
-    public var series: [Series]
+    package var series: [Series]
     /// The series whose newest change point is a regression beyond the threshold.
-    public var failing: [HistoryChange]
+    package var failing: [HistoryChange]
 
     /// Finds the change points of every series of `history` with `detector`.
-    public init(history: ResultsHistory, detector: EDivisiveMeans, threshold: Double, byGitLog: Bool) {
+    package init(history: ResultsHistory, detector: EDivisiveMeans, threshold: Double, byGitLog: Bool) {
         parameters = Parameters(
             windowLength: detector.windowLength, maxPValue: detector.maxPValue, minimumChange: detector.minimumChange,
             noiseMultiple: detector.noiseMultiple, threshold: threshold, order: byGitLog ? "git log" : "date")
@@ -88,11 +88,11 @@ public struct HistoryAnalysis: Sendable, Codable {
     }
 
     /// 1 when a series' newest change point is a regression beyond the threshold, else 0.
-    public var exitStatus: LaunchExitStatus { failing.isEmpty ? .success : .gateFailed }
+    package var exitStatus: LaunchExitStatus { failing.isEmpty ? .success : .gateFailed }
 
     /// Every change point, oldest first by series.
-    public var changes: [HistoryChange] { series.flatMap(\.changes) }
+    package var changes: [HistoryChange] { series.flatMap(\.changes) }
 
     /// Writes the analysis as JSON, whole or not at all.
-    public func writeJSON(to path: String) throws { try JSONDocument.write(self, to: path) }
+    package func writeJSON(to path: String) throws { try JSONDocument.write(self, to: path) }
 }

@@ -1,44 +1,44 @@
 /// A change point in one series of a history: where the level moved,
 /// which run measured it first, and by how much.
-public struct HistoryChange: Sendable, Equatable, Codable {
+package struct HistoryChange: Sendable, Equatable, Codable {
     /// The series.
-    public var series: HistorySeriesKey
+    package var series: HistorySeriesKey
     /// The first point after the change (0 the oldest).
-    public var index: Int
+    package var index: Int
     /// The first commit measured after the change, if the results say.
-    public var commit: String?
+    package var commit: String?
     /// The last commit measured before it.
-    public var previousCommit: String?
+    package var previousCommit: String?
     /// When the first run after the change was measured.
-    public var date: String
+    package var date: String
     /// The results file of that run.
-    public var source: String
+    package var source: String
     /// The median of the series' segment before the change (from the
     /// previous change point), in the metric's unit.
-    public var medianBefore: Double
+    package var medianBefore: Double
     /// The median of the segment after (to the next change point).
-    public var medianAfter: Double
+    package var medianAfter: Double
     /// (after − before) / before: positive is slower (larger), for every
     /// metric launchprof measures.
-    public var change: Double
+    package var change: Double
     /// The two-sided Student's t-test between the segments.
-    public var pValue: Double
+    package var pValue: Double
     /// Its t statistic; nil when neither segment varies (t is infinite).
-    public var tStatistic: Double?
+    package var tStatistic: Double?
     /// Its degrees of freedom.
-    public var degreesOfFreedom: Int
+    package var degreesOfFreedom: Int
     /// The points either side.
-    public var pointsBefore: Int
+    package var pointsBefore: Int
     /// The points after, to the next change point or the end.
-    public var pointsAfter: Int
+    package var pointsAfter: Int
     /// The series' noise the change was held to (σ̂ of successive differences).
-    public var noise: Double
+    package var noise: Double
 
     /// A larger value after the change: slower, bigger, more.
-    public var isRegression: Bool { change > 0 }
+    package var isRegression: Bool { change > 0 }
 
     /// The change point `point` of `points`, the series `series`.
-    public init(_ point: EDivisiveMeans.ChangePoint, of series: HistorySeriesKey, points: [HistoryPoint], next: Int?, previous: Int?) {
+    package init(_ point: EDivisiveMeans.ChangePoint, of series: HistorySeriesKey, points: [HistoryPoint], next: Int?, previous: Int?) {
         self.series = series
         index = point.index
         let first = points[point.index]

@@ -1,5 +1,5 @@
 /// Why a history cannot be read from the inputs given.
-public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A path that does not exist.
     case missing(String)
     /// A file named on its own that is not a readable results file.
@@ -11,7 +11,7 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `git log` in the repository given failed.
     case gitFailed(repository: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path): "'\(path)' does not exist"
         case .unreadable(let error): error.description

@@ -1,16 +1,16 @@
 /// One run's value of one series: a metric's median in one results file.
-public struct HistoryPoint: Sendable, Equatable, Codable {
+package struct HistoryPoint: Sendable, Equatable, Codable {
     /// The median over that run's launches, in the metric's unit.
-    public var median: Double
+    package var median: Double
     /// The commit measured (the results' `commit` label), if CI said.
-    public var commit: String?
+    package var commit: String?
     /// When it was measured (ISO 8601, UTC, as the results say).
-    public var date: String
+    package var date: String
     /// The results file it was read from.
-    public var source: String
+    package var source: String
 
     /// A point with these values.
-    public init(median: Double, commit: String?, date: String, source: String) {
+    package init(median: Double, commit: String?, date: String, source: String) {
         self.median = median
         self.commit = commit
         self.date = date

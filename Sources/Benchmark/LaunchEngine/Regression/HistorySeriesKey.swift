@@ -1,17 +1,17 @@
 /// What one series of a history is: a target's metric in one mode on one
 /// machine (CI's runner name, else the host name).
-public struct HistorySeriesKey: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+package struct HistorySeriesKey: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
     /// The target's name.
-    public var target: String
+    package var target: String
     /// The page-cache mode.
-    public var mode: LaunchMode
+    package var mode: LaunchMode
     /// The metric's key (`Metric.key`: `wall_to_ready`, `max_rss`, …).
-    public var metric: String
+    package var metric: String
     /// The machine: the results' `runner` label, else its host name.
-    public var machine: String
+    package var machine: String
 
     /// A key with these values.
-    public init(target: String, mode: LaunchMode, metric: String, machine: String) {
+    package init(target: String, mode: LaunchMode, metric: String, machine: String) {
         self.target = target
         self.mode = mode
         self.metric = metric
@@ -19,10 +19,10 @@ public struct HistorySeriesKey: Sendable, Hashable, Codable, Comparable, CustomS
     }
 
     /// "target (mode) metric on machine", as the report prints it.
-    public var description: String { "\(target) (\(mode.rawValue)) \(metric) on \(machine)" }
+    package var description: String { "\(target) (\(mode.rawValue)) \(metric) on \(machine)" }
 
     /// By target, mode, metric, then machine: the order a history lists its series.
-    public static func < (lhs: HistorySeriesKey, rhs: HistorySeriesKey) -> Bool {
+    package static func < (lhs: HistorySeriesKey, rhs: HistorySeriesKey) -> Bool {
         (lhs.target, lhs.mode.rawValue, lhs.metric, lhs.machine) < (rhs.target, rhs.mode.rawValue, rhs.metric, rhs.machine)
     }
 }

@@ -23,7 +23,7 @@ extension LaunchAttribution {
     /// unknown, the phases before main, and the unexplained rest: five
     /// figures that add up to the total change. Nil when no counted interval
     /// has its CPU time known (traces without it).
-    public var pathCPUSplit: (onCPU: Double, offCPU: Double, unknown: Double, preMain: Double, unexplained: Double)? {
+    package var pathCPUSplit: (onCPU: Double, offCPU: Double, unknown: Double, preMain: Double, unexplained: Double)? {
         guard let unexplained else { return nil }
         let counted = countedContributors
         let intervals = counted.filter { $0.kind == .interval }

@@ -3,11 +3,11 @@ import LaunchSupport
 
 extension LaunchAttribution {
     /// A shared library the launch loads on one side of a comparison only.
-    public struct LibraryChange: Sendable, Equatable, Codable {
+    package struct LibraryChange: Sendable, Equatable, Codable {
         /// The library, as the loader resolved it.
-        public var path: String
+        package var path: String
         /// True: loaded now and not in the baseline; false: no longer loaded.
-        public var isNew: Bool
+        package var isNew: Bool
 
         /// The libraries on one side only, new ones first, by name; nil when
         /// either side's are unknown. A library is matched by its file name,
@@ -25,7 +25,7 @@ extension LaunchAttribution {
     /// change beside it (and, cold, what it read from disk); from the
     /// resolved dependencies when both sides have them, else from a cold
     /// launch's reads.
-    public var librarySentences: [String] {
+    package var librarySentences: [String] {
         // Without process entry or main (a program that does not link
         // LaunchProf), pre-main is not told apart from the rest.
         let preMain =

@@ -4,22 +4,22 @@ import LaunchSupport
 extension LaunchAttribution {
     /// How the dynamic loader's time on one library changed (`run --loader`
     /// on both sides): medians of the audited launches, ns.
-    public struct LoaderChange: Sendable, Equatable, Codable {
+    package struct LoaderChange: Sendable, Equatable, Codable {
         /// The library (the current side's path when it has one).
-        public var path: String
+        package var path: String
         /// Its loader time (map + relocate + init) in the baseline; nil: not loaded then.
-        public var before: Double?
+        package var before: Double?
         /// Its loader time now; nil: no longer loaded.
-        public var after: Double?
+        package var after: Double?
         /// The change of Map, now − baseline (0 for a side without it).
-        public var map: Double
+        package var map: Double
         /// The change of Relocate~ (estimated).
-        public var relocate: Double
+        package var relocate: Double
         /// The change of Init.
-        public var initialize: Double
+        package var initialize: Double
 
         /// after − before.
-        public var change: Double { (after ?? 0) - (before ?? 0) }
+        package var change: Double { (after ?? 0) - (before ?? 0) }
 
         /// The libraries of either side, largest change first (at most
         /// `limit`); nil unless both sides were audited. Matched by file name.
@@ -60,7 +60,7 @@ extension LaunchAttribution {
     /// The libraries whose loader time changed most (both sides audited),
     /// when pre-main changed (or, without pre-main marks, the launch did):
     /// one sentence, the three largest changes of at least 20 µs.
-    public var loaderSentences: [String] {
+    package var loaderSentences: [String] {
         guard let loader else { return [] }
         let changed = (preMainChange ?? totalChange)
         guard abs(changed) >= 0.01 * baselineReady || libraries?.isEmpty == false else { return [] }

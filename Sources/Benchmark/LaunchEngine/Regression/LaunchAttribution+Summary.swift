@@ -6,26 +6,26 @@ extension LaunchAttribution {
     /// first: with traced intervals, the contributing leaves of the launch
     /// path and the phases before main (disjoint in time); without, the
     /// contributing phases (consecutive, so disjoint too).
-    public var countedContributors: [Part] {
+    package var countedContributors: [Part] {
         unexplained == nil ? contributors : contributors.filter(\.isCounted)
     }
 
     /// Contributing intervals off the launch path: work that changed but that
     /// the launch did not wait for (it can still slow the launch by taking CPU).
-    public var offPathContributors: [Part] {
+    package var offPathContributors: [Part] {
         contributors.filter { $0.kind == .interval && $0.thread == "off" }
     }
 
     /// What no counted part explains, as a sentence (with traced intervals,
     /// when it is at least 1% of the change); nil otherwise.
-    public var unexplainedSentence: String? {
+    package var unexplainedSentence: String? {
         guard let unexplained, totalChange != 0, abs(unexplained) >= 0.01 * abs(totalChange) else { return nil }
         let rest = countedContributors.isEmpty ? "" : "the rest, "
         return "\(rest)\(Self.signed(unexplained)) (\(Self.share(unexplained / totalChange))), is in no named part of the launch path"
     }
 
     /// Libraries (and other files of a cold launch) on one side only, as sentences.
-    public var fileSentences: [String] {
+    package var fileSentences: [String] {
         (files ?? []).filter { $0.isNew || $0.isGone }.map { file in
             let name = (file.path as NSString).lastPathComponent
             return file.isNew
@@ -39,7 +39,7 @@ extension LaunchAttribution {
     /// (so that the shares add up to the change), work off the path that
     /// changed, and how much of the change was work on CPU (each named
     /// step's own, from the thread CPU time of the thread that ran it).
-    public var summaryLines: [String] {
+    package var summaryLines: [String] {
         let prefix = "\(target) (\(mode.rawValue)): "
         let total = MetricChange.percent(baselineReady > 0 ? totalChange / baselineReady : 0)
         let fileLines = librarySentences.prefix(3).map { prefix + $0 }

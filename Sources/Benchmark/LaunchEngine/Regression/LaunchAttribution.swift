@@ -9,11 +9,11 @@ import LaunchSupport
 /// interval and p-value. Parts whose change is significant and not trivial
 /// are contributors, largest first, each with the share of the total change
 /// it explains; what the intervals do not explain is said to be unexplained.
-public struct LaunchAttribution: Sendable, Equatable, Codable {
+package struct LaunchAttribution: Sendable, Equatable, Codable {
     /// One part of the launch and its change.
-    public struct Part: Sendable, Equatable, Codable {
+    package struct Part: Sendable, Equatable, Codable {
         /// A phase of the launch, or a signpost interval.
-        public enum Kind: String, Sendable, Equatable, Codable {
+        package enum Kind: String, Sendable, Equatable, Codable {
             /// A stretch between two points of the launch (spawn, process entry, main, milestones, ready).
             case phase
             /// A signpost interval, by name and thread role.
@@ -21,39 +21,39 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
         }
 
         /// Phase or interval.
-        public var kind: Kind
+        package var kind: Kind
         /// What a person reads: "main → index ready", "interval 'build index' (main thread)".
-        public var name: String
+        package var name: String
         /// The median in the baseline's runs, in nanoseconds.
-        public var baseline: Double
+        package var baseline: Double
         /// The median in the current runs, in nanoseconds.
-        public var current: Double
+        package var current: Double
         /// The change of the median, current − baseline, in nanoseconds.
-        public var change: Double
+        package var change: Double
         /// The lower end of the change's 95% confidence interval (bootstrap).
-        public var changeLow: Double
+        package var changeLow: Double
         /// The upper end of the change's 95% confidence interval.
-        public var changeHigh: Double
+        package var changeHigh: Double
         /// The Mann–Whitney U test's two-sided p-value.
-        public var pValue: Double
+        package var pValue: Double
         /// change / the total change of time to ready.
-        public var share: Double
+        package var share: Double
         /// Significant, its interval excludes zero, and at least 1% of the baseline's time to ready.
-        public var isContributor: Bool
+        package var isContributor: Bool
         /// An interval's role on the launch's critical path (``IntervalTime/thread``); nil for a phase.
-        public var thread: String? = nil
+        package var thread: String? = nil
         /// A phase that ends at process entry or main, before every interval.
-        public var isPreMain: Bool? = nil
+        package var isPreMain: Bool? = nil
         /// An interval's change of time on CPU, in nanoseconds (median against
         /// median): the thread CPU time of the threads that ran it, so on the
         /// pool as on the main thread. Nil for a phase, and when any run has
         /// it unknown (``IntervalTime/onCPU``).
-        public var onCPUChange: Double? = nil
+        package var onCPUChange: Double? = nil
 
         /// ``change`` split into work on CPU and time off CPU: on CPU is
         /// ``onCPUChange`` held between 0 and the change (noise can put it
         /// beyond), off CPU the rest, so the two add up to the change.
-        public var cpuSplit: (onCPU: Double, offCPU: Double)? {
+        package var cpuSplit: (onCPU: Double, offCPU: Double)? {
             guard let onCPUChange else { return nil }
             let onCPU = max(min(0, change), min(max(0, change), onCPUChange))
             return (onCPU, change - onCPU)
@@ -61,12 +61,12 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
 
         /// Whether its change is part of the explained change: a leaf of the
         /// launch path, or a phase before main (intervals come after it).
-        public var isCounted: Bool {
+        package var isCounted: Bool {
             kind == .phase ? isPreMain == true : LaunchAttribution.countedRoles.contains(thread ?? "")
         }
 
         /// Its row in a report's table, plain text in ``LaunchAttribution/tableHeader``'s order.
-        public var cells: [String] {
+        package var cells: [String] {
             [
                 name, HumanUnits.duration(baseline), HumanUnits.duration(current), LaunchAttribution.signed(change),
                 "\(LaunchAttribution.signed(changeLow)) … \(LaunchAttribution.signed(changeHigh))",
@@ -76,67 +76,67 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
     }
 
     /// The target.
-    public var target: String
+    package var target: String
     /// Its page-cache mode.
-    public var mode: LaunchMode
+    package var mode: LaunchMode
     /// Median time to ready in the baseline, in nanoseconds.
-    public var baselineReady: Double
+    package var baselineReady: Double
     /// Median time to ready now, in nanoseconds.
-    public var currentReady: Double
+    package var currentReady: Double
     /// currentReady − baselineReady: what the parts' changes are shares of.
-    public var totalChange: Double
+    package var totalChange: Double
     /// The phases, in launch order.
-    public var phases: [Part]
+    package var phases: [Part]
     /// The intervals of traced runs (`--trace-runs` on both sides), largest change first.
-    public var intervals: [Part]
+    package var intervals: [Part]
     /// The part of the total change no contributing interval explains, in
     /// nanoseconds (nil without traced intervals on both sides).
-    public var unexplained: Double?
+    package var unexplained: Double?
     /// The change of the time the launch spent off CPU, in nanoseconds: how
     /// much of the change was waiting (I/O, locks, sleeps, other threads)
     /// rather than work. The main thread's own (time to ready minus its CPU
     /// time, `LP1 maincpu`) when every run of a LaunchProf program reported
     /// it, else time to ready minus the whole process tree's CPU; by median.
-    public var offCPUChange: Double? = nil
+    package var offCPUChange: Double? = nil
     /// Whether ``offCPUChange`` and ``cpuChange`` are the main thread's own.
-    public var offCPUIsMainThread: Bool? = nil
+    package var offCPUIsMainThread: Bool? = nil
     /// The change of the CPU time the launch used, in nanoseconds (median
     /// against median): the main thread's when the launch path ran on it
     /// (``offCPUIsMainThread``), else the whole process's.
-    public var cpuChange: Double? = nil
+    package var cpuChange: Double? = nil
     /// Cold runs: what each file of the launch (the executable, its shared
     /// libraries, `--evict` paths) read from disk, before and after; files
     /// on one side only are libraries added or dropped. Empty for warm runs.
-    public var files: [FileChange]? = nil
+    package var files: [FileChange]? = nil
     /// Shared libraries the launch loads on one side only, from each side's
     /// resolved dependencies (``BenchmarkResult/libraries``), warm or cold;
     /// nil when either side's are unknown.
-    public var libraries: [LibraryChange]? = nil
+    package var libraries: [LibraryChange]? = nil
     /// The change of the time before main (spawn → main, or → process
     /// entry), in nanoseconds: where a library added or dropped shows.
-    public var preMainChange: Double? = nil
+    package var preMainChange: Double? = nil
     /// The libraries whose dynamic-loader time changed most (map, relocate,
     /// init), when both sides were audited (`run --loader`); nil otherwise.
-    public var loader: [LoaderChange]? = nil
+    package var loader: [LoaderChange]? = nil
 
     /// One file's reads in cold runs, before and after.
-    public struct FileChange: Sendable, Equatable, Codable {
+    package struct FileChange: Sendable, Equatable, Codable {
         /// The file.
-        public var path: String
+        package var path: String
         /// Median bytes read from disk per cold launch in the baseline; nil: not in its file set.
-        public var bytesBefore: Double?
+        package var bytesBefore: Double?
         /// Median bytes read per cold launch now; nil: not in the file set now.
-        public var bytesAfter: Double?
+        package var bytesAfter: Double?
 
         /// A file the launch has now and did not have (a new shared library).
-        public var isNew: Bool { bytesBefore == nil && bytesAfter != nil }
+        package var isNew: Bool { bytesBefore == nil && bytesAfter != nil }
         /// A file the launch no longer has.
-        public var isGone: Bool { bytesBefore != nil && bytesAfter == nil }
+        package var isGone: Bool { bytesBefore != nil && bytesAfter == nil }
     }
 
     /// The contributors, largest change first: intervals (the more precise
     /// answer) before phases, each with its share.
-    public var contributors: [Part] {
+    package var contributors: [Part] {
         let largestFirst: (Part, Part) -> Bool = { abs($0.change) > abs($1.change) }
         return intervals.filter(\.isContributor).sorted(by: largestFirst) + phases.filter(\.isContributor).sorted(by: largestFirst)
     }
@@ -146,7 +146,7 @@ public struct LaunchAttribution: Sendable, Equatable, Codable {
     package static let countedRoles: Set<String> = ["path", "main"]
 
     /// The columns of a report's table of parts (``Part/cells``).
-    public static let tableHeader = ["Part", "Baseline", "Now", "Change", "95% CI", "Share", "p"]
+    package static let tableHeader = ["Part", "Baseline", "Now", "Change", "95% CI", "Share", "p"]
 
     package static func signed(_ nanoseconds: Double) -> String {
         (nanoseconds < 0 ? "-" : "+") + HumanUnits.duration(abs(nanoseconds))
@@ -161,7 +161,7 @@ extension LaunchAttribution {
     /// The attribution of `current`'s change against `baseline` (one target
     /// and mode), from the successful runs of each; nil when either side has
     /// no successful run.
-    public static func attribute(
+    package static func attribute(
         baseline: BenchmarkResult, current: BenchmarkResult, significance: Double = RunDefaults.significance
     ) -> LaunchAttribution? {
         let before = baseline.runs.filter(\.exit.isSuccess), after = current.runs.filter(\.exit.isSuccess)

@@ -9,32 +9,32 @@ import LaunchSupport
 /// (``ResultsSummaries``: its size bounded, its version first, every
 /// summary's figure in range) and dropped, so memory grows with the number
 /// of points, not with the files' runs.
-public struct ResultsHistory: Sendable {
+package struct ResultsHistory: Sendable {
     /// A file left out, and why.
-    public struct Skipped: Sendable, Equatable, Codable {
+    package struct Skipped: Sendable, Equatable, Codable {
         /// The file.
-        public var path: String
+        package var path: String
         /// Why it was left out.
-        public var reason: String
+        package var reason: String
     }
 
     /// The most results files one history reads.
-    public static let largestFileCount = 100_000
+    package static let largestFileCount = 100_000
 
     /// Each series and its points, oldest first; series sorted by key.
-    public var series: [(key: HistorySeriesKey, points: [HistoryPoint])]
+    package var series: [(key: HistorySeriesKey, points: [HistoryPoint])]
     /// How many results files were read.
-    public var files: Int
+    package var files: Int
     /// Files of the directories given that are not results, and results
     /// left out of a git order (no commit, or one not in the log).
-    public var skipped: [Skipped]
+    package var skipped: [Skipped]
 
     /// Reads `paths`: results files, and directories searched (recursively)
     /// for `.json` files. A file named on its own must be a results file; in
     /// a directory, JSON that is not one is skipped and listed. With
     /// `commitOrder` (full hashes, newest first, as `git log` prints them)
     /// runs are ordered by their commit's place in it, else by their date.
-    public static func load(_ paths: [String], commitOrder: [String]? = nil) throws(HistoryError) -> ResultsHistory {
+    package static func load(_ paths: [String], commitOrder: [String]? = nil) throws(HistoryError) -> ResultsHistory {
         var skipped: [Skipped] = []
         var files: [(path: String, directory: String?)] = []
         for path in paths {

@@ -1,19 +1,19 @@
 /// What `launchprof run` measures: targets, modes, how many runs.
-public struct BenchmarkPlan: Sendable {
+package struct BenchmarkPlan: Sendable {
     /// What to launch, in the order reports list them.
-    public var targets: [LaunchTarget]
+    package var targets: [LaunchTarget]
     /// Every target runs in each of these modes.
-    public var modes: [LaunchMode]
+    package var modes: [LaunchMode]
     /// Unrecorded runs per target and mode before measuring (hyperfine's --warmup).
-    public var warmup: Int
+    package var warmup: Int
     /// When to stop measuring each target and mode.
-    public var stopping: StoppingRule
+    package var stopping: StoppingRule
     /// Per target name, settings that replace the plan-wide ones (a config
     /// file can give each target its own modes, runs, warm-ups and timeout).
-    public var schedules: [String: TargetSchedule]
+    package var schedules: [String: TargetSchedule]
 
     /// A plan: every target in `modes`, with `warmup` unmeasured runs and `stopping` deciding the measured runs, unless its schedule says otherwise.
-    public init(
+    package init(
         targets: [LaunchTarget], modes: [LaunchMode] = [.warm], warmup: Int = 3, stopping: StoppingRule = StoppingRule(),
         schedules: [String: TargetSchedule] = [:]
     ) {
@@ -25,14 +25,14 @@ public struct BenchmarkPlan: Sendable {
     }
 
     /// The page-cache modes `target` runs in: its schedule's, else the plan's.
-    public func modes(of target: LaunchTarget) -> [LaunchMode] { schedules[target.name]?.modes ?? modes }
+    package func modes(of target: LaunchTarget) -> [LaunchMode] { schedules[target.name]?.modes ?? modes }
     /// The warm-up runs of `target`: its schedule's, else the plan's.
-    public func warmup(of target: LaunchTarget) -> Int { schedules[target.name]?.warmup ?? warmup }
+    package func warmup(of target: LaunchTarget) -> Int { schedules[target.name]?.warmup ?? warmup }
     /// When `target` has enough measured runs: its schedule's rule, else the plan's.
-    public func stopping(of target: LaunchTarget) -> StoppingRule { schedules[target.name]?.stopping ?? stopping }
+    package func stopping(of target: LaunchTarget) -> StoppingRule { schedules[target.name]?.stopping ?? stopping }
     /// Every mode some target runs in.
-    public var allModes: Set<LaunchMode> { Set(targets.flatMap { modes(of: $0) }) }
+    package var allModes: Set<LaunchMode> { Set(targets.flatMap { modes(of: $0) }) }
     /// The target's own timeout (its schedule's), nil when it has none;
     /// ``LaunchPlan`` decides which timeout wins.
-    public func timeout(of target: LaunchTarget) -> Duration? { schedules[target.name]?.timeout }
+    package func timeout(of target: LaunchTarget) -> Duration? { schedules[target.name]?.timeout }
 }

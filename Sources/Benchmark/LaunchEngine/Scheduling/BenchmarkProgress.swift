@@ -1,9 +1,9 @@
 /// One finished run, for a progress display.
 public struct BenchmarkProgress: Sendable {
     /// The run just measured: target, mode, index, warm-up or not.
-    public var context: RunContext
+    package var context: RunContext
     /// The run just measured, as observed.
-    public var observed: ObservedRun
+    package var observed: ObservedRun
     /// Measured runs of this target and mode so far (0 during warm-ups).
     public var measuredRuns: Int
     /// The planned count when fixed (`--runs`), else nil.

@@ -11,20 +11,20 @@ import LaunchSupport
 /// Adaptive stopping uses ``StoppingRule/shouldStop(runsSoFar:elapsed:)``,
 /// with `elapsed` the wall time since the measured runs began (all targets
 /// together, since they interleave).
-public struct BenchmarkRunner {
+package struct BenchmarkRunner {
     /// The targets, modes and run counts.
-    public var plan: BenchmarkPlan
+    package var plan: BenchmarkPlan
     /// What runs one launch and measures it.
-    public var executor: any RunExecutor
+    package var executor: any RunExecutor
     /// Needed for cold mode; prepares the page cache before each cold run.
-    public var coldCache: (any ColdCachePreparer)?
+    package var coldCache: (any ColdCachePreparer)?
     /// Stops the benchmark when it fires; nil: only a failed run does.
-    public var interrupt: InterruptMonitor?
+    package var interrupt: InterruptMonitor?
     /// Called after each run (warm-ups too), with the runs measured so far.
-    public var progress: ((BenchmarkProgress) -> Void)?
+    package var progress: ((BenchmarkProgress) -> Void)?
 
     /// A runner of `plan` through `executor`.
-    public init(
+    package init(
         plan: BenchmarkPlan, executor: any RunExecutor, coldCache: (any ColdCachePreparer)? = nil,
         interrupt: InterruptMonitor? = nil, progress: ((BenchmarkProgress) -> Void)? = nil
     ) {
@@ -60,7 +60,7 @@ public struct BenchmarkRunner {
 
     /// Runs the whole plan. Never throws: failures and interrupts end the
     /// benchmark early and are reported in the outcome.
-    public func run() -> MeasuredRuns {
+    package func run() -> MeasuredRuns {
         var slots = plan.targets.flatMap { target in
             plan.modes(of: target).map {
                 Slot(

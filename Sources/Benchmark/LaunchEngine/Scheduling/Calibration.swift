@@ -22,9 +22,9 @@ import Glibc
 /// the median of the calibration's five rounds around each run
 /// (``BaselineComparer``), which follows the drift and not a single run's
 /// spike, and gives a verdict only when the change holds as measured too.
-public enum Calibration {
+package enum Calibration {
     /// The calibration target's name in plans, results and reports.
-    public static let targetName = "launchprof-calibration"
+    package static let targetName = "launchprof-calibration"
 
     /// Launches of `true` per calibration run.
     static let launches = 10
@@ -32,7 +32,7 @@ public enum Calibration {
     static let iterations = 1000
 
     /// The calibration target: `/bin/sh -c 'TRUE; TRUE; …'`, ready at its exit.
-    public static var target: LaunchTarget {
+    package static var target: LaunchTarget {
         let script =
             Array(repeating: program, count: launches).joined(separator: "; ")
             + "; i=0; while [ $i -lt \(iterations) ]; do i=$((i+1)); done"

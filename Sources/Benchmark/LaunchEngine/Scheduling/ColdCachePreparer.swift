@@ -1,7 +1,7 @@
 /// Makes the next run of a target cold: evicts its files from the page cache
 /// and reports their residency just before the run, and again just after it
 /// (what the launch read from disk).
-public protocol ColdCachePreparer: Sendable {
+package protocol ColdCachePreparer: Sendable {
     /// Called before every cold run (warm-ups included).
     func prepare(target: LaunchTarget) throws -> ResidencyReport?
     /// Called after every cold run with what ``prepare(target:)`` returned:
@@ -10,7 +10,7 @@ public protocol ColdCachePreparer: Sendable {
 }
 
 extension ColdCachePreparer {
-    public func measureAfterRun(_ report: ResidencyReport) -> ResidencyReport { report }
+    package func measureAfterRun(_ report: ResidencyReport) -> ResidencyReport { report }
 }
 
 extension PageCacheEvictor: ColdCachePreparer {}

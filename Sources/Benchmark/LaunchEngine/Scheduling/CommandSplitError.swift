@@ -1,13 +1,13 @@
 import LaunchSupport
 
 /// A command string that cannot be split into words.
-public enum CommandSplitError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CommandSplitError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A quote opened and never closed.
     case unterminatedQuote(Character, String)
     /// A backslash at the end of the command, escaping nothing.
     case trailingBackslash(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unterminatedQuote(let quote, let command):
             "command \(command.debugDescription) has an unterminated \(quote) quote; close it, or pass the "

@@ -11,14 +11,14 @@ import LaunchSupport
 ///
 /// It works on bytes: quotes, backslashes and blanks are ASCII, and every
 /// other byte (UTF-8 or not) is kept as it is.
-public enum CommandSplitter {
+package enum CommandSplitter {
     /// argv for `command`; throws on an unterminated quote or trailing backslash.
-    public static func split(_ command: String) throws(CommandSplitError) -> [String] {
+    package static func split(_ command: String) throws(CommandSplitError) -> [String] {
         try split(ByteString(command)).map(\.string)
     }
 
     /// argv for `command`, byte for byte.
-    public static func split(_ command: ByteString) throws(CommandSplitError) -> [ByteString] {
+    package static func split(_ command: ByteString) throws(CommandSplitError) -> [ByteString] {
         var words: [ByteString] = []
         var word: [UInt8] = []
         var inWord = false

@@ -1,14 +1,14 @@
 /// What a benchmark produced, complete or not.
-public struct MeasuredRuns: Sendable {
+package struct MeasuredRuns: Sendable {
     /// One per target and mode, in plan order, with summaries and warnings.
-    public var results: [BenchmarkResult]
+    package var results: [BenchmarkResult]
     /// SIGINT stopped the benchmark; results hold the runs measured before.
-    public var interrupted: Bool
+    package var interrupted: Bool
     /// The run that stopped the benchmark by failing, if one did.
-    public var failure: RunFailure?
+    package var failure: RunFailure?
 
     /// What the runner measured, and what stopped it if anything did.
-    public init(results: [BenchmarkResult], interrupted: Bool = false, failure: RunFailure? = nil) {
+    package init(results: [BenchmarkResult], interrupted: Bool = false, failure: RunFailure? = nil) {
         self.results = results
         self.interrupted = interrupted
         self.failure = failure

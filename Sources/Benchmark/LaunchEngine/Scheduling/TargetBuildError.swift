@@ -2,7 +2,7 @@ import Foundation
 import LaunchSupport
 
 /// What is wrong with the commands given to `launchprof run`.
-public enum TargetBuildError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum TargetBuildError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No command was given.
     case noCommand
     /// Quoted commands and an argv after `--` were both given.
@@ -16,7 +16,7 @@ public enum TargetBuildError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Two targets have the same name.
     case duplicateName(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noCommand:
             "no command to run: give quoted commands ('cmd a' 'cmd b'), one command after '--', or a launchprof.yml (--config)"

@@ -4,26 +4,26 @@ import LaunchSupport
 /// Turns the command-line description of what to run into launch targets:
 /// quoted commands split without a shell (or run by one with `--shell`), or
 /// one argv-exact command given after `--`.
-public struct TargetBuilder: Sendable {
+package struct TargetBuilder: Sendable {
     /// Commands each written as one string (`'cmd1 a' 'cmd2 b'`), as the
     /// bytes of the command line.
-    public var commands: [ByteString] = []
+    package var commands: [ByteString] = []
     /// One command given word by word after `--`, byte for byte.
-    public var argv: [ByteString] = []
+    package var argv: [ByteString] = []
     /// `--command-name`, in command order; fewer names than commands is fine.
-    public var names: [String] = []
+    package var names: [String] = []
     /// Run each command through `/bin/sh -c`.
-    public var useShell = false
+    package var useShell = false
     /// The ready probe of every target.
-    public var ready: ReadyProbe = .exit
+    package var ready: ReadyProbe = .exit
     /// Files evicted before each cold run of every target.
-    public var evictPaths: [String] = []
+    package var evictPaths: [String] = []
 
     /// A builder with no commands.
-    public init() {}
+    package init() {}
 
     /// The targets, in command order.
-    public func targets() throws(TargetBuildError) -> [LaunchTarget] {
+    package func targets() throws(TargetBuildError) -> [LaunchTarget] {
         if !commands.isEmpty, !argv.isEmpty { throw .bothForms }
         let lines: [(name: String, arguments: [ByteString])]
         if !argv.isEmpty {

@@ -1,17 +1,17 @@
 /// One target's own modes, warm-ups, stopping rule and timeout; nil keeps
 /// the plan-wide setting.
-public struct TargetSchedule: Sendable, Equatable {
+package struct TargetSchedule: Sendable, Equatable {
     /// The target's page-cache modes; nil: the plan's.
-    public var modes: [LaunchMode]?
+    package var modes: [LaunchMode]?
     /// The target's warm-up runs; nil: the plan's.
-    public var warmup: Int?
+    package var warmup: Int?
     /// The target's stopping rule; nil: the plan's.
-    public var stopping: StoppingRule?
+    package var stopping: StoppingRule?
     /// The target's timeout; nil: the session's.
-    public var timeout: Duration?
+    package var timeout: Duration?
 
     /// A schedule; nil leaves each setting to the plan.
-    public init(modes: [LaunchMode]? = nil, warmup: Int? = nil, stopping: StoppingRule? = nil, timeout: Duration? = nil) {
+    package init(modes: [LaunchMode]? = nil, warmup: Int? = nil, stopping: StoppingRule? = nil, timeout: Duration? = nil) {
         self.modes = modes
         self.warmup = warmup
         self.stopping = stopping

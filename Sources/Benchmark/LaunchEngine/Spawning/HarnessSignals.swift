@@ -1,7 +1,7 @@
 import Glibc
 
 /// Signal dispositions launchprof needs, whatever it inherited.
-public enum HarnessSignals {
+package enum HarnessSignals {
     /// Call once at start-up, before any run:
     /// - SIGCHLD back to its default: a parent that ignores it (some CI
     ///   runners and shells do) would make the kernel reap launchprof's
@@ -10,7 +10,7 @@ public enum HarnessSignals {
     ///   pipe must be an error launchprof handles (and cleans up after), not
     ///   a death that skips the clean-up;
     /// - SIGCHLD and the interrupting signals unblocked.
-    public static func prepare() {
+    package static func prepare() {
         signal(SIGCHLD, SIG_DFL)
         signal(SIGPIPE, SIG_IGN)
         // Unblocked, whatever mask launchprof inherited (a parent's blocked

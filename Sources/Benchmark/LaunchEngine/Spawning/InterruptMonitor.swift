@@ -16,7 +16,7 @@ import Synchronization
 /// own process group, so a terminal's Ctrl-C reaches only the harness —
 /// which is also why SIGTERM and SIGHUP must be caught: dying from them would
 /// leave the child's group running.
-public final class InterruptMonitor: @unchecked Sendable {
+package final class InterruptMonitor: @unchecked Sendable {
     // @unchecked: every stored property is immutable after init; the flag is
     // atomic and the pipe is written with single write(2) calls.
     private let readEnd: FileDescriptor
@@ -27,15 +27,15 @@ public final class InterruptMonitor: @unchecked Sendable {
     /// SIGQUIT (Ctrl-\\) too: its default action would dump core and skip
     /// stopping the run (the spawner would still clean up, but only once
     /// launchprof is gone).
-    public static let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    package static let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     /// Whether the monitor took ``signals`` over (and gives them back in ``stop()``).
-    public let catchesSignals: Bool
+    package let catchesSignals: Bool
 
     /// Starts listening for ``signals``; with `catchingSignals: false`, only
     /// ``interrupt()`` interrupts (a library caller that keeps its own
     /// signal handling: a test runner, a server).
-    public init(catchingSignals: Bool = true) throws(SystemCallError) {
+    package init(catchingSignals: Bool = true) throws(SystemCallError) {
         catchesSignals = catchingSignals
         var ends: [Int32] = [-1, -1]
         try Syscall.check("pipe2", "interrupt pipe") { lp_pipe(&ends, O_CLOEXEC | O_NONBLOCK) }
@@ -67,7 +67,7 @@ public final class InterruptMonitor: @unchecked Sendable {
     }
 
     /// Stops listening and restores the signals' default actions.
-    public func stop() {
+    package func stop() {
         if catchesSignals {
             for number in Self.signals { signal(number, SIG_DFL) }
         }
@@ -82,7 +82,7 @@ public final class InterruptMonitor: @unchecked Sendable {
 
     /// Whether one of the signals has arrived (or ``interrupt()`` was called):
     /// the flag, or the pipe the signal handler writes to become readable.
-    public var isInterrupted: Bool {
+    package var isInterrupted: Bool {
         if interrupted.load(ordering: .sequentiallyConsistent) { return true }
         var poller = pollfd(fd: readEnd.rawValue, events: Int16(POLLIN), revents: 0)
         return poll(&poller, 1, 0) == 1 && poller.revents & Int16(POLLIN) != 0
@@ -93,7 +93,7 @@ public final class InterruptMonitor: @unchecked Sendable {
 
     /// Marks the monitor interrupted as SIGINT would (for tests and callers
     /// that stop a benchmark for other reasons).
-    public func interrupt() {
+    package func interrupt() {
         interrupted.store(true, ordering: .sequentiallyConsistent)
         // The self-pipe only has to become readable: a full pipe already is.
         [UInt8(1)].withUnsafeBytes { bytes in _ = try? writeEnd.writeAll(bytes) }

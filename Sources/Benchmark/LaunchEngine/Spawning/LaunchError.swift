@@ -2,7 +2,7 @@ import LaunchSupport
 
 /// Why a target could not be started. Each case names the program, so the
 /// message is actionable on its own.
-public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The command line was empty.
     case emptyCommand(target: String)
     /// An argument or a variable holds a NUL byte, which would end it there
@@ -37,7 +37,7 @@ public enum LaunchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `--ready window`/`frame` cannot watch the X display.
     case window(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .emptyCommand(let target):
             "target '\(target)' has an empty command line"

@@ -9,16 +9,16 @@ import LaunchSupport
 /// left of its tree and returns the resources. If the owner drops it
 /// unreaped, deinit does the same, so a thrown error can never leave a
 /// process behind.
-public final class LaunchedProcess {
+package final class LaunchedProcess {
     /// The pid; 0 until a quiet spawn's process has exited (``isKnown``).
-    public private(set) var pid: pid_t
+    package private(set) var pid: pid_t
     /// CLOCK_MONOTONIC ns just before posix_spawn (read by the spawner);
     /// until a quiet spawn is known, when launchprof asked for it (a little
     /// earlier: deadlines count from there).
-    public private(set) var startNanoseconds: UInt64
+    package private(set) var startNanoseconds: UInt64
     /// Whether the pid and t0 are known (always, but for a quiet spawn
     /// before its exit).
-    public private(set) var isKnown: Bool
+    package private(set) var isKnown: Bool
     /// A quiet spawn that failed.
     private(set) var spawnFailure: LaunchError?
     let channels: ParentChannels
@@ -103,14 +103,14 @@ public final class LaunchedProcess {
 
     /// Sends `signal` to the child's whole process group (grandchildren in
     /// it too). A group that is already gone is not an error.
-    public func signalGroup(_ signal: Int32) {
+    package func signalGroup(_ signal: Int32) {
         guard end == nil else { return }
         service.signal(signal, scope: LP_SPAWN_SCOPE_GROUP)
     }
 
     /// Sends `signal` to every process of the run's tree, whatever its group
     /// or session (daemons that called setsid).
-    public func signalTree(_ signal: Int32) {
+    package func signalTree(_ signal: Int32) {
         guard end == nil else { return }
         service.signal(signal, scope: LP_SPAWN_SCOPE_TREE)
     }

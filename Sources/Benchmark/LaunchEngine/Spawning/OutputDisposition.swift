@@ -1,5 +1,5 @@
 /// Where a child's stdout and stderr go.
-public enum OutputDisposition: Sendable, Equatable {
+package enum OutputDisposition: Sendable, Equatable {
     /// /dev/null (the default: output costs time the launch did not ask for).
     case discard
     /// The harness's own stdout and stderr (`--show-output`).

@@ -2,7 +2,7 @@ import Glibc
 import LaunchAnalysis
 
 /// Where the output of all runs goes.
-public enum OutputPlan: Sendable, Equatable {
+package enum OutputPlan: Sendable, Equatable {
     /// The programs' output goes to /dev/null.
     case discard
     /// The programs' output goes to launchprof's own.

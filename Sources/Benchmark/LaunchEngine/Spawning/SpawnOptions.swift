@@ -1,40 +1,40 @@
 /// How to start one measured process, beyond the target itself.
-public struct SpawnOptions: Sendable, Equatable {
+package struct SpawnOptions: Sendable, Equatable {
     /// Where the program's output goes.
-    public var output: OutputDisposition
+    package var output: OutputDisposition
     /// Read stdout and stderr through pipes (the `output:REGEX` probe). What
     /// is read is still sent where `output` says.
-    public var captureOutput: Bool
+    package var captureOutput: Bool
     /// Create a private sd_notify socket and pass it in NOTIFY_SOCKET.
-    public var notifySocket: Bool
+    package var notifySocket: Bool
     /// A file for standard input; nil: /dev/null.
-    public var input: String?
+    package var input: String?
     /// Learn the pid and t0 only when the process exits, so launchprof is
     /// not woken while the program starts (`LP_SPAWN_FLAG_QUIET`). For
     /// the `exit` probe without captured output only: ``RunRequest`` decides
     /// it, and the spawner takes it as given.
     /// ``LaunchedProcess/pid`` is 0 until then.
-    public var quiet = false
+    package var quiet = false
     /// Connect to the X display before the spawn and watch its top-level
     /// windows (`--ready window`, `--ready frame`).
-    public var watchesWindows = false
+    package var watchesWindows = false
     /// The X display to watch (the target's DISPLAY); nil: launchprof's own $DISPLAY.
-    public var display: String?
+    package var display: String?
     /// How long connecting to the display may take, refused connections
     /// tried again meanwhile (the run's timeout).
-    public var displayTimeout: Duration = RunDefaults.timeout
+    package var displayTimeout: Duration = RunDefaults.timeout
     /// A launch on demand: a listening socket passed as descriptor 3 with
     /// systemd's LISTEN_* variables (the record socket moves to 4).
-    public var activation: SocketActivation?
+    package var activation: SocketActivation?
     /// Count the launched tree with perf_event_open (`--counts perf`,
     /// `LP_SPAWN_FLAG_COUNT`): the counts come with the run's resources.
-    public var counters = false
+    package var counters = false
     /// Sample the launched tree's stacks in the kernel
     /// (`LP_SPAWN_FLAG_SAMPLE`); nil: no.
-    public var sampling: KernelSampling?
+    package var sampling: KernelSampling?
 
     /// Options for one spawn.
-    public init(output: OutputDisposition = .discard, captureOutput: Bool = false, notifySocket: Bool = false) {
+    package init(output: OutputDisposition = .discard, captureOutput: Bool = false, notifySocket: Bool = false) {
         self.output = output
         self.captureOutput = captureOutput
         self.notifySocket = notifySocket
@@ -46,7 +46,7 @@ public struct SpawnOptions: Sendable, Equatable {
     /// and a bind per run, and a NOTIFY_SOCKET makes LaunchProf programs send
     /// a datagram at launch complete, which is work the other probes do not
     /// need to measure. The ready pipe is always passed, for milestones.
-    public static func forProbe(_ probe: ReadyProbe, output: OutputDisposition) -> SpawnOptions {
+    package static func forProbe(_ probe: ReadyProbe, output: OutputDisposition) -> SpawnOptions {
         var options = SpawnOptions(output: output)
         switch probe {
         case .output: options.captureOutput = true

@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// One spawner serves one run at a time: a `Spawner` is for one benchmark,
 /// `record` or `profile`, and starts its spawner process on first use.
-public struct Spawner: Sendable {
+package struct Spawner: Sendable {
     /// Variables of the harness's own environment that must not reach the
     /// child: they would point it at the harness's parent, not at us.
     static let strippedVariables: Set<String> = ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"]
@@ -35,13 +35,13 @@ public struct Spawner: Sendable {
     private let displays = DisplayConnections()
 
     /// A spawner.
-    public init() {}
+    package init() {}
 
     /// Spawns `target`. t0 is read by the spawner just before posix_spawn,
     /// after everything else (path resolution, sockets, argv and environment)
     /// is ready. Connecting to an X display (`--ready window`/`frame`)
     /// ends at once when `interrupt` fires.
-    public func spawn(
+    package func spawn(
         _ target: LaunchTarget, options: SpawnOptions = SpawnOptions(), interrupt: InterruptMonitor? = nil
     ) throws(LaunchError) -> LaunchedProcess {
         let arguments = try commandLine(of: target)
@@ -97,7 +97,7 @@ public struct Spawner: Sendable {
 
     /// The file `target` would execute; throws the error a spawn would, so a
     /// missing or non-executable program is reported before any run.
-    public func resolveProgram(of target: LaunchTarget) throws(LaunchError) -> String {
+    package func resolveProgram(of target: LaunchTarget) throws(LaunchError) -> String {
         try resolve(try commandLine(of: target)[0], for: target)
     }
 

@@ -3,16 +3,16 @@
 /// the attribution of a change puts an interval on a part's own change, in
 /// its own unit (BootstrapRatio does the same for ratios). Seeded, so the
 /// same samples always give the same interval.
-public struct BootstrapDifference: Sendable, Equatable {
+package struct BootstrapDifference: Sendable, Equatable {
     /// statistic(a) − statistic(b) of the samples themselves.
-    public var difference: Double
+    package var difference: Double
     /// The lower end of the difference's confidence interval.
-    public var low: Double
+    package var low: Double
     /// The upper end of the difference's confidence interval.
-    public var high: Double
+    package var high: Double
 
     /// nil when a sample is empty.
-    public init?(
+    package init?(
         _ a: [Double], minus b: [Double], statistic: SummaryStatistic = .p50, confidence: Double = 0.95,
         resamples: Int = 2000, seed: UInt64 = BootstrapRatio.defaultSeed
     ) {

@@ -4,21 +4,21 @@
 /// with replacement, independently, `resamples` times, and take the tail
 /// quantiles of the resampled ratios. The generator has a fixed seed, so the
 /// same samples always give the same interval.
-public struct BootstrapRatio: Sendable, Equatable {
+package struct BootstrapRatio: Sendable, Equatable {
     /// statistic(a) / statistic(b) of the samples themselves.
-    public var ratio: Double
+    package var ratio: Double
     /// The lower end of the ratio's confidence interval.
-    public var low: Double
+    package var low: Double
     /// The upper end of the ratio's confidence interval.
-    public var high: Double
+    package var high: Double
     /// The interval's confidence level.
-    public var confidence: Double
+    package var confidence: Double
 
     /// The seed that makes the resampling repeatable by default.
-    public static let defaultSeed: UInt64 = 0x6C61_756E_6368  // "launch"
+    package static let defaultSeed: UInt64 = 0x6C61_756E_6368  // "launch"
 
     /// nil when a sample is empty or statistic(b) is 0 (no ratio exists).
-    public init?(
+    package init?(
         _ a: [Double], over b: [Double], statistic: SummaryStatistic = .p50, confidence: Double = 0.95,
         resamples: Int = 2000, seed: UInt64 = BootstrapRatio.defaultSeed
     ) {

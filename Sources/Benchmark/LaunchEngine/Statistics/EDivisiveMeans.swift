@@ -36,19 +36,19 @@ import Foundation
 ///   move it: von Neumann et al. 1941, Rousseeuw & Croux 1993), is not a
 ///   change point, whatever its p-value: with many points a t-test finds
 ///   shifts nobody can act on.
-public struct EDivisiveMeans: Sendable, Equatable {
+package struct EDivisiveMeans: Sendable, Equatable {
     /// Points per window of the split step (Otava's `AnalysisOptions` default: 50).
-    public var windowLength: Int
+    package var windowLength: Int
     /// A change point's largest p-value (Otava's default 0.001).
-    public var maxPValue: Double
+    package var maxPValue: Double
     /// The smallest relative change of the median kept (0: no floor but the noise).
-    public var minimumChange: Double
+    package var minimumChange: Double
     /// How many noise standard deviations the median must move (1: as
     /// large as the noise).
-    public var noiseMultiple: Double
+    package var noiseMultiple: Double
 
     /// A detector with these parameters.
-    public init(windowLength: Int = 50, maxPValue: Double = 0.001, minimumChange: Double = 0, noiseMultiple: Double = 1) {
+    package init(windowLength: Int = 50, maxPValue: Double = 0.001, minimumChange: Double = 0, noiseMultiple: Double = 1) {
         self.windowLength = min(EnergyStatistic.largestSegment, max(4, windowLength))
         self.maxPValue = min(1, max(0, maxPValue))
         self.minimumChange = max(0, minimumChange)
@@ -56,26 +56,26 @@ public struct EDivisiveMeans: Sendable, Equatable {
     }
 
     /// One change point found: the series moved at ``index``.
-    public struct ChangePoint: Sendable, Equatable {
+    package struct ChangePoint: Sendable, Equatable {
         /// The first point after the change.
-        public var index: Int
+        package var index: Int
         /// The t-test between the segments either side (the previous change
         /// point to this one, this one to the next).
-        public var test: StudentTTest
+        package var test: StudentTTest
         /// The median of the segment before.
-        public var medianBefore: Double
+        package var medianBefore: Double
         /// The median of the segment after.
-        public var medianAfter: Double
+        package var medianAfter: Double
         /// The series' noise (σ̂ of successive differences) it was held to.
-        public var noise: Double
+        package var noise: Double
 
         /// (after − before) / before; 0 when before is 0.
-        public var relativeChange: Double { medianBefore == 0 ? 0 : medianAfter / medianBefore - 1 }
+        package var relativeChange: Double { medianBefore == 0 ? 0 : medianAfter / medianBefore - 1 }
     }
 
     /// The change points of `series`, oldest first. Not-finite values are
     /// the caller's to refuse: results are checked as they are read.
-    public func changePoints(in series: [Double]) -> [ChangePoint] {
+    package func changePoints(in series: [Double]) -> [ChangePoint] {
         guard series.count >= 3 else { return [] }
         let noise = Self.noise(of: series)
         let firstPass = maxPValue < 0.05 ? maxPValue * 10 : (maxPValue < 0.5 ? maxPValue * 2 : maxPValue)
@@ -84,7 +84,7 @@ public struct EDivisiveMeans: Sendable, Equatable {
     }
 
     /// σ̂ = 1.4826 · median |xᵢ − xᵢ₋₁| / √2; 0 for fewer than two points.
-    public static func noise(of series: [Double]) -> Double {
+    package static func noise(of series: [Double]) -> Double {
         guard series.count >= 2 else { return 0 }
         let differences = zip(series.dropFirst(), series).map { abs($0 - $1) }
         return 1.4826 * (Statistics.median(differences) ?? 0) / 2.0.squareRoot()

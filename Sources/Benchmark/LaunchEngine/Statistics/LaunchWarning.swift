@@ -2,7 +2,7 @@ import LaunchSupport
 
 /// Something a person should know about a benchmark result before trusting
 /// its numbers. `description` is the sentence reports print.
-public enum LaunchWarning: Sendable, CustomStringConvertible {
+package enum LaunchWarning: Sendable, CustomStringConvertible {
     /// Runs far from the median (1-based run numbers with their values, ns).
     case outliers(metric: Metric, runs: [(number: Int, value: Double)], median: Double, limit: Double, total: Int)
     /// The first run was much slower than the median of the rest.
@@ -15,23 +15,23 @@ public enum LaunchWarning: Sendable, CustomStringConvertible {
     case residencyStayedHigh(runs: [Int], worstFraction: Double, files: [ResidentFile], total: Int, threshold: Double)
 
     /// A file that stayed resident in the page cache before cold runs.
-    public struct ResidentFile: Sendable, Equatable {
+    package struct ResidentFile: Sendable, Equatable {
         /// The file.
-        public var path: String
+        package var path: String
         /// The share of its pages resident before the cold run.
-        public var fraction: Double
+        package var fraction: Double
         /// Why it stayed resident, when known.
-        public var note: String?
+        package var note: String?
 
         /// A file `path` with `fraction` of its pages resident.
-        public init(path: String, fraction: Double, note: String?) {
+        package init(path: String, fraction: Double, note: String?) {
             self.path = path
             self.fraction = fraction
             self.note = note
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .outliers(metric, runs, median, limit, total):
             let list = runs.map { "run \($0.number) (\(HumanUnits.format($0.value, unit: metric.unit)))" }
@@ -69,7 +69,7 @@ public enum LaunchWarning: Sendable, CustomStringConvertible {
     }
 
     /// What the warning is about, as results documents keep it.
-    public var kind: ResultWarning.Kind {
+    package var kind: ResultWarning.Kind {
         switch self {
         case .outliers: .outliers
         case .slowFirstRun: .slowFirstRun
@@ -80,7 +80,7 @@ public enum LaunchWarning: Sendable, CustomStringConvertible {
     }
 
     /// The warning as results documents keep it.
-    public var kept: ResultWarning { ResultWarning(kind, description) }
+    package var kept: ResultWarning { ResultWarning(kind, description) }
 
     /// The first few items and how many more, so a warning stays one readable line.
     private static func abbreviated(_ items: [String], limit: Int = 5) -> String {

@@ -11,17 +11,17 @@ import Foundation
 /// approximation with tie correction and continuity correction
 /// (Mann & Whitney 1947; Hollander, Wolfe & Chicken, *Nonparametric
 /// Statistical Methods*, 3rd ed., §4.1).
-public struct MannWhitneyU: Sendable, Equatable {
+package struct MannWhitneyU: Sendable, Equatable {
     /// U of the first sample: the number of pairs (x, y) with x > y, ties
     /// counting one half.
-    public var u: Double
+    package var u: Double
     /// Two-sided p-value, in 0...1.
-    public var pValue: Double
+    package var pValue: Double
     /// Which method gave the p-value.
-    public var method: Method
+    package var method: Method
 
     /// How the p-value was computed.
-    public enum Method: String, Sendable, Equatable {
+    package enum Method: String, Sendable, Equatable {
         /// From the exact distribution of U (small samples without ties).
         case exact
         /// From the normal approximation, with tie and continuity corrections.
@@ -29,7 +29,7 @@ public struct MannWhitneyU: Sendable, Equatable {
     }
 
     /// Tests `x` against `y`; nil when either sample is empty.
-    public init?(_ x: [Double], _ y: [Double]) {
+    package init?(_ x: [Double], _ y: [Double]) {
         guard !x.isEmpty, !y.isEmpty else { return nil }
         let n1 = Double(x.count), n2 = Double(y.count)
         let (ranks, tieSizes) = Self.midranks(x + y)

@@ -18,27 +18,27 @@ import Glibc
 /// 40 and 61. With 5 values or fewer no pair of ranks reaches 95% (even
 /// [min, max] covers only 1 − 2⁽¹⁻ⁿ⁾, 93.75% for n = 5): the interval is then
 /// [min, max] and `coverage` says how much it really covers.
-public struct MedianConfidenceInterval: Sendable, Equatable {
+package struct MedianConfidenceInterval: Sendable, Equatable {
     /// Sample sizes up to this use exact binomial sums.
-    public static let exactLimit = 1000
+    package static let exactLimit = 1000
 
     /// 1-based rank of the lower bound in the ascending sample.
-    public var lowerRank: Int
+    package var lowerRank: Int
     /// 1-based rank of the upper bound (n − lowerRank + 1).
-    public var upperRank: Int
+    package var upperRank: Int
     /// The probability that the interval covers the median (≥ the requested
     /// confidence, except for the tiny samples described above).
-    public var coverage: Double
+    package var coverage: Double
 
     /// An interval between the values of ranks `lowerRank` and `upperRank`.
-    public init(lowerRank: Int, upperRank: Int, coverage: Double) {
+    package init(lowerRank: Int, upperRank: Int, coverage: Double) {
         self.lowerRank = lowerRank
         self.upperRank = upperRank
         self.coverage = coverage
     }
 
     /// The ranks for a sample of `count` values; nil for an empty sample.
-    public static func ranks(count n: Int, confidence: Double = 0.95) -> MedianConfidenceInterval? {
+    package static func ranks(count n: Int, confidence: Double = 0.95) -> MedianConfidenceInterval? {
         precondition(confidence > 0 && confidence < 1, "confidence \(confidence) is outside (0, 1)")
         guard n > 0 else { return nil }
         return n <= exactLimit
@@ -80,7 +80,7 @@ public struct MedianConfidenceInterval: Sendable, Equatable {
     }
 
     /// The interval's bounds in an ascending sample of the matching size.
-    public func bounds(in sorted: [Double]) -> (low: Double, high: Double) {
+    package func bounds(in sorted: [Double]) -> (low: Double, high: Double) {
         precondition(upperRank <= sorted.count, "ranks are for a larger sample")
         return (sorted[lowerRank - 1], sorted[upperRank - 1])
     }

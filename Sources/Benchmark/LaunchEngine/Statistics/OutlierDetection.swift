@@ -9,24 +9,24 @@
 /// MAD == 0 (more than half the values are identical, e.g. an all-equal
 /// sample or a coarse clock) leaves no scale to measure distance with: no value
 /// is called an outlier then, rather than every value that differs at all.
-public struct OutlierDetection: Sendable, Equatable {
+package struct OutlierDetection: Sendable, Equatable {
     /// How many median absolute deviations from the median make a run an outlier.
-    public var madMultiple: Double
+    package var madMultiple: Double
 
     /// A detector at `madMultiple` MADs.
-    public init(madMultiple: Double = 5) {
+    package init(madMultiple: Double = 5) {
         self.madMultiple = madMultiple
     }
 
     /// The modified z-score of `value` in a sample with this median and MAD;
     /// nil when MAD is 0.
-    public static func modifiedZScore(_ value: Double, median: Double, mad: Double) -> Double? {
+    package static func modifiedZScore(_ value: Double, median: Double, mad: Double) -> Double? {
         mad > 0 ? 0.6745 * (value - median) / mad : nil
     }
 
     /// Positions (into `values`) of the outliers, in order; empty when the
     /// sample is empty or its MAD is 0.
-    public func outlierPositions(in values: [Double]) -> [Int] {
+    package func outlierPositions(in values: [Double]) -> [Int] {
         guard let median = Statistics.median(values), let mad = Statistics.medianAbsoluteDeviation(values), mad > 0
         else { return [] }
         return values.indices.filter { abs(values[$0] - median) > madMultiple * mad }

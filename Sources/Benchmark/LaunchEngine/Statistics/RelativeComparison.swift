@@ -8,18 +8,18 @@ import LaunchSupport
 /// each sample with replacement, independently, `resamples` times; take the
 /// 2.5% and 97.5% quantiles of the resampled ratios. The generator has a fixed
 /// seed so the same runs always give the same interval.
-public struct RelativeComparison: Sendable, Equatable {
+package struct RelativeComparison: Sendable, Equatable {
     /// median(target) / median(reference); above 1 means slower (or larger).
-    public var ratio: Double
+    package var ratio: Double
     /// The lower end of the ratio's confidence interval.
-    public var low: Double
+    package var low: Double
     /// The upper end of the ratio's confidence interval.
-    public var high: Double
+    package var high: Double
     /// The interval's confidence level.
-    public var confidence: Double
+    package var confidence: Double
 
     /// A comparison with these values.
-    public init(ratio: Double, low: Double, high: Double, confidence: Double = 0.95) {
+    package init(ratio: Double, low: Double, high: Double, confidence: Double = 0.95) {
         self.ratio = ratio
         self.low = low
         self.high = high
@@ -28,7 +28,7 @@ public struct RelativeComparison: Sendable, Equatable {
 
     /// Compares `target` with `reference`; nil when either is empty or the
     /// reference median is 0 (no ratio exists).
-    public init?(
+    package init?(
         target: [Double], reference: [Double], confidence: Double = 0.95, resamples: Int = 2000,
         seed: UInt64 = BootstrapRatio.defaultSeed
     ) {
@@ -40,11 +40,11 @@ public struct RelativeComparison: Sendable, Equatable {
     }
 
     /// Half the interval's width, for "1.84× ± 0.05".
-    public var halfWidth: Double { (high - low) / 2 }
+    package var halfWidth: Double { (high - low) / 2 }
 
     /// "1.84× ± 0.05 slower than hello-c", "2.10× ± 0.12 faster than hello-c"
     /// (a ratio below 1 is inverted so the factor reads naturally), or "as fast as".
-    public func phrase(reference name: String) -> String {
+    package func phrase(reference name: String) -> String {
         if ratio == 1 && low == 1 && high == 1 { return "as fast as \(name)" }
         if ratio >= 1 {
             return "\(Self.factor(ratio, halfWidth)) slower than \(name)"

@@ -1,14 +1,14 @@
 /// A small deterministic random number generator (SplitMix64, Steele, Lea &
 /// Flood 2014), so that bootstrap intervals are the same on every run and
 /// reports are reproducible.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// A generator that repeats its sequence for the same `seed`.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The next number of the sequence.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         // Wrapping arithmetic is the algorithm, not an accident.
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

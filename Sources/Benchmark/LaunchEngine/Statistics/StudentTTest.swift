@@ -17,16 +17,16 @@ import Foundation
 /// I_{ν/(ν+t²)}(ν/2, 1/2), the regularized incomplete beta function by its
 /// continued fraction (Lentz's method; Press et al., *Numerical Recipes*,
 /// 3rd ed., §6.4).
-public struct StudentTTest: Sendable, Equatable {
+package struct StudentTTest: Sendable, Equatable {
     /// The t statistic (positive when the second sample's mean is larger).
-    public var t: Double
+    package var t: Double
     /// Degrees of freedom, n₁ + n₂ − 2.
-    public var degreesOfFreedom: Int
+    package var degreesOfFreedom: Int
     /// Two-sided p-value, in 0...1.
-    public var pValue: Double
+    package var pValue: Double
 
     /// How each sample's variance is taken before pooling.
-    public enum VarianceDivisor: Sendable, Equatable {
+    package enum VarianceDivisor: Sendable, Equatable {
         /// n − 1: the sample variance, Student's (and SciPy's `ttest_ind`).
         case degreesOfFreedom
         /// n: the population variance of the sample, as Otava passes it.
@@ -37,7 +37,7 @@ public struct StudentTTest: Sendable, Equatable {
     /// of freedom) there is no evidence: t 0, p 1. With no variance in
     /// either sample, different means are certain (p 0) and equal ones
     /// are not different (p 1), as SciPy's limits give.
-    public init<X: Collection<Double>, Y: Collection<Double>>(
+    package init<X: Collection<Double>, Y: Collection<Double>>(
         _ x: X, _ y: Y, varianceDivisor: VarianceDivisor = .degreesOfFreedom
     ) {
         let n1 = x.count, n2 = y.count

@@ -2,23 +2,23 @@
 ///
 /// Summaries cover the successful runs only (a crash's timing says nothing
 /// about launch), one per metric that at least one of them measured.
-public struct Summarizer: Sendable {
+package struct Summarizer: Sendable {
     /// Outlier rule applied to time to ready.
-    public var outliers = OutlierDetection()
+    package var outliers = OutlierDetection()
     /// The first run is "much slower" above this multiple of the rest's median.
-    public var slowFirstRunFactor = 1.5
+    package var slowFirstRunFactor = 1.5
     /// Fewer successful runs than this gives a "statistics are weak" warning.
-    public var minimumRuns = 5
+    package var minimumRuns = 5
     /// A cold run whose file set was more resident than this (0...1) was not cold.
-    public var residencyThreshold = 0.10
+    package var residencyThreshold = 0.10
     /// The confidence level of the median's interval.
-    public var confidence = 0.95
+    package var confidence = 0.95
 
     /// A summarizer with 95% confidence.
-    public init() {}
+    package init() {}
 
     /// `result` with its summaries and warnings computed from its runs.
-    public func summarize(_ result: BenchmarkResult) -> BenchmarkResult {
+    package func summarize(_ result: BenchmarkResult) -> BenchmarkResult {
         var summarized = result
         summarized.summaries = summaries(of: result.runs)
         summarized.warnings = warnings(for: result).map(\.kept)
@@ -30,7 +30,7 @@ public struct Summarizer: Sendable {
     /// One pass over each run's milestones and intervals: a program may
     /// name thousands of them (up to the record limit), so nothing here
     /// looks a name up in a run's list.
-    public func summaries(of runs: [RunMeasurement]) -> [String: MetricSummary] {
+    package func summaries(of runs: [RunMeasurement]) -> [String: MetricSummary] {
         let successful = runs.filter(\.exit.isSuccess)
         var values: [String: [Double]] = [:]
         let metrics = Self.metrics(measuredBy: successful)
@@ -65,7 +65,7 @@ public struct Summarizer: Sendable {
 
     /// The metrics the runs measured, in report order: wall times, pre-main
     /// and main, milestones in the order first seen, then resources.
-    public static func metrics(measuredBy runs: [RunMeasurement]) -> [Metric] {
+    package static func metrics(measuredBy runs: [RunMeasurement]) -> [Metric] {
         guard !runs.isEmpty else { return [] }
         var milestoneNames: [String] = []
         var seenMilestones = Set<String>()
@@ -86,7 +86,7 @@ public struct Summarizer: Sendable {
     }
 
     /// Everything wrong or doubtful about `result`, most serious first.
-    public func warnings(for result: BenchmarkResult) -> [LaunchWarning] {
+    package func warnings(for result: BenchmarkResult) -> [LaunchWarning] {
         let successful = result.runs.filter(\.exit.isSuccess)
         var warnings: [LaunchWarning] = []
         if let failed = failedRunsWarning(result.runs) { warnings.append(failed) }

@@ -4,9 +4,9 @@ import LaunchSupport
 
 /// A gate's verdict in the CI formats `run` has: Markdown, JUnit XML and
 /// GitHub Actions workflow commands.
-public enum GateExports {
+package enum GateExports {
     /// A Markdown section for a job summary or a pull-request comment.
-    public static func markdown(_ document: GateDocument) -> String {
+    package static func markdown(_ document: GateDocument) -> String {
         var lines = ["## launchprof gate: \(document.verdict?.rawValue ?? "no verdict")", "", document.summary, ""]
         lines.append("| | base | head |")
         lines.append("|---|---|---|")
@@ -27,7 +27,7 @@ public enum GateExports {
 
     /// One test case, failed when the head regressed or a run failed,
     /// skipped when inconclusive.
-    public static func junit(_ document: GateDocument) -> String {
+    package static func junit(_ document: GateDocument) -> String {
         let name = xml("launch time: \(document.head) against \(document.base)")
         var body: String
         switch document.verdict {
@@ -52,7 +52,7 @@ public enum GateExports {
 
     /// `::error` for a regression or a failed run, `::warning` when
     /// inconclusive, `::notice` otherwise.
-    public static func annotations(_ document: GateDocument) -> [String] {
+    package static func annotations(_ document: GateDocument) -> [String] {
         let kind: String
         switch document.verdict {
         case .regressed?, nil: kind = "error"

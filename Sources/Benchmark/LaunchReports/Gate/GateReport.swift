@@ -3,9 +3,9 @@ import LaunchSupport
 
 /// A gate's verdict as the terminal shows it: one line that says the
 /// verdict with its interval, then how it was reached.
-public enum GateReport {
+package enum GateReport {
     /// "regressed: head +5.2% [+3.9%, +6.6%] against base, beyond the +2% threshold …".
-    public static func summary(
+    package static func summary(
         verdict: ChangeVerdict?, stop: GateStop, final: GateLook?, threshold: Double, elapsed: Double,
         smallestResolvable: Double?
     ) -> String {
@@ -30,7 +30,7 @@ public enum GateReport {
 
     /// The terminal report: the summary line, then the looks, the noise
     /// floor, the CPUs and the instructions.
-    public static func text(_ document: GateDocument) -> String {
+    package static func text(_ document: GateDocument) -> String {
         var lines = [document.summary]
         if let base = document.baseMedian, let head = document.headMedian {
             lines.append(
@@ -59,7 +59,7 @@ public enum GateReport {
     }
 
     /// "+5.2%", "−0.3%" (or without a sign).
-    public static func percent(_ fraction: Double, signed: Bool = true) -> String {
+    package static func percent(_ fraction: Double, signed: Bool = true) -> String {
         let value = fraction * 100
         let digits = abs(value) < 10 ? 1 : 0
         let text = HumanUnits.fixed(abs(value), decimals: digits) + "%"

@@ -31,7 +31,7 @@ extension HTMLReport {
     /// linked, for a README or a pull-request comment. Each file is written
     /// whole or not at all. Returns the paths written, summary last.
     @discardableResult
-    public func writeCharts(to directory: String) throws(ReportOutputError) -> [String] {
+    package func writeCharts(to directory: String) throws(ReportOutputError) -> [String] {
         let charts = charts
         let written = try ReportChart.write(charts, to: directory)
         let summary = (directory as NSString).appendingPathComponent("summary.md")

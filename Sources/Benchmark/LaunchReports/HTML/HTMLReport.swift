@@ -12,26 +12,26 @@ import LaunchSupport
 /// The page is one file: inline SVG and CSS, no scripts, fonts, images or
 /// links outside itself, readable offline and attachable to a CI run. It is
 /// written as XHTML-compatible markup, so an XML parser can check it.
-public struct HTMLReport: Sendable {
+package struct HTMLReport: Sendable {
     /// The results the report shows.
-    public var document: ResultsDocument
+    package var document: ResultsDocument
     /// The earlier results drawn beside them, if any.
-    public var baseline: ResultsDocument?
+    package var baseline: ResultsDocument?
     /// Traces by target name; each adds per-thread lanes to that target's timeline.
-    public var traces: [String: Trace]
+    package var traces: [String: Trace]
     /// Launch profiles by target name (`run --profile`); each adds a flame
     /// graph after that target's distributions.
-    public var profiles: [String: SymbolizedProfile]
+    package var profiles: [String: SymbolizedProfile]
     /// Where the results came from, for the footer ("results.json").
-    public var source: String?
+    package var source: String?
     /// The changes against the baseline the report shows (see `init`).
-    public private(set) var comparison: BaselineComparison?
+    package private(set) var comparison: BaselineComparison?
 
     /// A report of `document`, which only reads what it is given: the
     /// change against a baseline is `comparison` when given (the engine's
     /// `ResultsDocument.comparison(against:named:)`), else the one the
     /// results hold. A `baseline`'s runs are drawn beside the current ones.
-    public init(
+    package init(
         document: ResultsDocument, baseline: ResultsDocument? = nil, comparison: BaselineComparison? = nil,
         traces: [String: Trace] = [:], profiles: [String: SymbolizedProfile] = [:], source: String? = nil
     ) {
@@ -106,12 +106,12 @@ public struct HTMLReport: Sendable {
     }
 
     /// The whole page.
-    public func html() -> String {
+    package func html() -> String {
         HTMLPage(report: self).render()
     }
 
     /// Writes the page to `path`, whole or not at all.
-    public func write(to path: String) throws(AtomicFileError) {
+    package func write(to path: String) throws(AtomicFileError) {
         try AtomicFile.write(html(), to: path)
     }
 }

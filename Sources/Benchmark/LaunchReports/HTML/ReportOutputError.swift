@@ -3,7 +3,7 @@ import LaunchProfFiles
 import LaunchSupport
 
 /// Why a report's chart files could not be written.
-public enum ReportOutputError: Error, Sendable, CustomStringConvertible {
+package enum ReportOutputError: Error, Sendable, CustomStringConvertible {
     /// The directory for the chart files could not be created.
     case directory(path: String, reason: String)
     /// A file could not be written.
@@ -11,7 +11,7 @@ public enum ReportOutputError: Error, Sendable, CustomStringConvertible {
     /// The summary could not be exported.
     case export(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .directory(path, reason): "cannot create the chart directory '\(path)': \(reason)"
         case .file(let error): error.description

@@ -1,7 +1,7 @@
 import LaunchAnalysis
 
 /// Why a `--trace` given to a report cannot be used.
-public enum ReportTraceError: Error, Sendable, CustomStringConvertible {
+package enum ReportTraceError: Error, Sendable, CustomStringConvertible {
     /// The trace cannot be read.
     case unreadable(TraceReadError)
     /// `NAME=PATH` names no target of the results.
@@ -13,7 +13,7 @@ public enum ReportTraceError: Error, Sendable, CustomStringConvertible {
     /// Two traces were given for one target.
     case twice(target: String, first: String, second: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let error):
             "--trace: \(error)"

@@ -11,9 +11,9 @@ import Glibc
 /// or program is the file's name without its extension (`launchprof record`
 /// writes `<program>.lptrace`), or else whose program the trace's process
 /// name is (Linux keeps the first 15 bytes of it).
-public enum ReportTraces {
+package enum ReportTraces {
     /// Matches each `--trace` argument to a target of `document`: by `NAME=PATH`, or by the program that wrote it.
-    public static func assign(_ arguments: [String], to document: ResultsDocument) throws(ReportTraceError) -> [String: Trace] {
+    package static func assign(_ arguments: [String], to document: ResultsDocument) throws(ReportTraceError) -> [String: Trace] {
         var targets: [String: LaunchTarget] = [:]
         var names: [String] = []
         for result in document.results where targets[result.target.name] == nil {

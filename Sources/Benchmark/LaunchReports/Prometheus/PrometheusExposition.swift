@@ -10,30 +10,30 @@ import LaunchEngine
 /// is a summary (`quantile` 0.5, 0.9, 0.95 and 0.99, `_sum` and `_count` over
 /// the successful runs); run counts, budget and regression verdicts are
 /// gauges. Every series carries `target`, `mode` and the `MetricLabels`.
-public struct PrometheusExposition: Sendable {
+package struct PrometheusExposition: Sendable {
     /// Labels every series carries.
-    public var labels: MetricLabels
+    package var labels: MetricLabels
 
     /// An exposition with these labels.
-    public init(labels: MetricLabels) { self.labels = labels }
+    package init(labels: MetricLabels) { self.labels = labels }
 
     /// One target and mode's series: what one push replaces.
-    public struct Group: Sendable, Equatable {
+    package struct Group: Sendable, Equatable {
         /// The target the series are of.
-        public var target: String
+        package var target: String
         /// The mode the series are of.
-        public var mode: LaunchMode
+        package var mode: LaunchMode
         /// The exposition text of this group alone.
-        public var text: String
+        package var text: String
     }
 
     /// Every result's series, family by family.
-    public func text(_ document: ResultsDocument) -> String {
+    package func text(_ document: ResultsDocument) -> String {
         render(families(document, results: document.results))
     }
 
     /// The series of each target and mode, apart: a Pushgateway group each.
-    public func groups(_ document: ResultsDocument) -> [Group] {
+    package func groups(_ document: ResultsDocument) -> [Group] {
         document.results.map { result in
             Group(target: result.target.name, mode: result.mode, text: render(families(document, results: [result])))
         }

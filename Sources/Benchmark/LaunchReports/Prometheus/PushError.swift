@@ -3,7 +3,7 @@ import LaunchEngine
 
 /// Why results could not be pushed. The results files are written before
 /// any push, so nothing measured is lost.
-public enum PushError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PushError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not an http or https URL with a host (and no query or fragment).
     case badURL(String)
     /// An empty job name.
@@ -13,7 +13,7 @@ public enum PushError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The push failed: no connection, a timeout, or the gateway refused it.
     case failed(url: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badURL(let url): "--push-gateway '\(url)' is not an http:// or https:// URL with a host"
         case .badJob(let job): "push job '\(job)' must not be empty"

@@ -11,16 +11,16 @@ import LaunchEngine
 /// (`name@base64/…`), so a target named with a slash cannot break it.
 /// The HTTP request is made by curl, run through launchprof's spawner with a
 /// time limit; curl brings HTTPS, proxies (`https_proxy`) and `~/.netrc`.
-public struct PushGateway: Sendable, Equatable {
+package struct PushGateway: Sendable, Equatable {
     /// The gateway's base URL (`http://pushgateway:9091`, a path prefix allowed).
-    public var url: String
+    package var url: String
     /// The `job` of every group.
-    public var job: String
+    package var job: String
     /// How long one push may take.
-    public var timeout: Duration
+    package var timeout: Duration
 
     /// A gateway at `url`; refuses a URL that is not http or https.
-    public init(url: String, job: String = "launchprof", timeout: Duration = .seconds(30)) throws(PushError) {
+    package init(url: String, job: String = "launchprof", timeout: Duration = .seconds(30)) throws(PushError) {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
             parsed.host != nil, parsed.query == nil, parsed.fragment == nil
         else { throw .badURL(url) }
@@ -31,7 +31,7 @@ public struct PushGateway: Sendable, Equatable {
     }
 
     /// The URL of one target and mode's group.
-    public func groupURL(target: String, mode: LaunchMode, machine: String) -> String {
+    package func groupURL(target: String, mode: LaunchMode, machine: String) -> String {
         "\(url)/metrics/job@base64/\(Self.base64URL(job))/target@base64/\(Self.base64URL(target))"
             + "/mode/\(mode.rawValue)/machine@base64/\(Self.base64URL(machine))"
     }
@@ -39,7 +39,7 @@ public struct PushGateway: Sendable, Equatable {
     /// Pushes every target and mode of `document` as its own group; returns
     /// the URLs pushed to. Stops at the first push that fails.
     @discardableResult
-    public func push(_ document: ResultsDocument, exposition: PrometheusExposition) throws(PushError) -> [String] {
+    package func push(_ document: ResultsDocument, exposition: PrometheusExposition) throws(PushError) -> [String] {
         let machine = exposition.labels["machine"] ?? document.machine.hostname
         var pushed: [String] = []
         for group in exposition.groups(document) {

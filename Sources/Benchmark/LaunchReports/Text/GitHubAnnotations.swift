@@ -4,9 +4,9 @@ import LaunchEngine
 /// GitHub Actions workflow commands (`::error` / `::warning`) for budgets
 /// exceeded, regressions, failed launches and warnings, so they show on the
 /// pull request. Printed by the CLI when `GITHUB_ACTIONS=true`.
-public enum GitHubAnnotations {
+package enum GitHubAnnotations {
     /// `::error` and `::notice` workflow commands for `document`'s failed budgets, regressions and failed launches.
-    public static func lines(_ document: ResultsDocument) -> [String] {
+    package static func lines(_ document: ResultsDocument) -> [String] {
         var lines: [String] = []
         for result in document.results {
             let failed = result.runs.filter { !$0.exit.isSuccess }
@@ -50,13 +50,13 @@ public enum GitHubAnnotations {
     }
 
     /// Escaping of the runner's toolkit (`escapeData`, `escapeProperty`).
-    public static func data(_ text: String) -> String {
+    package static func data(_ text: String) -> String {
         text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
     /// `text` escaped for a workflow command's property.
-    public static func property(_ text: String) -> String {
+    package static func property(_ text: String) -> String {
         data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }

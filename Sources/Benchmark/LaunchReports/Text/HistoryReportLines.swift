@@ -5,9 +5,9 @@ import LaunchSupport
 /// `launchprof history` for people: each series with change points, each
 /// change point with its commit, date, medians, change and significance,
 /// then the verdict.
-public enum HistoryReportLines {
+package enum HistoryReportLines {
     /// The report as lines (no trailing newline).
-    public static func lines(_ analysis: HistoryAnalysis) -> [String] {
+    package static func lines(_ analysis: HistoryAnalysis) -> [String] {
         var lines: [String] = []
         let changed = analysis.series.filter { !$0.changes.isEmpty }
         lines.append(

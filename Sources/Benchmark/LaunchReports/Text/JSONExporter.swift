@@ -5,11 +5,11 @@ import LaunchEngine
 /// baselines): pretty printed with sorted keys, so files diff well; every
 /// run's raw numbers, the summaries and the warnings
 /// (`ResultsDocument.jsonData()` is the encoding).
-public struct JSONExporter: ResultsExporter {
+package struct JSONExporter: ResultsExporter {
     /// An exporter.
-    public init() {}
+    package init() {}
 
-    public func export(_ document: ResultsDocument) throws -> String {
+    package func export(_ document: ResultsDocument) throws -> String {
         String(decoding: try document.jsonData(), as: UTF8.self) + "\n"
     }
 }

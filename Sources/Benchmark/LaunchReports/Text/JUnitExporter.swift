@@ -7,11 +7,11 @@ import LaunchSupport
 /// regressions (one per metric compared with the baseline). Failures carry
 /// the numbers. The element and attribute names are those of the JUnit
 /// schema that Jenkins, GitLab and GitHub test reporters read.
-public struct JUnitExporter: ResultsExporter {
+package struct JUnitExporter: ResultsExporter {
     /// An exporter.
-    public init() {}
+    package init() {}
 
-    public func export(_ document: ResultsDocument) throws -> String {
+    package func export(_ document: ResultsDocument) throws -> String {
         var suites: [Suite] = [launches(document)]
         if let budgets = document.budgets { suites.append(self.budgets(budgets)) }
         if let comparison = document.comparison { suites.append(regressions(comparison)) }

@@ -6,30 +6,30 @@ import LaunchSupport
 /// stayed cached because launchprof itself maps them, and the process tree a
 /// launch started. Computed from the runs, so a report made later from the
 /// JSON says the same.
-public struct LaunchFacts: Sendable, Equatable {
+package struct LaunchFacts: Sendable, Equatable {
     /// Median bytes a cold launch read, per file, largest first.
-    public struct FileRead: Sendable, Equatable {
+    package struct FileRead: Sendable, Equatable {
         /// The file.
-        public var path: String
+        package var path: String
         /// The median bytes read from it per launch.
-        public var bytes: UInt64
+        package var bytes: UInt64
     }
 
     /// Median over the measured runs of all bytes read (cold runs that
     /// measured it), and the median per file.
-    public var bytesRead: UInt64?
+    package var bytesRead: UInt64?
     /// The files the launch read from disk, most bytes first.
-    public var filesRead: [FileRead] = []
+    package var filesRead: [FileRead] = []
     /// Files that stayed cached because launchprof itself maps them.
-    public var expectedResident: [String] = []
+    package var expectedResident: [String] = []
     /// Median number of processes reaped per run, when more than one.
-    public var processes: Int?
+    package var processes: Int?
     /// The process with the largest memory peak in the run with the largest
     /// peak, when it is not the launched program itself.
-    public var largest: LargestProcess?
+    package var largest: LargestProcess?
 
     /// The facts of `result`'s runs.
-    public init(_ result: BenchmarkResult) {
+    package init(_ result: BenchmarkResult) {
         let runs = result.runs.filter(\.exit.isSuccess)
         let reports = runs.compactMap(\.residency).filter { $0.totalBytesRead != nil }
         if !reports.isEmpty {
@@ -68,7 +68,7 @@ public struct LaunchFacts: Sendable, Equatable {
 
     /// "read 4.10 MiB from disk: libswiftCore.so 2.30 MiB, …" (top `limit`
     /// files), or nil when nothing was measured.
-    public func readSentence(limit: Int = 4) -> String? {
+    package func readSentence(limit: Int = 4) -> String? {
         guard let bytesRead else { return nil }
         let top = filesRead.prefix(limit).map { "\(Self.fileName($0.path)) \(HumanUnits.bytes(Double($0.bytes)))" }
         let more = filesRead.count > limit ? ", and \(filesRead.count - limit) more files" : ""
@@ -77,7 +77,7 @@ public struct LaunchFacts: Sendable, Equatable {
     }
 
     /// "started 5 processes; the largest, postgres (pid 123), peaked at 40 MiB".
-    public func treeSentence() -> String? {
+    package func treeSentence() -> String? {
         var parts: [String] = []
         if let processes { parts.append("started \(processes) processes (median per run)") }
         if let largest {

@@ -5,20 +5,20 @@ import LaunchSupport
 /// The dynamic loader's time by library, warm and cold side by side: one
 /// row per object (largest first), then the launch's totals. The terminal
 /// (`explain --loader`) and the HTML report draw the same cells.
-public enum LoaderTable {
+package enum LoaderTable {
     /// The column titles; "~" marks the estimated column.
-    public static let header = [
+    package static let header = [
         "Library", "Map", "Relocate~", "Init", "Total", "Map (cold)", "Relocate~ (cold)", "Init (cold)", "Total (cold)",
     ]
 
     /// What the "~" means, and what is measured.
-    public static let legend =
+    package static let legend =
         "Map (search + open + mmap) and Init (constructors) are measured; Relocate~ is estimated: "
         + "the measured relocation total, shared by each library's relocation counts. Medians of the launches."
 
     /// The rows: the `limit` objects with the largest total in either mode,
     /// then one row for the rest, then the launch's totals.
-    public static func rows(warm: LoaderProfile?, cold: LoaderProfile?, limit: Int = 15) -> [[String]] {
+    package static func rows(warm: LoaderProfile?, cold: LoaderProfile?, limit: Int = 15) -> [[String]] {
         var paths: [String] = []
         for profile in [warm, cold].compactMap({ $0 }) {
             for library in profile.libraries where !paths.contains(library.path) { paths.append(library.path) }
@@ -65,7 +65,7 @@ public enum LoaderTable {
     }
 
     /// The table as terminal lines, with the legend and the launches counted.
-    public static func lines(warm: LoaderProfile?, cold: LoaderProfile?, limit: Int = 15) -> [String] {
+    package static func lines(warm: LoaderProfile?, cold: LoaderProfile?, limit: Int = 15) -> [String] {
         var table = TextTable(alignments: [.left] + Array(repeating: .right, count: 8))
         let columns = cold == nil ? 5 : 9
         table.append(Array(header.prefix(columns)))

@@ -5,11 +5,11 @@ import LaunchSupport
 /// A GitHub-flavoured Markdown report (`--export-markdown`), like hyperfine's
 /// but with the median's confidence interval, resources, milestones, the
 /// comparison with the reference target, warnings and the machine.
-public struct MarkdownExporter: ResultsExporter {
+package struct MarkdownExporter: ResultsExporter {
     /// An exporter.
-    public init() {}
+    package init() {}
 
-    public func export(_ document: ResultsDocument) throws -> String {
+    package func export(_ document: ResultsDocument) throws -> String {
         let rows = ReportRow.rowsByMode(document).flatMap(\.rows)
         var sections: [String] = []
         if let headline = GateVerdict.headline(document) {

@@ -3,35 +3,35 @@ import LaunchEngine
 /// What every tabular report shows for one `BenchmarkResult`: the headline
 /// launch time, resources, milestone sub-rows and the comparison with the
 /// reference target. Terminal and Markdown reports format the same rows.
-public struct ReportRow: Sendable {
+package struct ReportRow: Sendable {
     /// The result the row shows.
-    public var result: BenchmarkResult
+    package var result: BenchmarkResult
     /// Time to ready, or time to exit when no run reported ready.
-    public var primary: Metric
+    package var primary: Metric
     /// The primary metric's summary.
-    public var summary: MetricSummary?
+    package var summary: MetricSummary?
     /// Pre-main, main and each milestone, in report order, when traced.
-    public var details: [(metric: Metric, summary: MetricSummary)]
+    package var details: [(metric: Metric, summary: MetricSummary)]
     /// Against the reference target in the same mode; nil for the reference
     /// itself, or without one.
-    public var comparison: RelativeComparison?
+    package var comparison: RelativeComparison?
     /// Whether this is the reference target's row.
-    public var isReference: Bool
+    package var isReference: Bool
 
     /// How many runs succeeded.
-    public var successfulRuns: Int { result.runs.filter(\.exit.isSuccess).count }
+    package var successfulRuns: Int { result.runs.filter(\.exit.isSuccess).count }
 
     /// "28/30" when runs failed, "30" otherwise.
-    public var runsText: String {
+    package var runsText: String {
         successfulRuns == result.runs.count ? "\(result.runs.count)" : "\(successfulRuns)/\(result.runs.count)"
     }
 
     /// The summary of another metric (CPU, RSS, faults) of this result.
-    public func resource(_ metric: Metric) -> MetricSummary? { result.summaries[metric.key] }
+    package func resource(_ metric: Metric) -> MetricSummary? { result.summaries[metric.key] }
 
     /// The document's results grouped by mode (in the order modes first
     /// appear), each row compared with the reference target of its mode.
-    public static func rowsByMode(_ document: ResultsDocument) -> [(mode: LaunchMode, rows: [ReportRow])] {
+    package static func rowsByMode(_ document: ResultsDocument) -> [(mode: LaunchMode, rows: [ReportRow])] {
         var modes: [LaunchMode] = []
         for result in document.results where !modes.contains(result.mode) { modes.append(result.mode) }
         return modes.map { mode in
@@ -42,7 +42,7 @@ public struct ReportRow: Sendable {
     }
 
     /// A row for `result`, compared with `reference` when given.
-    public init(result: BenchmarkResult, reference: BenchmarkResult?) {
+    package init(result: BenchmarkResult, reference: BenchmarkResult?) {
         self.result = result
         let hasReady = result.summaries[Metric.wallToReady.key] != nil
         primary = hasReady || result.summaries[Metric.wallToExit.key] == nil ? .wallToReady : .wallToExit
@@ -60,7 +60,7 @@ public struct ReportRow: Sendable {
     }
 
     /// Ratio of medians of `metric` over the successful runs of both results.
-    public static func compare(
+    package static func compare(
         _ result: BenchmarkResult, with reference: BenchmarkResult, on metric: Metric
     )
         -> RelativeComparison?

@@ -4,14 +4,14 @@ import LaunchSupport
 
 /// One output format of a `ResultsDocument` (terminal, JSON, Markdown, …).
 /// Adding a format is one new type; the `run` command picks them by flag.
-public protocol ResultsExporter {
+package protocol ResultsExporter {
     /// The whole document in this format.
     func export(_ document: ResultsDocument) throws -> String
 }
 
 extension ResultsExporter {
     /// Exports `document` and writes it to `path` atomically (temp file + rename).
-    public func write(_ document: ResultsDocument, to path: String) throws {
+    package func write(_ document: ResultsDocument, to path: String) throws {
         try AtomicFile.write(export(document), to: path)
     }
 }

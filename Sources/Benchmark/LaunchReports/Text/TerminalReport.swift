@@ -6,14 +6,14 @@ import LaunchSupport
 /// and runs; traced milestones as sub-rows; the comparison with the reference
 /// target when one is set; warnings below; then budgets, the comparison with
 /// a baseline and the verdict, when there are any. Colour only when asked for.
-public struct TerminalReport: ResultsExporter {
+package struct TerminalReport: ResultsExporter {
     /// The colours used.
     package var style: ANSIStyle
 
     /// A report, coloured when `colour`.
-    public init(colour: Bool) { style = ANSIStyle(enabled: colour) }
+    package init(colour: Bool) { style = ANSIStyle(enabled: colour) }
 
-    public func export(_ document: ResultsDocument) throws -> String {
+    package func export(_ document: ResultsDocument) throws -> String {
         var blocks = ReportRow.rowsByMode(document).map { mode, rows in table(mode: mode, rows: rows, document: document) }
         let counts = CountsReportLines(style: style).lines(document)
         if !counts.isEmpty { blocks.append(counts.joined(separator: "\n")) }
@@ -29,7 +29,7 @@ public struct TerminalReport: ResultsExporter {
     /// that records thousands of milestones gets a table a person can read,
     /// the first ones and a row that counts the rest, which the results
     /// JSON holds every one of (and the Markdown and HTML reports).
-    public static let detailRowLimit = 20
+    package static let detailRowLimit = 20
 
     private func table(mode: LaunchMode, rows: [ReportRow], document: ResultsDocument) -> String {
         let hasReference = rows.contains(where: \.isReference)

@@ -16,11 +16,11 @@ import LaunchEngine
 ///   no nanosecond is lost.
 ///
 /// Key order is fixed and there is one event per line, so exports diff well.
-public struct ChromeTraceExporter: TraceExporter {
+package struct ChromeTraceExporter: TraceExporter {
     /// An exporter.
-    public init() {}
+    package init() {}
 
-    public func export(_ trace: Trace) -> String {
+    package func export(_ trace: Trace) -> String {
         let intervals = trace.pairIntervals()
         var events = ChromeEventList(trace: trace)
         events.addMetadata()

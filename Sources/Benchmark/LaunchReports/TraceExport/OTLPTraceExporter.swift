@@ -26,19 +26,19 @@ import LaunchEngine
 /// - IDs: `traceId` and `spanId` are lowercase hex (OTLP/JSON's rule, not
 ///   protobuf's base64), derived from the trace's pid and times, so the same
 ///   trace always exports the same IDs.
-public struct OTLPTraceExporter: TraceExporter {
+package struct OTLPTraceExporter: TraceExporter {
     /// `service.name`; nil: the executable's name.
-    public var serviceName: String?
+    package var serviceName: String?
     /// Unix time in nanoseconds of `CLOCK_MONOTONIC` zero; nil: from the file (see above).
-    public var monotonicZeroUnixNanoseconds: Int64?
+    package var monotonicZeroUnixNanoseconds: Int64?
 
     /// An exporter.
-    public init(serviceName: String? = nil, monotonicZeroUnixNanoseconds: Int64? = nil) {
+    package init(serviceName: String? = nil, monotonicZeroUnixNanoseconds: Int64? = nil) {
         self.serviceName = serviceName
         self.monotonicZeroUnixNanoseconds = monotonicZeroUnixNanoseconds
     }
 
-    public func export(_ trace: Trace) -> String {
+    package func export(_ trace: Trace) -> String {
         let zero = monotonicZeroUnixNanoseconds ?? Self.monotonicZero(for: trace)
         func unix(_ monotonic: UInt64) -> String { String(Int64(monotonic) &+ zero) }
         let executable = trace.threadNames[trace.header.pid] ?? URL(fileURLWithPath: trace.path).deletingPathExtension().lastPathComponent

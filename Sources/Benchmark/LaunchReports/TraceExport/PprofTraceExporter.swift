@@ -5,20 +5,20 @@ import LaunchEngine
 /// `launchprof export --format pprof`: a trace's samples symbolized (as
 /// `launchprof profile` does) and written as a gzipped pprof profile
 /// (`PprofExporter`).
-public struct PprofTraceExporter: Sendable {
+package struct PprofTraceExporter: Sendable {
     /// The `program` label; nil: the trace's file name without `.lptrace`.
-    public var program: String?
+    package var program: String?
     /// Finds names, files and lines for the samples' addresses.
-    public var symbolizer: Symbolizer
+    package var symbolizer: Symbolizer
 
     /// An exporter labelling its samples with `program`.
-    public init(program: String? = nil, symbolizer: Symbolizer = Symbolizer()) {
+    package init(program: String? = nil, symbolizer: Symbolizer = Symbolizer()) {
         (self.program, self.symbolizer) = (program, symbolizer)
     }
 
     /// The profile of `trace`'s samples; `time` is when they were taken.
     /// Fails when the trace has no samples.
-    public func export(_ trace: Trace, time: Date = Date()) throws(Symbolizer.Failure) -> [UInt8] {
+    package func export(_ trace: Trace, time: Date = Date()) throws(Symbolizer.Failure) -> [UInt8] {
         let name = program ?? Self.programName(path: trace.path)
         let profile = try symbolizer.symbolize(trace, name: name)
         return PprofExporter.gzipped(profile, traces: [trace], program: name, time: time)

@@ -9,11 +9,11 @@ import LaunchSupport
 ///     since spawn   since entry  thread                kind        name                  duration
 ///      +1.204 ms     +0.000 ms   4711 lp-sample-app    entry       process entry
 ///      +3.880 ms     +2.676 ms   4711 lp-sample-app    slice       read config           0.412 ms
-public struct TextTimelineExporter: TraceExporter {
+package struct TextTimelineExporter: TraceExporter {
     /// An exporter.
-    public init() {}
+    package init() {}
 
-    public func export(_ trace: Trace) -> String {
+    package func export(_ trace: Trace) -> String {
         let intervals = trace.pairIntervals()
         let rows = TextTimelineRows(trace: trace, intervals: intervals).rows()
         return header(trace, intervals).joined(separator: "\n") + "\n\n" + table(rows, trace) + "\n"

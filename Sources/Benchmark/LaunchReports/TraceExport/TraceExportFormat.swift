@@ -1,7 +1,7 @@
 import LaunchAnalysis
 
 /// The formats `launchprof export` writes.
-public enum TraceExportFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+package enum TraceExportFormat: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Chrome Trace Event JSON, for Perfetto (ui.perfetto.dev) and chrome://tracing.
     case chrome
     /// A readable timeline, one line per event or interval.
@@ -13,7 +13,7 @@ public enum TraceExportFormat: String, Sendable, CaseIterable, CustomStringConve
 
     /// The exporter of a text format; nil for pprof, whose bytes
     /// ``PprofTraceExporter`` writes.
-    public var exporter: (any TraceExporter)? {
+    package var exporter: (any TraceExporter)? {
         switch self {
         case .chrome: ChromeTraceExporter()
         case .text: TextTimelineExporter()
@@ -22,5 +22,5 @@ public enum TraceExportFormat: String, Sendable, CaseIterable, CustomStringConve
         }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

@@ -1,7 +1,7 @@
 import LaunchAnalysis
 
 /// Turns a `Trace` into one output format.
-public protocol TraceExporter: Sendable {
+package protocol TraceExporter: Sendable {
     /// The whole output, ready to write.
     func export(_ trace: Trace) -> String
 }

@@ -12,12 +12,12 @@
 /// costs the compression ratio only: 5 bytes per 64 KiB block, plus 18;
 /// lp-sample-app's launch profile (612 samples) is 41,259 bytes so, 10,039
 /// through `gzip -9`.
-public enum Gzip {
+package enum Gzip {
     /// The largest stored block deflate allows.
     static let blockLimit = 65_535
 
     /// `bytes` as a gzip member of stored deflate blocks.
-    public static func stored(_ bytes: [UInt8]) -> [UInt8] {
+    package static func stored(_ bytes: [UInt8]) -> [UInt8] {
         // Magic, deflate, no flags, no time, no extra flags, OS 3 (Unix).
         var output: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3]
         output.reserveCapacity(bytes.count + bytes.count / blockLimit * 5 + 23)

@@ -1,5 +1,5 @@
 /// Why an ELF file could not be read. Every case names the file.
-public enum ELFError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ELFError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path does not exist.
     case missing(path: String)
     /// The path is not a regular file that can be opened and read.
@@ -10,7 +10,7 @@ public enum ELFError: Error, Sendable, Equatable, CustomStringConvertible {
     /// damaged one: `reason` says which field is wrong and how.
     case unsupported(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path): "'\(path)' does not exist"
         case .unreadable(let path, let reason): "cannot read '\(path)': \(reason)"
@@ -20,14 +20,14 @@ public enum ELFError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The file the error is about.
-    public var path: String {
+    package var path: String {
         switch self {
         case .missing(let path), .unreadable(let path, _), .notELF(let path, _), .unsupported(let path, _): path
         }
     }
 
     /// What is wrong with the file, without its path.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .missing: "it does not exist"
         case .unreadable(_, let reason), .unsupported(_, let reason): reason

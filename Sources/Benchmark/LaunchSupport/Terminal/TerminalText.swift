@@ -9,9 +9,9 @@
 /// overrides that reorder what is shown are written as visible escapes
 /// (`\e`, `\n`, `\x7f`, `\u{9b}`, `\u{202e}`); a backslash is doubled so an
 /// escape cannot be forged either. Everything else is printed unchanged.
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with its control characters escaped; unchanged when it has none.
-    public static func sanitized(_ text: String) -> String {
+    package static func sanitized(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)

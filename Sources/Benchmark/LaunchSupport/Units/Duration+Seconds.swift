@@ -1,4 +1,4 @@
 extension Duration {
     /// The duration in seconds, as flags and config files state durations.
-    public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    package var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

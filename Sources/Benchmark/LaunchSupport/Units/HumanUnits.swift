@@ -2,32 +2,32 @@ import Foundation
 
 /// Numbers as people read them: durations in ns/µs/ms/s and sizes in
 /// B/KiB/MiB/GiB, the unit chosen automatically, three significant digits.
-public enum HumanUnits {
+package enum HumanUnits {
     /// A unit of time and its size in nanoseconds.
-    public struct TimeUnit: Sendable, Equatable {
+    package struct TimeUnit: Sendable, Equatable {
         /// The unit's symbol, as reports print it.
-        public var symbol: String
+        package var symbol: String
         /// Nanoseconds in one of the unit.
-        public var nanoseconds: Double
+        package var nanoseconds: Double
 
         /// Nanoseconds.
-        public static let ns = TimeUnit(symbol: "ns", nanoseconds: 1)
+        package static let ns = TimeUnit(symbol: "ns", nanoseconds: 1)
         /// Microseconds.
-        public static let µs = TimeUnit(symbol: "µs", nanoseconds: 1e3)
+        package static let µs = TimeUnit(symbol: "µs", nanoseconds: 1e3)
         /// Milliseconds.
-        public static let ms = TimeUnit(symbol: "ms", nanoseconds: 1e6)
+        package static let ms = TimeUnit(symbol: "ms", nanoseconds: 1e6)
         /// Seconds.
-        public static let s = TimeUnit(symbol: "s", nanoseconds: 1e9)
+        package static let s = TimeUnit(symbol: "s", nanoseconds: 1e9)
         static let all: [TimeUnit] = [.ns, .µs, .ms, .s]
     }
 
     /// "999 ns", "14.2 ms", "1.23 s".
-    public static func duration(_ nanoseconds: Double) -> String {
+    package static func duration(_ nanoseconds: Double) -> String {
         duration(nanoseconds, in: timeUnit(for: nanoseconds))
     }
 
     /// The unit `duration(_:)` would choose for this value.
-    public static func timeUnit(for nanoseconds: Double) -> TimeUnit {
+    package static func timeUnit(for nanoseconds: Double) -> TimeUnit {
         // Choose by the rounded value, so 999.7 µs becomes 1.00 ms, not 1000 µs.
         for unit in TimeUnit.all.dropLast() where abs(rounded(nanoseconds / unit.nanoseconds)) < 1000 {
             return unit
@@ -37,12 +37,12 @@ public enum HumanUnits {
 
     /// `nanoseconds` in a given unit, three significant digits: for a spread
     /// printed in the unit of its median ("14.2 ms ± 0.310 ms").
-    public static func duration(_ nanoseconds: Double, in unit: TimeUnit) -> String {
+    package static func duration(_ nanoseconds: Double, in unit: TimeUnit) -> String {
         "\(significant(nanoseconds / unit.nanoseconds)) \(unit.symbol)"
     }
 
     /// "512 B", "1.50 KiB", "12.3 MiB", "1.95 GiB".
-    public static func bytes(_ value: Double) -> String {
+    package static func bytes(_ value: Double) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var scaled = value
         var index = 0
@@ -54,23 +54,23 @@ public enum HumanUnits {
     }
 
     /// A count: whole numbers as such, a median between two counts with one decimal.
-    public static func count(_ value: Double) -> String {
+    package static func count(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : fixed(value, decimals: 1)
     }
 
     /// 0.634 -> "63%", 0.004 -> "0.4%".
-    public static func percent(_ fraction: Double) -> String {
+    package static func percent(_ fraction: Double) -> String {
         let value = fraction * 100
         return value != 0 && abs(value) < 1 ? "\(fixed(value, decimals: 1))%" : "\(fixed(value, decimals: 0))%"
     }
 
     /// `value` with exactly `decimals` digits after the point.
-    public static func fixed(_ value: Double, decimals: Int) -> String {
+    package static func fixed(_ value: Double, decimals: Int) -> String {
         String(format: "%.\(max(0, decimals))f", value)
     }
 
     /// Three significant digits, never in exponent notation: 14.2, 1.23, 123, 1234.
-    public static func significant(_ value: Double) -> String {
+    package static func significant(_ value: Double) -> String {
         fixed(value, decimals: decimalsForThreeDigits(value))
     }
 

@@ -18,7 +18,7 @@ import LaunchSupport
 ///
 /// When the machine says the run ended, the loop reaps the process tree
 /// through the spawner and turns what it saw into an ``ObservedRun``.
-public struct RunLoop {
+package struct RunLoop {
     let process: LaunchedProcess
     let settings: RunSettings
     var machine: RunStateMachine
@@ -31,7 +31,7 @@ public struct RunLoop {
     var warmRequest: ActivationRequest?
 
     /// A loop for `process`, observed under `settings`.
-    public init(process: LaunchedProcess, settings: RunSettings, interrupt: InterruptMonitor? = nil) {
+    package init(process: LaunchedProcess, settings: RunSettings, interrupt: InterruptMonitor? = nil) {
         self.process = process
         self.settings = settings
         let plan = RunStateMachine.Plan(
@@ -62,7 +62,7 @@ public struct RunLoop {
     }
 
     /// Runs the loop to the end of the process and returns what it saw.
-    public consuming func run() throws(LaunchError) -> ObservedRun {
+    package consuming func run() throws(LaunchError) -> ObservedRun {
         // Everything is ready before a quiet spawn is sent: between the
         // request and the first poll launchprof does nothing that would
         // compete with the starting program for a CPU.

@@ -5,58 +5,58 @@ import LaunchSupport
 /// Results of many runs (CI artifacts from many commits and runners) read
 /// for a fleet report: each target's time to ready over commits and
 /// machines, with its budget and regression verdicts.
-public struct FleetHistory: Sendable {
+package struct FleetHistory: Sendable {
     /// One results file.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// Where it was read from.
-        public var source: String
+        package var source: String
         /// What it holds.
-        public var document: ResultsDocument
+        package var document: ResultsDocument
 
         /// The run's commit (`ResultsDocument.labels`), if CI said.
-        public var commit: String? { document.labels?["commit"] }
+        package var commit: String? { document.labels?["commit"] }
         /// The run's branch, if CI said.
-        public var branch: String? { document.labels?["branch"] }
+        package var branch: String? { document.labels?["branch"] }
         /// The machine: CI's runner name, else the host name.
-        public var machine: String { document.labels?["runner"] ?? document.machine.hostname }
+        package var machine: String { document.labels?["runner"] ?? document.machine.hostname }
     }
 
     /// A file in a directory that is not a results file, left out and said so.
-    public struct Skipped: Sendable, Equatable {
+    package struct Skipped: Sendable, Equatable {
         /// The file.
-        public var path: String
+        package var path: String
         /// Why it was left out.
-        public var reason: String
+        package var reason: String
     }
 
     /// One target's time to ready in one run.
-    public struct Point: Sendable {
+    package struct Point: Sendable {
         /// The run it is from.
-        public var entry: Entry
+        package var entry: Entry
         /// Its result.
-        public var result: BenchmarkResult
+        package var result: BenchmarkResult
         /// The median time to ready, and its 95% confidence interval, in nanoseconds.
-        public var median: Double
+        package var median: Double
         /// The interval's lower end.
-        public var low: Double
+        package var low: Double
         /// The interval's upper end.
-        public var high: Double
+        package var high: Double
         /// The target's budgets that failed in that run.
-        public var failedBudgets: [BudgetEvaluation]
+        package var failedBudgets: [BudgetEvaluation]
         /// The target's metrics that regressed against that run's baseline.
-        public var regressions: [MetricChange]
+        package var regressions: [MetricChange]
     }
 
     /// Every results file read, oldest first (by the date each was measured).
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// Files of the directories given that are not results files.
-    public var skipped: [Skipped]
+    package var skipped: [Skipped]
 
     /// Reads `paths`: results files, and directories searched (recursively)
     /// for `.json` files. A file named on its own must be a results file; in
     /// a directory, JSON that is not one (a config, another tool's output) is
     /// skipped and listed in ``skipped``.
-    public static func load(_ paths: [String]) throws(FleetHistoryError) -> FleetHistory {
+    package static func load(_ paths: [String]) throws(FleetHistoryError) -> FleetHistory {
         var entries: [Entry] = []
         var skipped: [Skipped] = []
         for path in paths {
@@ -92,7 +92,7 @@ public struct FleetHistory: Sendable {
     }
 
     /// Target and mode pairs, in the order they first appear.
-    public var series: [(target: String, mode: LaunchMode)] {
+    package var series: [(target: String, mode: LaunchMode)] {
         var seen: [(target: String, mode: LaunchMode)] = []
         for entry in entries {
             for result in entry.document.results where !seen.contains(where: { $0 == (result.target.name, result.mode) }) {
@@ -103,14 +103,14 @@ public struct FleetHistory: Sendable {
     }
 
     /// The machines, in the order they first appear.
-    public var machines: [String] {
+    package var machines: [String] {
         var seen: [String] = []
         for entry in entries where !seen.contains(entry.machine) { seen.append(entry.machine) }
         return seen
     }
 
     /// The distinct commits, in the order they first appear.
-    public var commits: [String] {
+    package var commits: [String] {
         var seen: [String] = []
         for commit in entries.compactMap(\.commit) where !seen.contains(commit) { seen.append(commit) }
         return seen
@@ -118,7 +118,7 @@ public struct FleetHistory: Sendable {
 
     /// One target's time to ready in each run that measured it, oldest first.
     /// A run whose launches all failed has no median and no point.
-    public func points(target: String, mode: LaunchMode) -> [Point] {
+    package func points(target: String, mode: LaunchMode) -> [Point] {
         entries.compactMap { entry in
             guard let result = entry.document.results.first(where: { $0.target.name == target && $0.mode == mode }),
                 let summary = result.summaries[Metric.wallToReady.key]

@@ -2,7 +2,7 @@ import Foundation
 import LaunchEngine
 
 /// Why a fleet report cannot be made from the paths given.
-public enum FleetHistoryError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FleetHistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A path that does not exist.
     case missing(String)
     /// A file named on its own that is not a readable results file.
@@ -10,7 +10,7 @@ public enum FleetHistoryError: Error, Sendable, Equatable, CustomStringConvertib
     /// A directory with no results file in it.
     case noResults(String, skipped: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path): "'\(path)' does not exist"
         case .unreadable(let error): error.description

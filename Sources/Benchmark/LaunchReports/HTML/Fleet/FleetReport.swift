@@ -9,12 +9,12 @@ import LaunchSupport
 /// regression verdicts; the offline counterpart of a Prometheus dashboard
 /// over pushed results. Like ``HTMLReport``: one file, inline SVG and CSS,
 /// no scripts.
-public struct FleetReport: Sendable {
+package struct FleetReport: Sendable {
     /// The runs shown.
-    public var history: FleetHistory
+    package var history: FleetHistory
 
     /// A report of `history`.
-    public init(history: FleetHistory) {
+    package init(history: FleetHistory) {
         self.history = history
     }
 
@@ -30,7 +30,7 @@ public struct FleetReport: Sendable {
     }
 
     /// The whole page.
-    public func html() -> String {
+    package func html() -> String {
         let charts = charts
         var body = [header()]
         for (index, series) in history.series.enumerated() {
@@ -52,13 +52,13 @@ public struct FleetReport: Sendable {
     }
 
     /// Writes the page to `path`, whole or not at all.
-    public func write(to path: String) throws(AtomicFileError) {
+    package func write(to path: String) throws(AtomicFileError) {
         try AtomicFile.write(html(), to: path)
     }
 
     /// Writes each chart as an SVG file to `directory` (created if need
     /// be); returns the paths written.
-    public func writeCharts(to directory: String) throws(ReportOutputError) -> [String] {
+    package func writeCharts(to directory: String) throws(ReportOutputError) -> [String] {
         try ReportChart.write(charts, to: directory)
     }
 
