@@ -17,9 +17,29 @@ struct TextPatternTests {
             ("[^a-z]", "abC", true), ("(?i)^SETTINGS$", "Settings", true), ("^Settings$", "settings", false),
             ("(?:a|b)*c", "abababc", true), ("(?<name>x)y", "xy", true), ("a{", "a{", true), ("^$", "", true),
             ("é+", "café", true), ("[\\w.]+@x", "me.you@x", true), (".*", "", true), ("\\s", "nospace", false),
+            // Where a match can start (a `^` first, the first scalars of
+            // literals and alternations): skipped positions must not lose one.
+            ("^READY", "READY after flood", true), ("^READY", "xREADY", false), ("READY", "xxxxREADY", true),
+            ("^a|b", "cb", true), ("^a|b", "ca", false), ("(?i)ready", "xxREADY", true), ("(ab|cd)e", "xxcde", true),
+            ("a*b", "xxxb", true), ("ab", "aab", true), ("(^a)", "ba", false), ("x?y", "zzy", true),
         ])
     func matches(pattern: String, text: String, expected: Bool) throws {
         #expect(try TextPattern(pattern).matches(text) == expected, "\(pattern) on \(text)")
+    }
+
+    @Test("lines that cannot start a match: none matches, whatever the pattern's start; the ready line does")
+    func linesThatCannotMatch() throws {
+        // The output probe's case: lines of 128 bytes before the ready line
+        // (the flood test). The simulation skips positions where no match
+        // can start (after a `^`, or before a literal's first scalar).
+        let line = String(repeating: "x", count: 127)
+        for pattern in ["^READY", "READY", "(?i)ready|listening"] {
+            let compiled = try TextPattern(pattern)
+            var matched = 0
+            for _ in 0..<8192 where compiled.matches(line) { matched += 1 }
+            #expect(matched == 0, "\(pattern)")
+            #expect(compiled.matches("READY after flood"), "\(pattern)")
+        }
     }
 
     @Test("(a+)+$ and friends on 16 KiB of text end: linear, never exponential", .timeLimit(.minutes(1)))

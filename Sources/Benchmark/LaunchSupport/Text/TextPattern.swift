@@ -28,6 +28,10 @@ package struct TextPattern: Sendable {
     package let source: String
     private let program: [Instruction]
     private let ignoresCase: Bool
+    /// Where a match can start (`Simulation.starts(of:)`): the simulation
+    /// skips the rest of a line that cannot match.
+    private let anchored: Bool
+    private let firstScalars: Set<Unicode.Scalar>?
 
     /// Compiles `source`; the error names the place and what is wrong.
     package init(_ source: String) throws(TextPatternError) {
@@ -39,6 +43,7 @@ package struct TextPattern: Sendable {
         try compiler.emit(tree)
         compiler.program.append(.match)
         program = compiler.program
+        (anchored, firstScalars) = Simulation.starts(of: program)
     }
 
     /// Whether the pattern matches anywhere in `text`.
@@ -49,7 +54,9 @@ package struct TextPattern: Sendable {
         let cut = scalars.count > Self.maximumText
         if cut { scalars.removeLast() }
         if ignoresCase { scalars = scalars.map(Self.lowercased) }
-        return Simulation(program: program, text: scalars, ignoresCase: ignoresCase, endsText: !cut).run()
+        return Simulation(
+            program: program, text: scalars, ignoresCase: ignoresCase, endsText: !cut, anchored: anchored, firstScalars: firstScalars
+        ).run()
     }
 
     static func lowercased(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
