@@ -5,6 +5,12 @@ extension LaunchAttribution {
     /// The median time on CPU of the intervals `key` over `runs` (a traced
     /// run without them spent none); nil when any run has it unknown.
     static func onCPU(_ runs: [RunMeasurement], _ key: String) -> Double? {
+        onCPUValues(runs, key).flatMap { SummaryStatistic.p50.value(of: $0) }
+    }
+
+    /// Each run's thread CPU time in the interval `key` (0 in a run without
+    /// it); nil when a run has it without its CPU time (an older trace).
+    static func onCPUValues(_ runs: [RunMeasurement], _ key: String) -> [Double]? {
         var values: [Double] = []
         for run in runs {
             guard let intervals = run.intervals else { continue }
@@ -15,7 +21,7 @@ extension LaunchAttribution {
             guard let onCPU = interval.onCPU else { return nil }
             values.append(Double(onCPU))
         }
-        return SummaryStatistic.p50.value(of: values)
+        return values
     }
 
     /// The counted intervals' changes split into on CPU and off CPU (each

@@ -203,7 +203,24 @@ extension LaunchAttribution {
                 var interval = part(
                     .interval, metric.displayName, tracedBefore.compactMap(metric.value), tracedAfter.compactMap(metric.value))
                 interval?.thread = Metric.intervalParts(key).thread
-                if let old = onCPU(tracedBefore, key), let new = onCPU(tracedAfter, key) { interval?.onCPUChange = new - old }
+                if let old = onCPUValues(tracedBefore, key), let new = onCPUValues(tracedAfter, key),
+                    let oldMedian = SummaryStatistic.p50.value(of: old), let newMedian = SummaryStatistic.p50.value(of: new)
+                {
+                    interval?.onCPUChange = newMedian - oldMedian
+                    // Its threads' own CPU time is measured whatever else
+                    // runs; its wall time is not. On a busy machine the
+                    // other programs' share of the cores spreads the wall
+                    // times until no test can tell them apart, while work
+                    // added to the interval still shows in its CPU time: an
+                    // interval whose CPU time changed by the same rule is a
+                    // contributor, its change still the wall time's.
+                    if interval?.isContributor == false, let difference = BootstrapDifference(new, minus: old),
+                        let test = MannWhitneyU(new, old), test.pValue < significance,
+                        difference.low > 0 || difference.high < 0, abs(difference.difference) >= floor
+                    {
+                        interval?.isContributor = true
+                    }
+                }
                 return interval
             }.sorted { abs($0.change) > abs($1.change) }
             // The leaves of the launch's critical path (older results: the
