@@ -89,25 +89,32 @@ struct ProfileCommand: ParsableCommand {
     func run() throws {
         let base = name ?? URL(fileURLWithPath: command[0]).lastPathComponent
         let preload = ProfileRecorder.preloadLibrary(explicit: preloadLibrary, disabled: noPreload)
-        var recorder = ProfileRecorder(
-            rate: hz, timeout: timing.timeout ?? RunDefaults.timeout, output: quiet ? .discard : .inherit,
-            preloadLibrary: preload.path, runs: runs, probe: ready, grace: timing.grace ?? RunDefaults.grace,
-            interrupt: try InterruptMonitor(), clock: clock)
-        recorder.method = sampler
-        recorder.program = URL(fileURLWithPath: command[0]).lastPathComponent
-        defer { recorder.interrupt?.stop() }
-        if recorder.samplingMethod().method == .inProcess, let note = preload.note {
-            Output.note(note, command: "profile")
-        }
-        let profiled: ProfileRecorder.Profiled
+        var settings = ProfilingSettings(runs: runs, rate: hz, directory: outputDir)
+        settings.clock = clock
+        settings.method = sampler
+        settings.preloadLibrary = preload.path
+        settings.preloadRemedy = noPreload ? nil : "set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library"
+        settings.directoryFlag = "--output-dir"
+        settings.output = quiet ? .discard : .inherit
+        var target = LaunchTarget(name: base, arguments: RawCommandLine.current.suffix(matching: command))
+        target.ready = ready
+        let launch = LaunchPlan(target: target, timeout: timing.timeout ?? RunDefaults.timeout, grace: timing.grace ?? RunDefaults.grace)
+        // The same path as `run --profile`, for one program named `base`.
+        let step = ProfilingStep(settings: settings, labels: MetricLabels(), launches: [launch], names: [base])
+        let interrupt = try InterruptMonitor()
+        defer { interrupt.stop() }
+        let outcome: ProfilingOutcome
         do {
-            profiled = try recorder.profile(
-                LaunchTarget(name: base, arguments: RawCommandLine.current.suffix(matching: command)), directory: outputDir, base: base)
+            outcome = try step.run(interrupt: interrupt) { event in
+                if case .note(let note) = event { Output.note(note, command: "profile") }
+            }
         } catch {
-            Output.note("\(error)", command: "profile")
+            Output.note(error.message, command: "profile")
             throw ExitCode(error.status)
         }
-        for note in profiled.notes { Output.note(note, command: "profile") }
+        if outcome.interrupted { throw ExitCode(LaunchExitStatus.interrupted) }
+        if let (_, error) = outcome.errors.first { throw ExitCode(error.status) }
+        guard let (_, profiled) = outcome.profiles.first else { throw ExitCode(LaunchExitStatus.launchFailed) }
         Output.standardError(profiled.summary(base: base))
         if let failure = profiled.failure {
             // The profile is written (where a failing launch spent its time

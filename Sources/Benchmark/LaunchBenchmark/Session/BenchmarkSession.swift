@@ -250,7 +250,7 @@ public struct BenchmarkSession: Sendable {
         if let profiling = settings.profiling, measured.failure == nil, !measured.interrupted {
             let step = ProfilingStep(
                 settings: profiling, labels: settings.labels ?? MetricLabels.standard(machine: document.machine.hostname),
-                launches: plan.targets.map { settings.launchPlan(for: $0, in: plan, display: display) })
+                launches: plan.targets.map { settings.launchPlan(for: $0, in: plan, display: display) }, spawner: spawner)
             do {
                 let profiled = try step.run(interrupt: interrupt, events: events)
                 outcome.profiling = profiled

@@ -13,6 +13,9 @@ public struct ProfilingOutcome: Sendable {
     public var interrupted = false
     /// Why each failed target failed, and the interrupt, as messages.
     public var problems: [String] = []
+    /// The error of each target that could not be profiled (for the exit
+    /// status of `launchprof profile`).
+    package var errors: [(target: String, error: ProfileError)] = []
 
     /// For the results document: what was sampled and where the files are.
     public var records: [ProfileRecord] {

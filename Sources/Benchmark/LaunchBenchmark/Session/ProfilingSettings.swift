@@ -1,6 +1,8 @@
 import LaunchEngine
 
-/// `run --profile`: how each target's launches are sampled after measuring.
+/// How a target's launches are sampled: `run --profile` (after measuring,
+/// each target) and `launchprof profile` (one program) alike, both through
+/// `ProfilingStep`.
 public struct ProfilingSettings: Sendable, Equatable {
     /// Launches sampled per target, merged into one profile.
     public var runs = RunDefaults.profileRuns
@@ -15,6 +17,14 @@ public struct ProfilingSettings: Sendable, Equatable {
     /// liblaunchprof-preload.so, which samples programs that do not link
     /// LaunchProf; nil: only those that do are sampled.
     public var preloadLibrary: String? = ProfileRecorder.defaultPreloadLibrary()
+    /// What the note about a missing preload library tells the user to do;
+    /// nil: the user turned the preload library off, no note.
+    package var preloadRemedy: String? = "set LAUNCHPROF_PRELOAD_LIBRARY"
+    /// The flag that names ``directory``, for its errors.
+    package var directoryFlag = "--profile-dir"
+    /// Where the sampled launches' output goes: discarded after a benchmark;
+    /// `launchprof profile` shows it unless `--quiet`.
+    package var output = OutputDisposition.discard
 
     /// Settings for `runs` launches per target at `rate` samples per second, written to `directory`.
     public init(

@@ -2,49 +2,80 @@ import Foundation
 import LaunchAnalysis
 import LaunchEngine
 
-/// `run --profile`: once measuring is done, each target's launch is sampled
-/// in runs of its own (so sampling never touches the measured runs), through
-/// the preload library, with the target's own environment, working directory
-/// and ready probe; the samples of all its runs make one profile, written as
-/// a flame graph, folded stacks, a speedscope file and a pprof profile.
-struct ProfilingStep {
-    var settings: ProfilingSettings
+/// The one path of profiling, for `run --profile` and `launchprof profile`:
+/// each target's launch is sampled in runs of its own (after a benchmark's
+/// measuring, so sampling never touches the measured runs), with the
+/// target's own environment, working directory, ready probe, timeout and
+/// grace (its `LaunchPlan`); the samples of all its runs make one profile,
+/// written once as a flame graph, folded stacks, a speedscope file and a
+/// pprof profile, and kept in memory for whatever is built from it (the
+/// results' records, the report's flame graphs, the differences against a
+/// baseline). Who samples (the kernel or the program) is decided here, once.
+package struct ProfilingStep {
+    package var settings: ProfilingSettings
     /// The results' labels (commit, branch, runner…), put on every sample
     /// of the pprof profiles.
-    var labels: MetricLabels
+    package var labels: MetricLabels
     /// Each target's launches, as its measured runs were made (timeout,
     /// grace, display), in the plan's order.
-    var launches: [LaunchPlan]
+    package var launches: [LaunchPlan]
+    /// Each target's output files' base name, in the same order.
+    package var names: [String]
+    /// The command's one spawner (a session's own).
+    package var spawner: Spawner
+
+    /// Profiles `launches` with `settings`; `names` defaults to each target's
+    /// name made a file name, unique among them.
+    package init(
+        settings: ProfilingSettings, labels: MetricLabels, launches: [LaunchPlan], names: [String]? = nil,
+        spawner: Spawner = Spawner()
+    ) {
+        self.settings = settings
+        self.labels = labels
+        self.launches = launches
+        self.names = names ?? ProfileFileName.unique(launches.map(\.target.name))
+        self.spawner = spawner
+    }
+
+    /// Who will sample, and the note that says why it is not the one asked
+    /// for (the kernel refused perf events): decided once for every target.
+    package var samplingMethod: (method: SamplingMethod, note: String?) {
+        ProfileRecorder.samplingMethod(settings.method, clock: settings.clock)
+    }
 
     /// Creates the profile directory: before measuring (a bad path should
     /// not cost a whole benchmark) and again before profiling (it may have gone).
-    static func prepare(_ settings: ProfilingSettings) throws(BenchmarkSessionError) {
+    package static func prepare(_ settings: ProfilingSettings) throws(BenchmarkSessionError) {
         do {
             try FileManager.default.createDirectory(atPath: settings.directory, withIntermediateDirectories: true)
         } catch {
-            throw .usage("--profile-dir: cannot create '\(settings.directory)': \(error.localizedDescription)")
+            throw .usage("\(settings.directoryFlag): cannot create '\(settings.directory)': \(error.localizedDescription)")
         }
     }
 
     /// Profiles each target in turn. A target that cannot be profiled is
     /// reported and the others are still tried; an interrupt stops at once,
     /// keeping what was done.
-    func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> ProfilingOutcome {
+    package func run(
+        interrupt: InterruptMonitor?, events: (BenchmarkEvent) -> Void
+    ) throws(BenchmarkSessionError) -> ProfilingOutcome {
         try Self.prepare(settings)
-        if settings.preloadLibrary == nil, ProfileRecorder.samplingMethod(settings.method, clock: settings.clock).method == .inProcess {
-            events(.note(ProfileRecorder.missingPreloadNote(remedy: "set LAUNCHPROF_PRELOAD_LIBRARY")))
+        let method = samplingMethod
+        if let note = method.note { events(.note(note)) }
+        if settings.preloadLibrary == nil, method.method == .inProcess, let remedy = settings.preloadRemedy {
+            events(.note(ProfileRecorder.missingPreloadNote(remedy: remedy)))
         }
         var outcome = ProfilingOutcome()
-        let names = ProfileFileName.unique(launches.map(\.target.name))
         for (launch, base) in zip(launches, names) {
             let target = launch.target
             var recorder = ProfileRecorder(
-                rate: settings.rate, timeout: launch.timeout, output: .discard,
+                rate: settings.rate, timeout: launch.timeout, output: settings.output,
                 preloadLibrary: settings.preloadLibrary, runs: settings.runs, probe: target.ready, grace: launch.grace,
                 interrupt: interrupt, clock: settings.clock)
-            recorder.method = settings.method
+            recorder.method = method.method  // decided above, for every target
             recorder.program = target.name
             recorder.labels = labels
+            recorder.spawner = spawner
             do {
                 let profiled = try recorder.profile(target, directory: settings.directory, base: base) { index in
                     events(.profiling(target: target.name, launch: index, total: settings.runs))
@@ -61,6 +92,7 @@ struct ProfilingStep {
                 }
                 outcome.problems.append("cannot profile '\(target.name)': \(error)")
                 outcome.failed.append(target.name)
+                outcome.errors.append((target.name, error))
                 events(.note("cannot profile '\(target.name)': \(error)"))
             }
         }
@@ -68,7 +100,7 @@ struct ProfilingStep {
     }
 
     /// "profile of NAME: N samples from K launches; hottest (self): F 61.0%, …; flame graph PATH".
-    static func summary(of profiled: ProfileRecorder.Profiled, target: String) -> String {
+    package static func summary(of profiled: ProfileRecorder.Profiled, target: String) -> String {
         let profile = profiled.profile
         var text =
             "profile of '\(target)': \(profile.stacks.count) samples from \(profile.runCount) launch\(profile.runCount == 1 ? "" : "es")"

@@ -45,6 +45,9 @@ package struct ProfileRecorder: Sendable {
     /// Labels on every sample of the pprof profile besides its own
     /// (program, phase, thread): a benchmark's commit, branch, runner…
     package var labels = MetricLabels()
+    /// The command's one spawner, for every launch profiled (a session's
+    /// own, for `run --profile`).
+    package var spawner = Spawner()
 
     /// A recorder of `runs` launches sampled at `rate`.
     package init(
@@ -195,6 +198,7 @@ package struct ProfileRecorder: Sendable {
         }
         let outputs = outputs(directory: directory, base: base)
         var recorder = TraceRecorder(timeout: timeout, output: output, probe: probe, grace: grace, interrupt: interrupt)
+        recorder.spawner = spawner
         if method == .kernel { recorder.kernelSamplingRate = rate }
         var launches: [RecordedLaunch] = []
         for (index, path) in outputs.traces.enumerated() {

@@ -30,6 +30,9 @@ package struct TraceRecorder: Sendable {
     /// launch's mappings at ready instead of the kernel recording every mmap
     /// (cheaper; `RecordError.mappingsMissed` when the program ends first).
     package var mappingsAtReady = true
+    /// The command's one spawner: each launch, and the question whether its
+    /// program links LaunchProf, go through it (it resolves a program once).
+    package var spawner = Spawner()
 
     /// A recorder with these settings.
     package init(
@@ -153,13 +156,13 @@ package struct TraceRecorder: Sendable {
         }
         // A program sampled by the kernel writes a trace only if it links
         // LaunchProf: the run waits after ready only for those.
-        let writesTrace = sink == nil || Self.linksLaunchProf(target)
+        let writesTrace = sink == nil || linksLaunchProf(target)
         do {
             var request = RunRequest(
                 target: target, timeout: timeout, grace: grace, output: output,
                 traceFile: probe != .exit && writesTrace ? tracePath : nil)
             request.sampling = sink
-            run = try Spawner().run(request, interrupt: interrupt)
+            run = try spawner.run(request, interrupt: interrupt)
         } catch {
             throw .launch(error)
         }
@@ -196,8 +199,8 @@ package struct TraceRecorder: Sendable {
 
     /// Whether `target`'s program carries LaunchProf's ELF note (a script,
     /// or a file that cannot be read, does not).
-    static func linksLaunchProf(_ target: LaunchTarget) -> Bool {
-        guard let program = try? Spawner().resolveProgram(of: target) else { return false }
+    func linksLaunchProf(_ target: LaunchTarget) -> Bool {
+        guard let program = try? spawner.resolveProgram(of: target) else { return false }
         return (try? ELFImage.read(path: program))?.linksLaunchProf ?? false
     }
 }
