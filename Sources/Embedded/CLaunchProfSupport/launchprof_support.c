@@ -1,6 +1,7 @@
 // launchprof_support.c — constructor, ring slow paths, harness protocol.
 #define _GNU_SOURCE
 #include "launchprof_support.h"
+#include <dirent.h>
 
 #include <errno.h>
 #include <pthread.h>
@@ -146,6 +147,67 @@ static uint64_t cpu_clock_ns(clockid_t clock) {
 }
 
 uint64_t lp_process_cpu_ns(void) { return cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID); }
+
+// One thread's "/proc/self/task/TID/schedstat": "<on-CPU ns> <waiting ns> <slices>\n".
+static int read_schedstat(int dir, const char *tid, uint64_t *on_cpu, uint64_t *waiting) {
+    char path[64];
+    size_t length = strlen(tid);
+    if (length > 20) return -1;
+    memcpy(path, tid, length);
+    memcpy(path + length, "/schedstat", sizeof "/schedstat");
+    int fd = openat(dir, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char text[96];
+    ssize_t got;
+    do { got = read(fd, text, sizeof text - 1); } while (got < 0 && errno == EINTR);
+    close(fd);
+    if (got <= 0) return -1;
+    text[got] = 0;
+    uint64_t values[2] = {0, 0};
+    const char *c = text;
+    for (int i = 0; i < 2; i++) {
+        while (*c == ' ') c++;
+        if (*c < '0' || *c > '9') return -1;
+        uint64_t value = 0;
+        for (; *c >= '0' && *c <= '9'; c++) {
+            if (value > (UINT64_MAX - 9) / 10) return -1;  // not a schedstat line
+            value = value * 10 + (uint64_t)(*c - '0');
+        }
+        values[i] = value;
+    }
+    *on_cpu = values[0];
+    *waiting = values[1];
+    return 0;
+}
+
+int lp_process_demand_ns(uint64_t *on_cpu, uint64_t *waiting) {
+    int dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) return -1;
+    DIR *listing = fdopendir(dir);
+    if (listing == NULL) {
+        close(dir);
+        return -1;
+    }
+    uint64_t cpu = 0, wait = 0;
+    int threads = 0;
+    char self[24];
+    self[lp_format_u64(self, (uint64_t)syscall(SYS_gettid))] = 0;
+    struct dirent *entry;
+    while ((entry = readdir(listing)) != NULL) {
+        if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+        if (strcmp(entry->d_name, self) == 0) continue;  // the caller's own wake-up is not demand
+        uint64_t one_cpu, one_wait;
+        // A thread that ended since the listing is not counted.
+        if (read_schedstat(dirfd(listing), entry->d_name, &one_cpu, &one_wait) != 0) continue;
+        cpu += one_cpu;
+        wait += one_wait;
+        threads++;
+    }
+    closedir(listing);
+    *on_cpu = cpu;
+    *waiting = wait;
+    return 0;
+}
 
 uint64_t lp_thread_cpu_ns(void) { return cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID); }
 

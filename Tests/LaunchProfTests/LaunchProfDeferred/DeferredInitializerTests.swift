@@ -313,16 +313,22 @@ final class CPUBurners: Sendable {
     private let finished = ThreadSemaphore()
     private let count: Int
 
+    /// Returns once every burner runs: a thread just created may wait for a
+    /// CPU longer than a whole idle window on a loaded machine, and until it
+    /// first runs the process is truly idle.
     init(threads: Int) {
         count = threads
+        let started = ThreadSemaphore()
         for _ in 0..<threads {
             BackgroundThread.start(name: "test-burner") { [self] in
+                started.signal()
                 var spin: UInt64 = 0
                 while running.load(ordering: .relaxed) { spin = spin &* 31 &+ 1 }
                 if spin == 42 { print("") }  // keep the loop
                 finished.signal()
             }
         }
+        for _ in 0..<threads { started.wait() }
     }
 
     /// Stops the burners, waits until they have stopped, and returns when

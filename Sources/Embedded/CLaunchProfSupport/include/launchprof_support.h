@@ -183,6 +183,11 @@ uint64_t lp_spawn_ns(void);
 
 /// Process CPU time (user + system, all threads) in nanoseconds.
 uint64_t lp_process_cpu_ns(void);
+/// The other threads of the process (not the caller), summed from
+/// /proc/self/task/*/schedstat: their time on a CPU and their time runnable
+/// but waiting for one on a run queue, in nanoseconds. Returns 0, or -1 when
+/// the kernel does not say (no /proc).
+int lp_process_demand_ns(uint64_t *on_cpu, uint64_t *waiting);
 /// CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID: a system call,
 /// no vDSO path), or 0 if the clock cannot be read.
 uint64_t lp_thread_cpu_ns(void);

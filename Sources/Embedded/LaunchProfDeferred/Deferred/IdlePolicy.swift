@@ -1,7 +1,10 @@
 import LaunchProf
 
 /// When the process counts as idle: over a window of wall time, its CPU time
-/// (all threads, CLOCK_PROCESS_CPUTIME_ID) grew by less than a share of it.
+/// (all threads, CLOCK_PROCESS_CPUTIME_ID) grew by less than a share of it,
+/// and so did what its other threads asked for: their CPU time plus their
+/// time runnable but waiting for a CPU (/proc/self/task/*/schedstat), so
+/// that threads starved by other programs do not read as idle.
 ///
 /// The share is of one core: 0.2 means "less than a fifth of one core busy",
 /// and a process using two full cores measures 2.0.

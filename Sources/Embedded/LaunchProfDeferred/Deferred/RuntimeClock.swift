@@ -11,6 +11,16 @@ package enum RuntimeClock {
     /// CPU time used so far by all threads of the process (user + system).
     static var processCPU: UInt64 { lp_process_cpu_ns() }
 
+    /// The process's other threads' time on a CPU plus their time runnable
+    /// but waiting for one, summed (/proc/self/task/*/schedstat); nil when
+    /// the kernel does not say.
+    static var otherThreadsDemand: UInt64? {
+        var onCPU: UInt64 = 0
+        var waiting: UInt64 = 0
+        guard lp_process_demand_ns(&onCPU, &waiting) == 0 else { return nil }
+        return onCPU &+ waiting
+    }
+
     /// `duration` in whole nanoseconds, saturated (Duration.saturatingNanoseconds).
     package static func nanoseconds(_ duration: Duration) -> UInt64 { duration.saturatingNanoseconds }
 }
