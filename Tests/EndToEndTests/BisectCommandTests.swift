@@ -1,0 +1,151 @@
+import Foundation
+import Glibc
+import LaunchBenchmark
+import LaunchProfTestSupport
+import Testing
+
+/// `launchprof bisect` in a real git repository made here: 24 commits of a
+/// C program, one that does not build, one that spins 60% more.
+@Suite("launchprof bisect", .serialized)
+struct BisectCommandTests {
+    static let build = "mkdir -p out && cc -O1 -o out/app app.c"
+    /// The commit (0 = the first, the good one) that does not compile.
+    static let broken = 11
+    /// The commit that makes the launch slower.
+    static let slower = 17
+    static let commits = 24
+
+    /// The repository, its commits' hashes oldest first, and a dirty tree on top.
+    static func repository(in scratch: ScratchDirectory) throws -> (String, [String]) {
+        let repository = scratch.file("repo")
+        try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
+        try RevisionGateTests.git(["init", "--quiet", "--initial-branch=main"], in: repository)
+        var hashes: [String] = []
+        for index in 0..<commits {
+            let rounds = index >= slower ? 3_200_000 : 2_000_000
+            var source = spinProgram.replacingOccurrences(of: "long rounds = text ? atol(text) : 0;", with: "long rounds = \(rounds);")
+            source += "\n/* version \(index) */\n"
+            if index == broken { source += "this is not C;\n" }
+            try source.write(toFile: repository + "/app.c", atomically: true, encoding: .utf8)
+            try RevisionGateTests.git(["add", "app.c"], in: repository)
+            let subject = index == slower ? "spin 60% more" : index == broken ? "a change that does not compile" : "version \(index)"
+            try RevisionGateTests.git(["commit", "--quiet", "-m", subject], in: repository)
+            hashes.append(try RevisionGateTests.git(["rev-parse", "HEAD"], in: repository).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        try RevisionGateTests.git(["branch", "topic", hashes[5]], in: repository)
+        try "/* uncommitted */\n".write(toFile: repository + "/app.c", atomically: true, encoding: .utf8)
+        try "scratch\n".write(toFile: repository + "/notes.txt", atomically: true, encoding: .utf8)
+        try RevisionGateTests.git(["add", "notes.txt"], in: repository)
+        return (repository, hashes)
+    }
+
+    /// What must be the same before and after: HEAD, status, index, branches, worktrees, refs.
+    static func state(of repository: String) throws -> [String] {
+        try [
+            ["rev-parse", "HEAD"], ["symbolic-ref", "HEAD"], ["status", "--porcelain", "--untracked-files=all"], ["diff", "--cached"],
+            ["branch", "--list", "-v"], ["worktree", "list", "--porcelain"], ["for-each-ref"], ["stash", "list"],
+        ].map { try RevisionGateTests.git($0, in: repository) } + [try String(contentsOfFile: repository + "/app.c", encoding: .utf8)]
+    }
+
+    @Test("names the first slow commit and the one that does not build, and leaves the repository exactly as it was")
+    func findsTheCommit() throws {
+        let scratch = try ScratchDirectory()
+        let (repository, hashes) = try Self.repository(in: scratch)
+        let before = try Self.state(of: repository)
+        let json = scratch.file("bisect.json")
+        let started = Date()
+        let run = try launchprof(
+            [
+                "bisect", "--good", hashes[0], "--bad", "main", "--build", Self.build, "--threshold", "15", "--max-time", "20",
+                "--max-runs", "400", "--export-json", json, "--", "out/app",
+            ], in: repository)
+        let took = Date().timeIntervalSince(started)
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardOutput.hasPrefix("first slow commit: \(hashes[Self.slower].prefix(12)) spin 60% more"), "\(run.standardOutput)")
+        #expect(
+            run.standardOutput.contains("skipped (as git bisect skip):\n    \(hashes[Self.broken].prefix(12))"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("the build failed"))
+        let document = try JSONDecoder().decode(BisectDocument.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
+        #expect(document.outcome == "found")
+        #expect(document.firstSlow?.hash == hashes[Self.slower])
+        #expect(document.skipped.map(\.commit.hash) == [hashes[Self.broken]])
+        #expect(document.commits == Self.commits - 1)
+        #expect(document.steps.first?.kind == "confirm" && document.steps.first?.verdict == .regressed)
+        // The confirmation, ⌈log₂ 23⌉ = 5 halvings, one more for the skip and the effect.
+        #expect((6...9).contains(document.steps.count), "\(document.steps.map(\.kind))")
+        #expect(document.effectSource?.contains("against its parent \(hashes[Self.slower - 1].prefix(12))") == true)
+        #expect((document.effect?.low ?? 0) > 0.15)
+        print(
+            "bisect of \(document.commits) commits: \(document.steps.count) steps, \(document.elapsed) s (\(took) s with launchprof's start)"
+        )
+        #expect(try Self.state(of: repository) == before)
+        #expect(access(repository + "/.git/BISECT_LOG", F_OK) != 0)
+    }
+
+    @Test("SIGINT mid-bisect stops the gate under way, exits 130, leaves no process behind and the repository as it was")
+    func interrupted() throws {
+        let scratch = try ScratchDirectory()
+        let (repository, hashes) = try Self.repository(in: scratch)
+        let before = try Self.state(of: repository)
+        let marker = "lp-bisect-\(UInt32.random(in: 100_000...999_999))"
+        let errors = scratch.file("stderr")
+        FileManager.default.createFile(atPath: errors, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Products.path("launchprof"))
+        process.currentDirectoryURL = URL(fileURLWithPath: repository)
+        // A threshold no step can decide: the step under way runs for its whole budget.
+        process.arguments = [
+            "bisect", "--good", hashes[0], "--bad", hashes[Self.commits - 1], "--build", Self.build, "--threshold", "0.1",
+            "--max-time", "120", "--", "out/app", marker,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        try process.run()
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline, !(try scratch.read("stderr")).contains("step 2 (") { usleep(50_000) }
+        while Date() < deadline, Self.processes(withArgument: marker).isEmpty { usleep(5_000) }
+        try #require(!Self.processes(withArgument: marker).isEmpty, "no step was measuring within 90 s: \(try scratch.read("stderr"))")
+        kill(process.processIdentifier, SIGINT)
+        let sent = Date()
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(sent) < 10)
+        #expect(process.terminationStatus == 130, "\(try scratch.read("stderr"))")
+        #expect(Self.processes(withArgument: marker).isEmpty)
+        #expect(try Self.state(of: repository) == before)
+    }
+
+    @Test("bad not slower than good stops after the confirmation with 5; a good that is not an ancestor of bad is bad usage")
+    func notSlowerAndUsage() throws {
+        let scratch = try ScratchDirectory()
+        let (repository, hashes) = try Self.repository(in: scratch)
+        let before = try Self.state(of: repository)
+        let same = try launchprof(
+            [
+                "bisect", "--good", hashes[1], "--bad", hashes[8], "--build", Self.build, "--threshold", "15", "--max-time", "20",
+                "--max-runs", "400", "--", "out/app",
+            ], in: repository)
+        #expect(same.status == 5, "\(same.standardOutput)\(same.standardError)")
+        #expect(same.standardOutput.contains("is not slower than --good \(hashes[1].prefix(12)) (unchanged)"), "\(same.standardOutput)")
+        let swapped = try launchprof(
+            ["bisect", "--good", hashes[9], "--bad", hashes[2], "--build", Self.build, "--", "out/app"], in: repository)
+        #expect(swapped.status == 2)
+        #expect(swapped.standardError.contains("is not an ancestor of --bad '\(hashes[2])'"), "\(swapped.standardError)")
+        let unknown = try launchprof(["bisect", "--good", "nope", "--bad", "main", "--build", Self.build, "--", "out/app"], in: repository)
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError.contains("--good 'nope' is not a commit git knows"), "\(unknown.standardError)")
+        #expect(try Self.state(of: repository) == before)
+    }
+
+    /// Live processes with `argument` in their command line.
+    static func processes(withArgument argument: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                data.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == argument })
+            else { return nil }
+            let stat = (try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8)) ?? ""
+            return stat.contains(") Z ") ? nil : pid
+        }
+    }
+}
