@@ -104,12 +104,14 @@ struct BisectCommandTests {
         let deadline = Date().addingTimeInterval(90)
         while Date() < deadline, !(try scratch.read("stderr")).contains("step 2 (") { usleep(50_000) }
         while Date() < deadline, Self.processes(withArgument: marker).isEmpty { usleep(5_000) }
-        try #require(!Self.processes(withArgument: marker).isEmpty, "no step was measuring within 90 s: \(try scratch.read("stderr"))")
+        let progress = try scratch.read("stderr")
+        try #require(!Self.processes(withArgument: marker).isEmpty, "no step was measuring within 90 s: \(progress)")
         kill(process.processIdentifier, SIGINT)
         let sent = Date()
         process.waitUntilExit()
         #expect(Date().timeIntervalSince(sent) < 10)
-        #expect(process.terminationStatus == 130, "\(try scratch.read("stderr"))")
+        let said = try scratch.read("stderr")
+        #expect(process.terminationStatus == 130, "\(said)")
         #expect(Self.processes(withArgument: marker).isEmpty)
         #expect(try Self.state(of: repository) == before)
     }
@@ -134,6 +136,25 @@ struct BisectCommandTests {
         #expect(unknown.status == 2)
         #expect(unknown.standardError.contains("--good 'nope' is not a commit git knows"), "\(unknown.standardError)")
         #expect(try Self.state(of: repository) == before)
+    }
+
+    @Test("docs/bisect.md's recipe: git bisect run with gate's statuses mapped (3 and 4 skip) finds the same commit")
+    func gitBisectRunRecipe() throws {
+        let scratch = try ScratchDirectory()
+        let (repository, hashes) = try Self.repository(in: scratch)
+        // git bisect checks commits out in the tree: start from a clean one.
+        try RevisionGateTests.git(["reset", "--quiet", "--hard"], in: repository)
+        try RevisionGateTests.git(["bisect", "start", hashes[Self.commits - 1], hashes[Self.broken - 3]], in: repository)
+        let gate =
+            "'\(try Products.path("launchprof"))' gate --base \(hashes[Self.broken - 3]) --head HEAD --build '\(Self.build)' "
+            + "--threshold 15 --max-time 20 --max-runs 400 -- out/app"
+        let script = "\(gate)\n  s=$?; case $s in 0|1) exit $s ;; 3|4) exit 125 ;; *) exit 255 ;; esac"
+        let run = try CommandRun.run(
+            "/usr/bin/git", ["-C", repository, "bisect", "run", "sh", "-c", script],
+            environment: ["GIT_CONFIG_NOSYSTEM": "1", "HOME": repository], timeout: 300)
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardOutput.contains("\(hashes[Self.slower]) is the first bad commit"), "\(run.standardOutput)")
+        try RevisionGateTests.git(["bisect", "reset", "--quiet"], in: repository)
     }
 
     /// Live processes with `argument` in their command line.

@@ -73,7 +73,7 @@ public struct BisectSession: Sendable {
                 + "about \(BisectSearch(count: range.commits.count).stepsLeft + 1) steps")
         try run.prepare()
         var search = BisectSearch(count: range.commits.count)
-        let conclusion: BisectConclusion?
+        var conclusion: BisectConclusion?
         do {
             conclusion = try search.run { (question) throws(BisectRun.Stop) -> BisectAnswer in
                 try run.answer(question)
@@ -84,8 +84,15 @@ public struct BisectSession: Sendable {
             case .usage(let message): throw BisectError(status: .usage, message: message)
             }
         }
-        if let conclusion, case .found(let index) = conclusion, measuresEffect, !interrupt.isInterrupted {
-            try? run.measureEffect(of: index, lastGood: search.lastGood)
+        if case .found(let index)? = conclusion, measuresEffect {
+            do {
+                try run.measureEffect(of: index, lastGood: search.lastGood)
+            } catch {
+                // Interrupted (the summary then names the range left, one
+                // commit), or bad settings, which the search's gates would
+                // have met first.
+                conclusion = nil
+            }
         }
         return run.document(conclusion: conclusion, search: search, elapsed: (ContinuousClock.now - started).seconds)
     }
