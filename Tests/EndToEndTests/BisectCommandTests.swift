@@ -89,7 +89,7 @@ struct BisectCommandTests {
         let before = try Self.state(of: repository)
         let marker = "lp-bisect-\(UInt32.random(in: 100_000...999_999))"
         let errors = scratch.file("stderr")
-        FileManager.default.createFile(atPath: errors, contents: nil)
+        try #require(FileManager.default.createFile(atPath: errors, contents: nil))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Products.path("launchprof"))
         process.currentDirectoryURL = URL(fileURLWithPath: repository)
@@ -154,7 +154,7 @@ struct BisectCommandTests {
             environment: ["GIT_CONFIG_NOSYSTEM": "1", "HOME": repository], timeout: 300)
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
         #expect(run.standardOutput.contains("\(hashes[Self.slower]) is the first bad commit"), "\(run.standardOutput)")
-        try RevisionGateTests.git(["bisect", "reset", "--quiet"], in: repository)
+        try RevisionGateTests.git(["bisect", "reset"], in: repository)
     }
 
     /// Live processes with `argument` in their command line.
