@@ -122,7 +122,7 @@ struct BisectRun {
         let number = steps.count + 1
         func skip(_ reason: String) -> BisectAnswer {
             let seconds = (ContinuousClock.now - started).seconds
-            note("step \(number) (\(kind)): \(head.hash.prefix(12)) skipped: \(reason)")
+            note("step \(number) (\(kind)): \(head.hash.prefix(12)) \(kind.hasPrefix("test") ? "skipped" : "not measured"): \(reason)")
             steps.append(
                 BisectStep(
                     number: number, kind: kind, head: head, base: base, verdict: nil, skipped: reason, look: nil, summary: reason,

@@ -27,7 +27,7 @@ public enum BisectReport {
                     verdict =
                         "\(judged) \(GateReport.percent(look.change)) [\(GateReport.percent(look.low)), \(GateReport.percent(look.high))]"
                 } else {
-                    verdict = step.verdict.map(\.rawValue) ?? "skipped"
+                    verdict = step.verdict.map(\.rawValue) ?? (step.kind.hasPrefix("test") ? "skipped" : "not measured")
                 }
                 lines.append(
                     "    \(step.number). \(step.kind): \(step.head.hash.prefix(12)) against \(step.base.hash.prefix(12)): "
