@@ -1,8 +1,9 @@
 import LaunchEngine
 
 /// The commits a bisect searches: the first-parent chain from the bad
-/// revision back to the good one (`git rev-list --first-parent
-/// --ancestry-path good..bad`), oldest first, each with its subject and date.
+/// revision back to the good one, kept to the descendants of good (`git log
+/// --first-parent good..bad` within `git rev-list --ancestry-path
+/// good..bad`), oldest first, each with its subject and date.
 struct BisectRange: Sendable {
     /// The good revision's commit.
     var good: BisectCommit
@@ -38,13 +39,18 @@ struct BisectRange: Sendable {
                     : "git merge-base --is-ancestor failed: \(ancestor.errorSummary)")
         }
         let format = "--format=%H%x1f%s%x1f%cI"
-        let listed = try Self.git(
-            ["log", "--first-parent", "--ancestry-path", "--reverse", format, "\(goodHash)..\(badHash)"], in: repository)
-        guard listed.status == 0 else {
+        // The first-parent chain, kept to the commits that descend from
+        // good: when good came in by a merge, the chain starts at that merge
+        // (git 2.39's log lists nothing for both flags at once then).
+        let listed = try Self.git(["log", "--first-parent", "--reverse", format, "\(goodHash)..\(badHash)"], in: repository)
+        let descendants = try Self.git(["rev-list", "--ancestry-path", "\(goodHash)..\(badHash)"], in: repository)
+        guard listed.status == 0, descendants.status == 0 else {
             throw BisectError(
-                status: .usage, message: "git log \(goodHash.prefix(12))..\(badHash.prefix(12)) failed: \(listed.errorSummary)")
+                status: .usage,
+                message: "git log \(goodHash.prefix(12))..\(badHash.prefix(12)) failed: \(listed.errorSummary)\(descendants.errorSummary)")
         }
-        commits = listed.lines.compactMap(Self.commit)
+        let descending = Set(descendants.lines)
+        commits = listed.lines.compactMap(Self.commit).filter { descending.contains($0.hash) }
         guard let last = commits.last, last.hash == badHash else {
             throw BisectError(
                 status: .usage,

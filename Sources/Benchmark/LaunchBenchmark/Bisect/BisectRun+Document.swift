@@ -73,7 +73,7 @@ extension BisectRun {
         }
         let against = steps.filter { $0.head.hash == commit.hash && $0.base.hash == range.good.hash && $0.look != nil }
         guard let step = against.last(where: { $0.verdict == .regressed }) ?? against.last else { return nil }
-        let parent = index == 0 ? "its parent, the good revision" : "the good revision \(range.good.hash.prefix(12)), not its parent"
-        return (step.number, "against \(parent) (step \(step.number))")
+        let parent = index == 0 ? "" : ", not its parent"
+        return (step.number, "against the good revision \(range.good.hash.prefix(12))\(parent) (step \(step.number), which decided it)")
     }
 }

@@ -70,7 +70,8 @@ public struct BisectSession: Sendable {
         defer { run.cleanUp() }
         note(
             "bisecting \(range.commits.count) commit\(range.commits.count == 1 ? "" : "s") from \(range.good.line) to \(range.bad.line), "
-                + "about \(BisectSearch(count: range.commits.count).stepsLeft + 1) steps")
+                + "at most \(BisectSearch(count: range.commits.count).stepsLeft + 1) gates to the answer when none is skipped or inconclusive"
+        )
         try run.prepare()
         var search = BisectSearch(count: range.commits.count)
         var conclusion: BisectConclusion?
