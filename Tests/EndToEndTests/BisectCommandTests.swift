@@ -157,6 +157,42 @@ struct BisectCommandTests {
         try RevisionGateTests.git(["bisect", "reset"], in: repository)
     }
 
+    @Test("the range is the first-parent chain kept to good's descendants: from a merged branch it is the merge and what follows")
+    func firstParentRange() throws {
+        let scratch = try ScratchDirectory()
+        let repository = scratch.file("merged")
+        try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
+        func git(_ arguments: [String]) throws -> String {
+            try RevisionGateTests.git(arguments, in: repository).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func commit(_ name: String) throws -> String {
+            try name.write(toFile: repository + "/\(name).txt", atomically: true, encoding: .utf8)
+            _ = try git(["add", "\(name).txt"])
+            _ = try git(["commit", "--quiet", "-m", name])
+            return try git(["rev-parse", "HEAD"])
+        }
+        _ = try git(["init", "--quiet", "--initial-branch=main"])
+        _ = try commit("m0")
+        _ = try git(["checkout", "--quiet", "-b", "side"])
+        let side = try commit("s1")
+        _ = try commit("s2")
+        _ = try git(["checkout", "--quiet", "main"])
+        _ = try commit("m1")
+        _ = try git(["merge", "--quiet", "--no-edit", "side"])
+        let merge = try git(["rev-parse", "HEAD"])
+        _ = try commit("m2")
+        let run = try launchprof(
+            ["bisect", "--good", side, "--bad", "main", "--build", "true", "--threshold", "50", "--max-time", "20", "--", "/bin/true"],
+            in: repository)
+        #expect(run.status == 5, "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardError.contains("bisecting 2 commits from \(side.prefix(12)) s1"), "\(run.standardError)")
+        let merged = try launchprof(
+            ["bisect", "--good", "main~2", "--bad", "main", "--build", "true", "--threshold", "50", "--max-time", "20", "--", "/bin/true"],
+            in: repository)
+        #expect(merged.standardError.contains("bisecting 2 commits from"), "\(merged.standardError)")
+        #expect(merge.count == 40)
+    }
+
     /// Live processes with `argument` in their command line.
     static func processes(withArgument argument: String) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
