@@ -69,7 +69,11 @@ struct BisectRun {
         do {
             let made = try builds.build(commit.hash) { note($0) }
             built[commit.hash] = made
-            if !made.reused { created.append(made.directory) }
+            if made.reused {
+                note("\(commit.hash.prefix(12)): reusing the build in \(made.directory)")
+            } else {
+                created.append(made.directory)
+            }
             return .made(made)
         } catch {
             if case .interrupted = error { throw .interrupted }
