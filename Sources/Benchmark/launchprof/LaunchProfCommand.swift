@@ -10,7 +10,7 @@ struct LaunchProfCommand: AsyncParsableCommand {
         version: "launchprof \(launchprofVersion) (commit \(launchprofCommit))",
         subcommands: [
             RunCommand.self, GateCommand.self, CompareCommand.self, ReportCommand.self, ProfileCommand.self, RecordCommand.self,
-            ExportCommand.self, ExplainCommand.self, HistoryCommand.self,
+            ExportCommand.self, ExplainCommand.self, HistoryCommand.self, BisectCommand.self,
         ]
     )
 

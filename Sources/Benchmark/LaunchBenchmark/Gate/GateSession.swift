@@ -19,6 +19,9 @@ public struct GateSession: Sendable {
     public var head: LaunchTarget
     /// How it measures and decides.
     public var settings: GateSettings
+    /// A monitor the caller owns and keeps (a bisect, across its gates);
+    /// nil: the gate makes its own, catching signals as `settings` says.
+    public var interrupt: InterruptMonitor?
 
     /// A gate of `head` against `base`.
     public init(base: LaunchTarget, head: LaunchTarget, settings: GateSettings = GateSettings()) {
@@ -54,11 +57,11 @@ public struct GateSession: Sendable {
         }
         let interrupt: InterruptMonitor
         do {
-            interrupt = try InterruptMonitor(catchingSignals: settings.catchesSignals)
+            interrupt = try self.interrupt ?? InterruptMonitor(catchingSignals: settings.catchesSignals)
         } catch {
             throw .launchFailed("cannot watch for interrupts: \(error)")
         }
-        defer { interrupt.stop() }
+        defer { if self.interrupt == nil { interrupt.stop() } }
         // Both sides launched from one plan each: the same timeout, grace,
         // output and counts, and never traced (a trace would weigh on both).
         let launches = [base, head].map {
