@@ -12,36 +12,36 @@ import LaunchSupport
 /// every commit is built in a worktree of the build cache. The worktrees
 /// this bisect adds are removed when it ends (interrupted too), unless
 /// `keepBuilds`; builds already in the cache are left as they were.
-public struct BisectSession: Sendable {
+package struct BisectSession: Sendable {
     /// A directory in the repository.
-    public var directory: String
+    package var directory: String
     /// The revision known to be fast.
-    public var good: String
+    package var good: String
     /// The revision known to be slow.
-    public var bad: String
+    package var bad: String
     /// The build command, run with `/bin/sh -c` in each commit's worktree.
-    public var buildCommand: String
+    package var buildCommand: String
     /// The program and its arguments; a relative program with a '/' is
     /// taken inside each build.
-    public var command: [String]
+    package var command: [String]
     /// Variables set for every launch.
-    public var environment: [String: String] = [:]
+    package var environment: [String: String] = [:]
     /// When a launch counts as done.
-    public var ready: ReadyProbe = .exit
+    package var ready: ReadyProbe = .exit
     /// Every gate's settings (threshold, budget, mode…).
-    public var settings = GateSettings()
+    package var settings = GateSettings()
     /// How many times the budget an inconclusive gate is measured again with.
-    public var longerFactor = 2
+    package var longerFactor = 2
     /// The build cache (nil: the git directory's launchprof/builds).
-    public var cacheDirectory: String?
+    package var cacheDirectory: String?
     /// Keep the worktrees this bisect built (for a later gate or bisect).
-    public var keepBuilds = false
+    package var keepBuilds = false
     /// Whether to measure the first slow commit against its parent when
     /// the search did not (the effect of that commit alone).
-    public var measuresEffect = true
+    package var measuresEffect = true
 
     /// A bisect of `good..bad` in the repository `directory` is in.
-    public init(directory: String, good: String, bad: String, buildCommand: String, command: [String]) {
+    package init(directory: String, good: String, bad: String, buildCommand: String, command: [String]) {
         self.directory = directory
         self.good = good
         self.bad = bad
@@ -53,7 +53,7 @@ public struct BisectSession: Sendable {
     /// build or gate under way is stopped, the document says "interrupted");
     /// `note` hears each step. Throws only for what stops it before an
     /// answer can be looked for: bad usage, the good or bad build failing.
-    public func runSynchronously(
+    package func runSynchronously(
         interrupt: InterruptMonitor, note: @escaping (String) -> Void = { _ in }
     ) throws(BisectError) -> BisectDocument {
         let started = ContinuousClock.now

@@ -21,7 +21,7 @@ public struct GateSession: Sendable {
     public var settings: GateSettings
     /// A monitor the caller owns and keeps (a bisect, across its gates);
     /// nil: the gate makes its own, catching signals as `settings` says.
-    public var interrupt: InterruptMonitor?
+    package var interrupt: InterruptMonitor?
 
     /// A gate of `head` against `base`.
     public init(base: LaunchTarget, head: LaunchTarget, settings: GateSettings = GateSettings()) {

@@ -1,5 +1,5 @@
 /// What the driver found for one `BisectQuestion`.
-public enum BisectAnswer: Sendable, Equatable {
+package enum BisectAnswer: Sendable, Equatable {
     /// The gate's verdict of the head against the base.
     case verdict(ChangeVerdict)
     /// The commit could not be measured: its build failed, or its program

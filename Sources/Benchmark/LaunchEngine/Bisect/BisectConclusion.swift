@@ -1,6 +1,6 @@
 /// How a bisect ended, before it is written down: indices are positions in
 /// the range, oldest first (the last is the bad revision).
-public enum BisectConclusion: Sendable, Equatable {
+package enum BisectConclusion: Sendable, Equatable {
     /// The first slow commit.
     case found(Int)
     /// Skipped commits leave several candidates (oldest first, the last is
@@ -17,7 +17,7 @@ public enum BisectConclusion: Sendable, Equatable {
 
     /// What `launchprof bisect` exits with (`docs/bisect.md`): 0 found, 3 the
     /// confirmation could not launch, 4 inconclusive, 5 not slower, 6 ambiguous.
-    public var exitStatus: Int32 {
+    package var exitStatus: Int32 {
         switch self {
         case .found: 0
         case .untestable: 3
@@ -28,7 +28,7 @@ public enum BisectConclusion: Sendable, Equatable {
     }
 
     /// "found", "ambiguous", "not-slower", "inconclusive" or "untestable": the JSON's outcome.
-    public var outcome: String {
+    package var outcome: String {
         switch self {
         case .found: "found"
         case .ambiguous: "ambiguous"

@@ -2,46 +2,46 @@ import Foundation
 
 /// What a bisect found, as `--export-json` writes it: the answer, its
 /// effect, every step, and the skipped commits.
-public struct BisectDocument: Sendable, Codable {
+package struct BisectDocument: Sendable, Codable {
     /// "launchprof-bisect/1".
-    public var schema = BisectDocument.currentSchema
+    package var schema = BisectDocument.currentSchema
     /// The schema this version writes.
-    public static let currentSchema = "launchprof-bisect/1"
+    package static let currentSchema = "launchprof-bisect/1"
     /// The good revision's commit.
-    public var good: BisectCommit
+    package var good: BisectCommit
     /// The bad revision's commit.
-    public var bad: BisectCommit
+    package var bad: BisectCommit
     /// Commits after the good one up to the bad one, on the first-parent chain.
-    public var commits: Int
+    package var commits: Int
     /// The gates' threshold, as a fraction.
-    public var threshold: Double
+    package var threshold: Double
     /// "found", "ambiguous", "not-slower", "inconclusive", "untestable" or "interrupted".
-    public var outcome: String
+    package var outcome: String
     /// What `launchprof bisect` exits with.
-    public var exitStatus: Int32
+    package var exitStatus: Int32
     /// The answer in one line, as the terminal prints it.
-    public var summary: String
+    package var summary: String
     /// The first slow commit, when found.
-    public var firstSlow: BisectCommit?
+    package var firstSlow: BisectCommit?
     /// When skipped commits leave several: every candidate, oldest first.
-    public var candidates: [BisectCommit]
+    package var candidates: [BisectCommit]
     /// The commits skipped, with why.
-    public var skipped: [BisectSkip]
+    package var skipped: [BisectSkip]
     /// The first slow commit's change and interval.
-    public var effect: GateLook?
+    package var effect: GateLook?
     /// Where `effect` comes from: "its gate against its parent (step 7)" or
     /// "step 3, against the good revision".
-    public var effectSource: String?
+    package var effectSource: String?
     /// The gate `effect` comes from, whole (its runs, its noise floor and
     /// whatever else the gate reports).
-    public var effectGate: GateDocument?
+    package var effectGate: GateDocument?
     /// Every step, in order.
-    public var steps: [BisectStep]
+    package var steps: [BisectStep]
     /// Seconds from start to answer.
-    public var elapsed: Double
+    package var elapsed: Double
 
     /// A bisect's document.
-    public init(
+    package init(
         good: BisectCommit, bad: BisectCommit, commits: Int, threshold: Double, outcome: String, exitStatus: Int32, summary: String,
         firstSlow: BisectCommit?, candidates: [BisectCommit], skipped: [BisectSkip], effect: GateLook?, effectSource: String?,
         effectGate: GateDocument?, steps: [BisectStep], elapsed: Double
@@ -64,7 +64,7 @@ public struct BisectDocument: Sendable, Codable {
     }
 
     /// The document as pretty, key-sorted JSON.
-    public func json() throws -> Data {
+    package func json() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(self)

@@ -2,7 +2,7 @@
 /// index in the range, oldest first; the last one is the bad revision, and
 /// the good revision (before index 0) is always the base of a step unless
 /// said otherwise.
-public enum BisectQuestion: Sendable, Equatable, Hashable, CustomStringConvertible {
+package enum BisectQuestion: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// The bad revision against the good one: is it slower at all?
     case confirm
     /// The confirmation again with a longer budget, the first was inconclusive.
@@ -16,7 +16,7 @@ public enum BisectQuestion: Sendable, Equatable, Hashable, CustomStringConvertib
     case againstBad(Int)
 
     /// The index of the commit this question measures, nil for the confirmation.
-    public var index: Int? {
+    package var index: Int? {
         switch self {
         case .confirm, .confirmLonger: nil
         case .test(let index), .testLonger(let index), .againstBad(let index): index
@@ -24,7 +24,7 @@ public enum BisectQuestion: Sendable, Equatable, Hashable, CustomStringConvertib
     }
 
     /// "confirm", "test", "test-longer", "against-bad": the JSON's step kind.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .confirm: "confirm"
         case .confirmLonger: "confirm-longer"
@@ -34,7 +34,7 @@ public enum BisectQuestion: Sendable, Equatable, Hashable, CustomStringConvertib
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .confirm: "bad against good"
         case .confirmLonger: "bad against good, longer"

@@ -22,33 +22,33 @@
 ///    not launch) is skipped, and its neighbour nearest the middle tried.
 ///    When only skipped commits are left between the last good and the
 ///    first slow, the answer is those commits and the first slow one.
-public struct BisectSearch: Sendable {
+package struct BisectSearch: Sendable {
     /// The commits in the range, the bad one included.
-    public let count: Int
+    package let count: Int
     /// Every question asked, with its answer, in order.
-    public private(set) var steps: [(question: BisectQuestion, answer: BisectAnswer)] = []
+    package private(set) var steps: [(question: BisectQuestion, answer: BisectAnswer)] = []
     /// The commits skipped, with why.
-    public private(set) var skipped: [Int: String] = [:]
+    package private(set) var skipped: [Int: String] = [:]
     /// The last commit known good (-1: the good revision).
-    public private(set) var lastGood = -1
+    package private(set) var lastGood = -1
     /// The first commit known slow.
-    public private(set) var firstSlow: Int
+    package private(set) var firstSlow: Int
 
     /// A search over `count` commits (at least 1: the bad revision).
-    public init(count: Int) {
+    package init(count: Int) {
         self.count = max(count, 1)
         firstSlow = self.count - 1
     }
 
     /// Commits still to be told apart: those strictly between the last good
     /// and the first slow that are not skipped.
-    public var untested: [Int] {
+    package var untested: [Int] {
         guard firstSlow - lastGood > 1 else { return [] }
         return (lastGood + 1..<firstSlow).filter { skipped[$0] == nil }
     }
 
     /// About how many halvings are left: ⌈log₂(untested + 1)⌉.
-    public var stepsLeft: Int {
+    package var stepsLeft: Int {
         var left = untested.count
         var steps = 0
         while left > 0 {
@@ -61,13 +61,13 @@ public struct BisectSearch: Sendable {
     /// The next commit to test: the untested one nearest the middle of the
     /// open range (the older one on a tie), as `git bisect skip` moves to a
     /// neighbour of a skipped commit.
-    public var next: Int? {
+    package var next: Int? {
         let middle = Double(lastGood + firstSlow) / 2
         return untested.min { abs(Double($0) - middle) < abs(Double($1) - middle) }
     }
 
     /// Runs the search to its end, asking `ask` for each measurement.
-    public mutating func run<E: Error>(_ ask: (BisectQuestion) throws(E) -> BisectAnswer) throws(E) -> BisectConclusion {
+    package mutating func run<E: Error>(_ ask: (BisectQuestion) throws(E) -> BisectAnswer) throws(E) -> BisectConclusion {
         switch try record(.confirm, ask) {
         case .verdict(.regressed): break
         case .verdict(.inconclusive):

@@ -1,12 +1,12 @@
 /// A commit a bisect could not measure, and why (as `git bisect skip`).
-public struct BisectSkip: Sendable, Equatable, Codable {
+package struct BisectSkip: Sendable, Equatable, Codable {
     /// The commit.
-    public var commit: BisectCommit
+    package var commit: BisectCommit
     /// Its failed build (status and log) or failed launch.
-    public var reason: String
+    package var reason: String
 
     /// A skipped commit.
-    public init(commit: BisectCommit, reason: String) {
+    package init(commit: BisectCommit, reason: String) {
         self.commit = commit
         self.reason = reason
     }

@@ -3,9 +3,9 @@ import LaunchSupport
 
 /// A bisect as the terminal shows it: the answer, every step with its
 /// verdict and time, the skipped commits, and the gate the effect comes from.
-public enum BisectReport {
+package enum BisectReport {
     /// The terminal report.
-    public static func text(_ document: BisectDocument) -> String {
+    package static func text(_ document: BisectDocument) -> String {
         var lines = [document.summary]
         if let commit = document.firstSlow {
             lines.append("  commit:  \(commit.hash)")
