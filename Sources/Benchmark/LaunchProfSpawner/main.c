@@ -76,6 +76,8 @@ static struct {
     /// SPAWNED is owed, to be sent just before EXITED (LP_SPAWN_FLAG_QUIET).
     int owes_spawned;
     int reaped;
+    /// EXITED was sent (before the reap: once only).
+    int exit_sent;
     int status;
     struct lp_spawn_usage process;
     struct lp_spawn_usage tree;
@@ -139,28 +141,15 @@ static void add_usage(struct lp_spawn_usage *sum, const struct lp_spawn_usage *u
     sum->involuntary_switches += usage->involuntary_switches;
 }
 
-/// /proc/PID/comm of a zombie not yet reaped (still readable then).
-static void read_name(pid_t pid, char name[16]) {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
-    memset(name, 0, 16);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    ssize_t count = read(fd, name, 15);
-    close(fd);
-    if (count <= 0) {
-        name[0] = 0;
-        return;
-    }
-    if (name[count - 1] == '\n') name[count - 1] = 0;
-}
-
-/// Field 39 of /proc/PID/stat ("processor": the CPU the task last ran
-/// on), read after the command name (which may hold spaces and ')'); -1
-/// when it cannot be read. A zombie not yet reaped still has it.
-static int32_t read_last_cpu(pid_t pid) {
+/// The command name (field 2, as /proc/PID/comm has it) and field 39
+/// ("processor": the CPU the task last ran on; -1 when unknown) of
+/// /proc/PID/stat, in one read: a zombie not yet reaped still has both.
+/// The name runs from the first '(' to the last ')' (it may hold spaces and
+/// ')'); the kernel truncates it to 15 bytes, as in /proc/PID/comm.
+static int32_t read_stat(pid_t pid, char name[16]) {
     char path[64];
     char text[1024];
+    memset(name, 0, 16);
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;
@@ -171,8 +160,11 @@ static int32_t read_last_cpu(pid_t pid) {
     close(fd);
     if (count <= 0) return -1;
     text[count] = 0;
+    char *open_paren = strchr(text, '(');
     char *field = strrchr(text, ')');
-    if (!field) return -1;
+    if (!open_paren || !field || field < open_paren) return -1;
+    size_t length = (size_t)(field - open_paren - 1);
+    memcpy(name, open_paren + 1, length < 15 ? length : 15);
     // After ')' come fields 3, 4, …: field 39 is the 37th of them.
     for (int index = 3; index <= 39; index++) {
         while (*field && *field != ' ') field++;
@@ -185,6 +177,17 @@ static int32_t read_last_cpu(pid_t pid) {
         }
     }
     return -1;
+}
+
+/// The wait status waitpid would return for what `info` (waitid, WEXITED)
+/// says, in Linux's encoding: exit code << 8, or the signal (| 0x80 with a
+/// core dump).
+static int wait_status(const siginfo_t *info) {
+    switch (info->si_code) {
+    case CLD_EXITED: return (info->si_status & 0xff) << 8;
+    case CLD_DUMPED: return (info->si_status & 0x7f) | 0x80;
+    default: return info->si_status & 0x7f;
+    }
 }
 
 /// Reaps every child that has exited, and reports stops and continues of
@@ -208,9 +211,23 @@ static void reap_children(uint64_t seen) {
             }
             continue;
         }
+        int launched = run.active && pid == run.pid;
+        if (launched && !run.exit_sent) {
+            run.exit_sent = 1;
+            // launchprof hears of the exit first: the name, the CPU field
+            // and the reap below are not in any interval, and need not
+            // delay what it does with the run.
+            if (run.owes_spawned) {
+                struct lp_spawn_reply spawned = {.kind = LP_SPAWN_REPLY_SPAWNED, .pid = pid, .nanoseconds = run.t0};
+                send_reply(&spawned);
+                run.owes_spawned = 0;
+            }
+            struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_EXITED, .pid = pid, .nanoseconds = seen, .status = wait_status(&info)};
+            send_reply(&reply);
+        }
         char name[16];
-        read_name(pid, name);
-        if (run.active && pid == run.pid && run.cpu_plus_one == 0) run.cpu_plus_one = read_last_cpu(pid) + 1;
+        int32_t cpu = read_stat(pid, name);
+        if (launched && run.cpu_plus_one == 0) run.cpu_plus_one = cpu + 1;
         int status = 0;
         struct rusage usage;
         memset(&usage, 0, sizeof usage);
@@ -228,18 +245,11 @@ static void reap_children(uint64_t seen) {
             run.largest_pid = pid;
             memcpy(run.largest_name, name, sizeof name);
         }
-        if (pid == run.pid) {
-            if (run.owes_spawned) {
-                struct lp_spawn_reply spawned = {.kind = LP_SPAWN_REPLY_SPAWNED, .pid = pid, .nanoseconds = run.t0};
-                send_reply(&spawned);
-                run.owes_spawned = 0;
-            }
+        if (launched) {
             run.reaped = 1;
             run.status = status;
             run.process = figures;
             memcpy(run.process_name, name, sizeof name);
-            struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_EXITED, .pid = pid, .nanoseconds = seen, .status = status};
-            send_reply(&reply);
             // The exit probe's counts (no-op once read at MARK_READY), and
             // the end of its sampling.
             lp_counters_read(2);
@@ -766,7 +776,8 @@ static int handle_request(void) {
                 // Where a program that stays up ran when it was ready (its
                 // exit, after the harness's signal, may be elsewhere).
                 if (!run.reaped) {
-                    int32_t cpu = read_last_cpu(run.pid);
+                    char name[16];
+                    int32_t cpu = read_stat(run.pid, name);
                     if (cpu >= 0) run.cpu_plus_one = cpu + 1;
                 }
                 lp_counters_read(1);
