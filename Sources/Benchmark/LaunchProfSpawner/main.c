@@ -15,7 +15,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +31,7 @@
 /// The signals a terminal or a job controller may send the spawner: it
 /// blocks them (and follows only its control socket). Blocked, not ignored:
 /// a child starts with an empty mask and the default dispositions the
-/// spawner has, so posix_spawn needs no per-signal reset in the child — work
+/// spawner has, so the child needs no per-signal reset before its exec — work
 /// that would be counted in the launch. SIGXFSZ too: a sample sink that
 /// reaches the file-size limit (RLIMIT_FSIZE) must fail its write (EFBIG,
 /// counted as lost), not kill the spawner and with it the run.
@@ -46,24 +45,17 @@ enum { HIGH_FD = 100 };
 static int control = LP_SPAWN_CONTROL_FD;
 
 /// What a quiet spawn leaves to clean up after the run: the spawner goes
-/// straight back to sleep after posix_spawn, so it does not hold the CPU the
+/// straight back to sleep after the spawn, so it does not hold the CPU the
 /// new program is starting on (measured: ~30 µs of a 0.5 ms /bin/true).
 static struct {
     int fds[LP_SPAWN_MAX_FDS + 1];
     uint32_t count;
     void *memory[4];
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attributes;
-    int holds_spawn_objects;
 } deferred;
 
 static void release_deferred(void) {
     for (uint32_t i = 0; i < deferred.count; i++) close(deferred.fds[i]);
     for (size_t i = 0; i < 4; i++) free(deferred.memory[i]);
-    if (deferred.holds_spawn_objects) {
-        posix_spawn_file_actions_destroy(&deferred.actions);
-        posix_spawnattr_destroy(&deferred.attributes);
-    }
     memset(&deferred, 0, sizeof deferred);
 }
 static int child_signals = -1;
@@ -403,55 +395,80 @@ static void signal_run(int signal, uint32_t scope) {
     }
 }
 
-/// Starts `path` the way systemd starts a socket-activated service:
-/// LISTEN_PID must name the child, which only the child knows before exec,
-/// and posix_spawn cannot write it, so these spawns fork. The child writes
-/// its pid into `pid_digits` (the LISTEN_PID slot of its copy of `envp`),
-/// moves the descriptors, joins a process group of its own, clears its
-/// signal mask and execs; an exec failure comes back as errno over a
-/// close-on-exec pipe, as posix_spawn reports it. Returns 0 or an errno.
-static int fork_exec(const char *path, char **argv, char **envp, const int *sources, const int32_t *targets,
-                     uint32_t count, const char *directory, char *pid_digits, pid_t *pid_out) {
-    int report[2];
-    if (pipe2(report, O_CLOEXEC) != 0) return errno;
-    pid_t pid = fork();
-    if (pid < 0) {
-        int error = errno;
-        close(report[0]);
-        close(report[1]);
-        return error;
-    }
+/// What the child does between the clone and the exec.
+struct child_plan {
+    const char *path;
+    char **argv;
+    char **envp;
+    /// Descriptors (all at or above HIGH_FD, close-on-exec) and the number
+    /// each gets in the child; targets outside 0 ..< HIGH_FD are skipped.
+    const int *sources;
+    const int32_t *targets;
+    uint32_t count;
+    /// "" to stay in the spawner's directory.
+    const char *directory;
+    /// The LISTEN_PID slot's 20 characters (socket activation), or NULL.
+    char *pid_digits;
+};
+
+/// Writes `value` in decimal and a NUL into `slot` (room for 21 bytes),
+/// without the C library's formatting: this runs in a vfork child.
+static void write_digits(char *slot, long value) {
+    char reversed[21];
+    int length = 0;
+    do {
+        reversed[length++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0 && length < 20);
+    for (int i = 0; i < length; i++) slot[i] = reversed[length - 1 - i];
+    slot[length] = 0;
+}
+
+/// Starts `plan->path` as posix_spawn would, with only the work this
+/// spawner's children need between the clone and the exec: vfork (the
+/// child borrows the spawner's small address space and the spawner sleeps
+/// until the exec), then in the child the LISTEN_PID slot (systemd's
+/// activation wants the child's own pid, which nothing knows sooner), the
+/// descriptors, the directory, a process group of its own and an empty
+/// signal mask, and execve. glibc's posix_spawn also maps a stack for the
+/// child and, in it, asks the kernel for all 64 signal dispositions
+/// (~120 rt_sigaction calls a spawn) to reset handlers: the spawner has no
+/// handler (main), so that work is left out. An exec failure comes back as
+/// errno in `failure`, which the child shares until it exits. Returns 0 or
+/// an errno.
+static int spawn_child(const struct child_plan *plan, pid_t *pid_out) {
+    volatile int failure = 0;
+    sigset_t empty;
+    sigemptyset(&empty);
+    pid_t pid = vfork();
+    if (pid < 0) return errno;
     if (pid == 0) {
-        char digits[21];
-        int length = snprintf(digits, sizeof digits, "%d", (int)getpid());
-        memcpy(pid_digits, digits, (size_t)length + 1);
+        // Only system calls and plain stores from here to the exec: the
+        // spawner's memory is shared and it is suspended.
+        if (plan->pid_digits) write_digits(plan->pid_digits, (long)getpid());
         int error = 0;
-        for (uint32_t i = 0; i < count && error == 0; i++) {
-            if (targets[i] < 0 || targets[i] >= HIGH_FD) continue;
-            if (dup2(sources[i], targets[i]) < 0) error = errno;
+        for (uint32_t i = 0; i < plan->count && error == 0; i++) {
+            if (plan->targets[i] < 0 || plan->targets[i] >= HIGH_FD) continue;
+            // The source is close-on-exec; its copy at the target is not.
+            if (dup2(plan->sources[i], plan->targets[i]) < 0) error = errno;
         }
-        if (error == 0 && directory[0] != 0 && chdir(directory) != 0) error = errno;
+        if (error == 0 && plan->directory[0] != 0 && chdir(plan->directory) != 0) error = errno;
+        if (error == 0 && setpgid(0, 0) != 0) error = errno;
         if (error == 0) {
-            setpgid(0, 0);
-            sigset_t empty;
-            sigemptyset(&empty);
             sigprocmask(SIG_SETMASK, &empty, NULL);
-            execve(path, argv, envp);
+            execve(plan->path, plan->argv, plan->envp);
             error = errno;
         }
-        ssize_t ignored = write(report[1], &error, sizeof error);
-        (void)ignored;
+        failure = error;
         _exit(127);
     }
-    close(report[1]);
-    int error = 0;
-    ssize_t count_read;
-    do count_read = read(report[0], &error, sizeof error);
-    while (count_read < 0 && errno == EINTR);
-    close(report[0]);
-    if (count_read == (ssize_t)sizeof error) {
-        waitpid(pid, NULL, 0);
-        return error;
+    if (failure != 0) {
+        // The child has exited (the spawner resumes only then): reap it here,
+        // it was never the run's.
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        return failure;
     }
     *pid_out = pid;
     return 0;
@@ -638,26 +655,9 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         return;
     }
 
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attributes;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attributes);
-    for (uint32_t i = 0; i < request->fd_count; i++) {
-        int target = request->fd_targets[i];
-        if (target < 0 || target >= HIGH_FD) continue;
-        // dup2 onto a number the source already has would keep FD_CLOEXEC;
-        // sources are all >= HIGH_FD, targets below it, so this never happens.
-        posix_spawn_file_actions_adddup2(&actions, fds[1 + i], target);
-    }
-    if (directory[0] != 0) posix_spawn_file_actions_addchdir_np(&actions, directory);
-    // Every disposition is already the default (main), so only the mask is
-    // set: the spawner blocks what the child must receive.
-    sigset_t empty;
-    sigemptyset(&empty);
-    posix_spawnattr_setsigmask(&attributes, &empty);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
-
+    struct child_plan plan = {.path = path, .argv = argv, .envp = envp, .sources = fds + 1,
+                              .targets = request->fd_targets, .count = request->fd_count, .directory = directory,
+                              .pid_digits = listen_pid_digits};
     if (request->flags & LP_SPAWN_FLAG_COUNT) lp_counters_open();
     if (request->flags & LP_SPAWN_FLAG_SAMPLE) {
         int sink = -1;
@@ -667,8 +667,8 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
             lp_sampling_open(sink, request->sample_hz, request->sample_stack_bytes,
                              (request->flags & LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY) != 0);
     }
-    // t0: the last thing before posix_spawn. Only formatting 20 digits into
-    // the preallocated slot separates the two.
+    // t0: the last thing before the spawn. Only writing 20 digits into the
+    // preallocated slot separates the two.
     uint64_t t0 = now_ns();
     if (spawn_digits) {
         char digits[21];
@@ -676,9 +676,7 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         memcpy(spawn_digits, digits, (size_t)length + 1);
     }
     pid_t pid = -1;
-    int result = listen_pid_digits
-        ? fork_exec(path, argv, envp, fds + 1, request->fd_targets, request->fd_count, directory, listen_pid_digits, &pid)
-        : posix_spawn(&pid, path, &actions, &attributes, argv, envp);
+    int result = spawn_child(&plan, &pid);
 
     if (result == 0 && (request->flags & LP_SPAWN_FLAG_QUIET)) {
         // Nothing is sent and nothing freed until the run ends.
@@ -688,9 +686,6 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         }
         void *memory[4] = {argv, envp, pointers, payload};
         memcpy(deferred.memory, memory, sizeof memory);
-        deferred.actions = actions;
-        deferred.attributes = attributes;
-        deferred.holds_spawn_objects = 1;
         memset(&run, 0, sizeof run);
         run.active = 1;
         run.pid = pid;
@@ -702,9 +697,7 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
     // the payload (formatting it afterwards read freed memory, and with a
     // large payload crashed the spawner).
     char what[sizeof ((struct lp_spawn_reply *)0)->message];
-    if (result != 0) describe_failure(result, listen_pid_digits ? "fork and exec" : "posix_spawn", path, directory, what, sizeof what);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
+    if (result != 0) describe_failure(result, "spawn", path, directory, what, sizeof what);
     free(argv);
     free(envp);
     free(pointers);
