@@ -8,7 +8,8 @@
 # and the wake-up by SIGCHLD through signalfd + poll before wait4, or by
 # the child's pidfd (pidfd_open, poll, waitid P_PIDFD) instead, and what
 # lp-spawn reads of a zombie before it reaps it (/proc/PID/comm and stat:
-# after the exit time stamp, so in no interval; its cost is shown alone).
+# after the exit time stamp, so in no interval; its cost is shown alone),
+# and lp-spawn's own vfork child in place of glibc's posix_spawn.
 #   Scripts/compare/measure-spawn-path.sh [ROUNDS] [PROGRAM]     (default 2000 /bin/true)
 set -euo pipefail
 rounds=${1:-2000}
@@ -37,12 +38,28 @@ extern char **environ;
 #ifndef P_PIDFD
 #define P_PIDFD 3
 #endif
-enum { BARE, ENVIRONMENT, DESCRIPTOR, GROUP_MASK, SIGNALFD_WAKE, PIDFD_WAKE, ALL, ALL_PIDFD, VARIANTS };
+enum { BARE, ENVIRONMENT, DESCRIPTOR, GROUP_MASK, SIGNALFD_WAKE, PIDFD_WAKE, ALL, ALL_PIDFD, ALL_VFORK, VARIANTS };
 static const char *names[] = {
     "posix_spawn + wait4 (hyperfine -N's path)", "+ launchprof's 3 variables in the environment",
     "+ the record socket as descriptor 3", "+ own process group and signal mask (spawn attributes)",
     "+ woken by SIGCHLD through signalfd + poll, then wait4", "+ woken by its pidfd in poll, then waitid P_PIDFD",
-    "all of them (lp-spawn's path before)", "all, woken by the pidfd (lp-spawn's path now)"};
+    "all of them (lp-spawn's path before: posix_spawn)", "all, woken by the pidfd instead",
+    "all, its own vfork child, not posix_spawn (lp-spawn now)"};
+
+/// lp-spawn's child (Sources/Benchmark/LaunchProfSpawner/main.c, spawn_child):
+/// vfork, then only what posix_spawn's attributes above ask for.
+static pid_t spawn_vfork(const char *program, char **argv, char **envp, int record, const sigset_t *empty) {
+    volatile int failure = 0;
+    pid_t pid = vfork();
+    if (pid == 0) {
+        if (dup2(record, 3) < 0 || setpgid(0, 0) != 0) failure = 1;
+        sigprocmask(SIG_SETMASK, empty, NULL);
+        if (!failure) execve(program, argv, envp);
+        failure = 1;
+        _exit(127);
+    }
+    return failure ? -1 : pid;
+}
 
 /// What lp-spawn reads of a zombie before reaping it: /proc/PID/comm and
 /// /proc/PID/stat (the CPU field).
@@ -94,7 +111,7 @@ int main(int argc, char **argv) {
             posix_spawnattr_t attributes;
             posix_spawn_file_actions_init(&actions);
             posix_spawnattr_init(&attributes);
-            int all = v == ALL || v == ALL_PIDFD;
+            int all = v == ALL || v == ALL_PIDFD || v == ALL_VFORK;
             int fd = v == DESCRIPTOR || all;
             int attrs = v == GROUP_MASK || all;
             if (fd) posix_spawn_file_actions_adddup2(&actions, pair[1], 3);
@@ -115,9 +132,13 @@ int main(int argc, char **argv) {
             while (read(wake, stale, sizeof stale) > 0) {
             }
             unsigned long long start = now();
-            if (posix_spawn(&pid, program, &actions, &attributes, child_argv, envp) != 0) return 1;
+            if (v == ALL_VFORK) {
+                if ((pid = spawn_vfork(program, child_argv, envp, pair[1], &empty)) < 0) return 1;
+            } else if (posix_spawn(&pid, program, &actions, &attributes, child_argv, envp) != 0) {
+                return 1;
+            }
             unsigned long long end = 0;
-            if (v == SIGNALFD_WAKE || v == ALL) {
+            if (v == SIGNALFD_WAKE || v == ALL || v == ALL_VFORK) {
                 struct pollfd p = {.fd = wake, .events = POLLIN};
                 poll(&p, 1, -1);
                 end = now();  // lp-spawn's exit time: as poll returns
