@@ -122,4 +122,8 @@ for c, case in enumerate(cases):
     for tool in tools[1:]:
         rs = ratios[tool]
         print(f"  {names[tool]:45} ratio per round: {' '.join(f'{x:.3f}' for x in rs)}  (median {statistics.median(rs):.3f})")
+    for now, then in (("launchprof", "launchprof_before"), ("spawner", "spawner_before")):
+        if now in ratios and then in ratios:
+            rs = [a / b for a, b in zip(ratios[now], ratios[then])]
+            print(f"  {names[now] + ' / BEFORE':45} ratio per round: {' '.join(f'{x:.3f}' for x in rs)}  (median {statistics.median(rs):.3f})")
 PY
