@@ -12,7 +12,7 @@ import LaunchSupport
 public final class LaunchedProcess {
     /// The pid; 0 until a quiet spawn's process has exited (``isKnown``).
     public private(set) var pid: pid_t
-    /// CLOCK_MONOTONIC ns just before posix_spawn (read by the spawner);
+    /// CLOCK_MONOTONIC ns just before the spawner's vfork (read by it);
     /// until a quiet spawn is known, when launchprof asked for it (a little
     /// earlier: deadlines count from there).
     public private(set) var startNanoseconds: UInt64
