@@ -353,6 +353,47 @@ static void every_reply(void) {
     check(reply.processes == 2 && reply.unreaped == 0, "FINISHED with the survivor killed: %u processes", reply.processes);
     reply = finish();
     check(reply.error == ECHILD, "FINISH without a run: FINISHED, nothing reaped");
+
+    // EXITED goes out before the reap, its status made from waitid's
+    // report: it must be the status wait4 returns (FINISHED's).
+    const char *endings[] = {"exit 3", "kill -KILL $$", "kill -TERM $$", "exit 0"};
+    for (size_t i = 0; i < sizeof endings / sizeof endings[0]; i++) {
+        payload = start("/bin/sh");
+        argument(&payload, "sh");
+        argument(&payload, "-c");
+        argument(&payload, endings[i]);
+        send_spawn(&payload, LP_SPAWN_FLAG_QUIET, NULL);
+        receive();
+        reply = receive();
+        int exited = reply.status;
+        check(reply.kind == LP_SPAWN_REPLY_EXITED, "sh -c '%s': EXITED", endings[i]);
+        reply = finish();
+        check(reply.status == exited && reply.processes == 1, "sh -c '%s': EXITED's status %#x is wait4's %#x", endings[i],
+              exited, reply.status);
+    }
+
+    // The launched process's name comes out of /proc/PID/stat, where it
+    // sits in parentheses and may hold ") " itself.
+    char *named = NULL;
+    if (asprintf(&named, "%s/a) b", scratch) < 0) abort();
+    FILE *source = fopen("/bin/true", "rb");
+    FILE *copy = fopen(named, "wb");
+    if (!source || !copy) abort();
+    char bytes[65536];
+    size_t count;
+    while ((count = fread(bytes, 1, sizeof bytes, source)) > 0) fwrite(bytes, 1, count, copy);
+    fclose(source);
+    fclose(copy);
+    chmod(named, 0755);
+    payload = start(named);
+    argument(&payload, "a) b");
+    send_spawn(&payload, LP_SPAWN_FLAG_QUIET, NULL);
+    receive();
+    receive();
+    reply = finish();
+    check(strcmp(reply.process_name, "a) b") == 0 && reply.cpu >= 0, "a program named 'a) b': named '%s', last on CPU %d",
+          reply.process_name, reply.cpu);
+    free(named);
 }
 
 static void protocol_errors(void) {

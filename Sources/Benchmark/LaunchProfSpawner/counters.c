@@ -5,8 +5,8 @@
 // to its parent's counter, and a read sums the live children).
 //
 // perf stat forks, opens the counters on the waiting child and lets it exec.
-// The spawner uses posix_spawn, which runs nothing of ours in the child, so
-// it opens them on itself instead: the spawner never execs, so its own
+// The spawner's vfork child does nothing but move descriptors and exec, so
+// the spawner opens them on itself instead: the spawner never execs, so its own
 // copies stay disabled and count nothing, while the child's inherited
 // copies are enabled by the child's exec.
 #define _GNU_SOURCE

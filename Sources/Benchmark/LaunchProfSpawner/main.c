@@ -15,7 +15,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +31,7 @@
 /// The signals a terminal or a job controller may send the spawner: it
 /// blocks them (and follows only its control socket). Blocked, not ignored:
 /// a child starts with an empty mask and the default dispositions the
-/// spawner has, so posix_spawn needs no per-signal reset in the child — work
+/// spawner has, so the child needs no per-signal reset before its exec — work
 /// that would be counted in the launch. SIGXFSZ too: a sample sink that
 /// reaches the file-size limit (RLIMIT_FSIZE) must fail its write (EFBIG,
 /// counted as lost), not kill the spawner and with it the run.
@@ -46,24 +45,17 @@ enum { HIGH_FD = 100 };
 static int control = LP_SPAWN_CONTROL_FD;
 
 /// What a quiet spawn leaves to clean up after the run: the spawner goes
-/// straight back to sleep after posix_spawn, so it does not hold the CPU the
+/// straight back to sleep after the spawn, so it does not hold the CPU the
 /// new program is starting on (measured: ~30 µs of a 0.5 ms /bin/true).
 static struct {
     int fds[LP_SPAWN_MAX_FDS + 1];
     uint32_t count;
     void *memory[4];
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attributes;
-    int holds_spawn_objects;
 } deferred;
 
 static void release_deferred(void) {
     for (uint32_t i = 0; i < deferred.count; i++) close(deferred.fds[i]);
     for (size_t i = 0; i < 4; i++) free(deferred.memory[i]);
-    if (deferred.holds_spawn_objects) {
-        posix_spawn_file_actions_destroy(&deferred.actions);
-        posix_spawnattr_destroy(&deferred.attributes);
-    }
     memset(&deferred, 0, sizeof deferred);
 }
 static int child_signals = -1;
@@ -76,6 +68,8 @@ static struct {
     /// SPAWNED is owed, to be sent just before EXITED (LP_SPAWN_FLAG_QUIET).
     int owes_spawned;
     int reaped;
+    /// EXITED was sent (before the reap: once only).
+    int exit_sent;
     int status;
     struct lp_spawn_usage process;
     struct lp_spawn_usage tree;
@@ -139,14 +133,18 @@ static void add_usage(struct lp_spawn_usage *sum, const struct lp_spawn_usage *u
     sum->involuntary_switches += usage->involuntary_switches;
 }
 
-/// /proc/PID/comm of a zombie not yet reaped (still readable then).
+/// /proc/PID/comm of a zombie not yet reaped (still readable then): for
+/// every process but the launched one, cheaper than stat.
 static void read_name(pid_t pid, char name[16]) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
     memset(name, 0, 16);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return;
-    ssize_t count = read(fd, name, 15);
+    ssize_t count;
+    do {
+        count = read(fd, name, 15);
+    } while (count < 0 && errno == EINTR);
     close(fd);
     if (count <= 0) {
         name[0] = 0;
@@ -155,12 +153,15 @@ static void read_name(pid_t pid, char name[16]) {
     if (name[count - 1] == '\n') name[count - 1] = 0;
 }
 
-/// Field 39 of /proc/PID/stat ("processor": the CPU the task last ran
-/// on), read after the command name (which may hold spaces and ')'); -1
-/// when it cannot be read. A zombie not yet reaped still has it.
-static int32_t read_last_cpu(pid_t pid) {
+/// The command name (field 2, as /proc/PID/comm has it) and field 39
+/// ("processor": the CPU the task last ran on; -1 when unknown) of
+/// /proc/PID/stat, in one read: a zombie not yet reaped still has both.
+/// The name runs from the first '(' to the last ')' (it may hold spaces and
+/// ')'); the kernel truncates it to 15 bytes, as in /proc/PID/comm.
+static int32_t read_stat(pid_t pid, char name[16]) {
     char path[64];
     char text[1024];
+    memset(name, 0, 16);
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;
@@ -171,8 +172,11 @@ static int32_t read_last_cpu(pid_t pid) {
     close(fd);
     if (count <= 0) return -1;
     text[count] = 0;
+    char *open_paren = strchr(text, '(');
     char *field = strrchr(text, ')');
-    if (!field) return -1;
+    if (!open_paren || !field || field < open_paren) return -1;
+    size_t length = (size_t)(field - open_paren - 1);
+    memcpy(name, open_paren + 1, length < 15 ? length : 15);
     // After ')' come fields 3, 4, …: field 39 is the 37th of them.
     for (int index = 3; index <= 39; index++) {
         while (*field && *field != ' ') field++;
@@ -185,6 +189,17 @@ static int32_t read_last_cpu(pid_t pid) {
         }
     }
     return -1;
+}
+
+/// The wait status waitpid would return for what `info` (waitid, WEXITED)
+/// says, in Linux's encoding: exit code << 8, or the signal (| 0x80 with a
+/// core dump).
+static int wait_status(const siginfo_t *info) {
+    switch (info->si_code) {
+    case CLD_EXITED: return (info->si_status & 0xff) << 8;
+    case CLD_DUMPED: return (info->si_status & 0x7f) | 0x80;
+    default: return info->si_status & 0x7f;
+    }
 }
 
 /// Reaps every child that has exited, and reports stops and continues of
@@ -208,9 +223,29 @@ static void reap_children(uint64_t seen) {
             }
             continue;
         }
+        int launched = run.active && pid == run.pid;
+        if (launched && !run.exit_sent) {
+            run.exit_sent = 1;
+            // launchprof hears of the exit first: the name, the CPU field
+            // and the reap below are not in any interval, and need not
+            // delay what it does with the run.
+            if (run.owes_spawned) {
+                struct lp_spawn_reply spawned = {.kind = LP_SPAWN_REPLY_SPAWNED, .pid = pid, .nanoseconds = run.t0};
+                send_reply(&spawned);
+                run.owes_spawned = 0;
+            }
+            struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_EXITED, .pid = pid, .nanoseconds = seen, .status = wait_status(&info)};
+            send_reply(&reply);
+        }
+        // The launched process's name and CPU field in one read of stat
+        // (the gate's CPU field); any other's name alone.
         char name[16];
-        read_name(pid, name);
-        if (run.active && pid == run.pid && run.cpu_plus_one == 0) run.cpu_plus_one = read_last_cpu(pid) + 1;
+        if (launched) {
+            int32_t cpu = read_stat(pid, name);
+            if (run.cpu_plus_one == 0) run.cpu_plus_one = cpu + 1;
+        } else {
+            read_name(pid, name);
+        }
         int status = 0;
         struct rusage usage;
         memset(&usage, 0, sizeof usage);
@@ -228,18 +263,11 @@ static void reap_children(uint64_t seen) {
             run.largest_pid = pid;
             memcpy(run.largest_name, name, sizeof name);
         }
-        if (pid == run.pid) {
-            if (run.owes_spawned) {
-                struct lp_spawn_reply spawned = {.kind = LP_SPAWN_REPLY_SPAWNED, .pid = pid, .nanoseconds = run.t0};
-                send_reply(&spawned);
-                run.owes_spawned = 0;
-            }
+        if (launched) {
             run.reaped = 1;
             run.status = status;
             run.process = figures;
             memcpy(run.process_name, name, sizeof name);
-            struct lp_spawn_reply reply = {.kind = LP_SPAWN_REPLY_EXITED, .pid = pid, .nanoseconds = seen, .status = status};
-            send_reply(&reply);
             // The exit probe's counts (no-op once read at MARK_READY), and
             // the end of its sampling.
             lp_counters_read(2);
@@ -393,55 +421,80 @@ static void signal_run(int signal, uint32_t scope) {
     }
 }
 
-/// Starts `path` the way systemd starts a socket-activated service:
-/// LISTEN_PID must name the child, which only the child knows before exec,
-/// and posix_spawn cannot write it, so these spawns fork. The child writes
-/// its pid into `pid_digits` (the LISTEN_PID slot of its copy of `envp`),
-/// moves the descriptors, joins a process group of its own, clears its
-/// signal mask and execs; an exec failure comes back as errno over a
-/// close-on-exec pipe, as posix_spawn reports it. Returns 0 or an errno.
-static int fork_exec(const char *path, char **argv, char **envp, const int *sources, const int32_t *targets,
-                     uint32_t count, const char *directory, char *pid_digits, pid_t *pid_out) {
-    int report[2];
-    if (pipe2(report, O_CLOEXEC) != 0) return errno;
-    pid_t pid = fork();
-    if (pid < 0) {
-        int error = errno;
-        close(report[0]);
-        close(report[1]);
-        return error;
-    }
+/// What the child does between the clone and the exec.
+struct child_plan {
+    const char *path;
+    char **argv;
+    char **envp;
+    /// Descriptors (all at or above HIGH_FD, close-on-exec) and the number
+    /// each gets in the child; targets outside 0 ..< HIGH_FD are skipped.
+    const int *sources;
+    const int32_t *targets;
+    uint32_t count;
+    /// "" to stay in the spawner's directory.
+    const char *directory;
+    /// The LISTEN_PID slot's 20 characters (socket activation), or NULL.
+    char *pid_digits;
+};
+
+/// Writes `value` in decimal and a NUL into `slot` (room for 21 bytes),
+/// without the C library's formatting: this runs in a vfork child.
+static void write_digits(char *slot, long value) {
+    char reversed[21];
+    int length = 0;
+    do {
+        reversed[length++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0 && length < 20);
+    for (int i = 0; i < length; i++) slot[i] = reversed[length - 1 - i];
+    slot[length] = 0;
+}
+
+/// Starts `plan->path` as posix_spawn would, with only the work this
+/// spawner's children need between the clone and the exec: vfork (the
+/// child borrows the spawner's small address space and the spawner sleeps
+/// until the exec), then in the child the LISTEN_PID slot (systemd's
+/// activation wants the child's own pid, which nothing knows sooner), the
+/// descriptors, the directory, a process group of its own and an empty
+/// signal mask, and execve. glibc's posix_spawn also maps a stack for the
+/// child and, in it, asks the kernel for all 64 signal dispositions
+/// (~120 rt_sigaction calls a spawn) to reset handlers: the spawner has no
+/// handler (main), so that work is left out. An exec failure comes back as
+/// errno in `failure`, which the child shares until it exits. Returns 0 or
+/// an errno.
+static int spawn_child(const struct child_plan *plan, pid_t *pid_out) {
+    volatile int failure = 0;
+    sigset_t empty;
+    sigemptyset(&empty);
+    pid_t pid = vfork();
+    if (pid < 0) return errno;
     if (pid == 0) {
-        char digits[21];
-        int length = snprintf(digits, sizeof digits, "%d", (int)getpid());
-        memcpy(pid_digits, digits, (size_t)length + 1);
+        // Only system calls and plain stores from here to the exec: the
+        // spawner's memory is shared and it is suspended.
+        if (plan->pid_digits) write_digits(plan->pid_digits, (long)getpid());
         int error = 0;
-        for (uint32_t i = 0; i < count && error == 0; i++) {
-            if (targets[i] < 0 || targets[i] >= HIGH_FD) continue;
-            if (dup2(sources[i], targets[i]) < 0) error = errno;
+        for (uint32_t i = 0; i < plan->count && error == 0; i++) {
+            if (plan->targets[i] < 0 || plan->targets[i] >= HIGH_FD) continue;
+            // The source is close-on-exec; its copy at the target is not.
+            if (dup2(plan->sources[i], plan->targets[i]) < 0) error = errno;
         }
-        if (error == 0 && directory[0] != 0 && chdir(directory) != 0) error = errno;
+        if (error == 0 && plan->directory[0] != 0 && chdir(plan->directory) != 0) error = errno;
+        if (error == 0 && setpgid(0, 0) != 0) error = errno;
         if (error == 0) {
-            setpgid(0, 0);
-            sigset_t empty;
-            sigemptyset(&empty);
             sigprocmask(SIG_SETMASK, &empty, NULL);
-            execve(path, argv, envp);
+            execve(plan->path, plan->argv, plan->envp);
             error = errno;
         }
-        ssize_t ignored = write(report[1], &error, sizeof error);
-        (void)ignored;
+        failure = error;
         _exit(127);
     }
-    close(report[1]);
-    int error = 0;
-    ssize_t count_read;
-    do count_read = read(report[0], &error, sizeof error);
-    while (count_read < 0 && errno == EINTR);
-    close(report[0]);
-    if (count_read == (ssize_t)sizeof error) {
-        waitpid(pid, NULL, 0);
-        return error;
+    if (failure != 0) {
+        // The child has exited (the spawner resumes only then): reap it here,
+        // it was never the run's.
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        return failure;
     }
     *pid_out = pid;
     return 0;
@@ -628,26 +681,9 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         return;
     }
 
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attributes;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attributes);
-    for (uint32_t i = 0; i < request->fd_count; i++) {
-        int target = request->fd_targets[i];
-        if (target < 0 || target >= HIGH_FD) continue;
-        // dup2 onto a number the source already has would keep FD_CLOEXEC;
-        // sources are all >= HIGH_FD, targets below it, so this never happens.
-        posix_spawn_file_actions_adddup2(&actions, fds[1 + i], target);
-    }
-    if (directory[0] != 0) posix_spawn_file_actions_addchdir_np(&actions, directory);
-    // Every disposition is already the default (main), so only the mask is
-    // set: the spawner blocks what the child must receive.
-    sigset_t empty;
-    sigemptyset(&empty);
-    posix_spawnattr_setsigmask(&attributes, &empty);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
-
+    struct child_plan plan = {.path = path, .argv = argv, .envp = envp, .sources = fds + 1,
+                              .targets = request->fd_targets, .count = request->fd_count, .directory = directory,
+                              .pid_digits = listen_pid_digits};
     if (request->flags & LP_SPAWN_FLAG_COUNT) lp_counters_open();
     if (request->flags & LP_SPAWN_FLAG_SAMPLE) {
         int sink = -1;
@@ -657,8 +693,8 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
             lp_sampling_open(sink, request->sample_hz, request->sample_stack_bytes,
                              (request->flags & LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY) != 0);
     }
-    // t0: the last thing before posix_spawn. Only formatting 20 digits into
-    // the preallocated slot separates the two.
+    // t0: the last thing before the spawn. Only writing 20 digits into the
+    // preallocated slot separates the two.
     uint64_t t0 = now_ns();
     if (spawn_digits) {
         char digits[21];
@@ -666,9 +702,7 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         memcpy(spawn_digits, digits, (size_t)length + 1);
     }
     pid_t pid = -1;
-    int result = listen_pid_digits
-        ? fork_exec(path, argv, envp, fds + 1, request->fd_targets, request->fd_count, directory, listen_pid_digits, &pid)
-        : posix_spawn(&pid, path, &actions, &attributes, argv, envp);
+    int result = spawn_child(&plan, &pid);
 
     if (result == 0 && (request->flags & LP_SPAWN_FLAG_QUIET)) {
         // Nothing is sent and nothing freed until the run ends.
@@ -678,9 +712,6 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         }
         void *memory[4] = {argv, envp, pointers, payload};
         memcpy(deferred.memory, memory, sizeof memory);
-        deferred.actions = actions;
-        deferred.attributes = attributes;
-        deferred.holds_spawn_objects = 1;
         memset(&run, 0, sizeof run);
         run.active = 1;
         run.pid = pid;
@@ -692,9 +723,7 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
     // the payload (formatting it afterwards read freed memory, and with a
     // large payload crashed the spawner).
     char what[sizeof ((struct lp_spawn_reply *)0)->message];
-    if (result != 0) describe_failure(result, listen_pid_digits ? "fork and exec" : "posix_spawn", path, directory, what, sizeof what);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
+    if (result != 0) describe_failure(result, "spawn", path, directory, what, sizeof what);
     free(argv);
     free(envp);
     free(pointers);
@@ -766,7 +795,8 @@ static int handle_request(void) {
                 // Where a program that stays up ran when it was ready (its
                 // exit, after the harness's signal, may be elsewhere).
                 if (!run.reaped) {
-                    int32_t cpu = read_last_cpu(run.pid);
+                    char name[16];
+                    int32_t cpu = read_stat(run.pid, name);
                     if (cpu >= 0) run.cpu_plus_one = cpu + 1;
                 }
                 lp_counters_read(1);

@@ -3,14 +3,16 @@
 // lp-spawn is a small static C program that launchprof starts once per
 // benchmark (or `record`/`profile` run) with one end of a SOCK_SEQPACKET
 // socketpair on its descriptor 3. It starts every measured process, so:
-//   - a target's max RSS is its own: posix_spawn execs from a vfork-style
-//     child that shares the spawner's tiny address space, and the kernel
+//   - a target's max RSS is its own: it is exec'd from a vfork child that
+//     shares the spawner's tiny address space, and the kernel
 //     carries that space's peak into the target's ru_maxrss;
 //   - it is the subreaper (PR_SET_CHILD_SUBREAPER) of every run's tree:
 //     descendants that double-fork or setsid are reparented to it, reaped,
 //     counted and killed with the run, never orphaned;
-//   - t0 is read immediately before posix_spawn, and the exit time as soon
-//     as SIGCHLD wakes it, as a bare posix_spawn + wait4 loop would;
+//   - t0 is read immediately before the vfork, and the exit time as soon
+//     as SIGCHLD wakes it, as a bare posix_spawn + wait4 loop would (the
+//     child makes only the calls the run needs before its exec: see
+//     spawn_child in LaunchProfSpawner/main.c);
 //   - it maps no shared library, so it never keeps a page of a file a cold
 //     run evicts in the page cache;
 //   - when launchprof goes away for any reason (a crash, SIGKILL, the OOM
@@ -85,8 +87,8 @@ struct lp_spawn_request {
     /// SPAWN, socket activation: 1 + the index of the environment entry
     /// that is "LISTEN_PID=" followed by 20 characters of room, which the
     /// child fills with its own pid before exec, as systemd does; 0 (as a
-    /// zeroed request has it): none. Such a spawn forks (posix_spawn cannot
-    /// write the child's pid into its environment) and cannot be quiet.
+    /// zeroed request has it): none. The spawner's vfork child writes it
+    /// before its exec. Such a spawn cannot be quiet.
     uint32_t listen_pid_entry;
     /// SPAWN with LP_SPAWN_FLAG_SAMPLE: samples per CPU-second of each
     /// thread, and bytes of user stack copied with each sample.

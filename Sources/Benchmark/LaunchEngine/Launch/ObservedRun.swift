@@ -9,7 +9,7 @@
 package struct ObservedRun: Sendable, Equatable {
     /// The launched process's id.
     package var pid: Int32
-    /// t0: CLOCK_MONOTONIC just before posix_spawn, as the spawner read it;
+    /// t0: CLOCK_MONOTONIC just before the spawner's vfork, as it read it;
     /// the run's times count from here.
     package var startNanoseconds: UInt64 = 0
     /// The figures as they are measured; resources and the index are set by

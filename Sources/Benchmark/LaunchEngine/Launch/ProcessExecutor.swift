@@ -1,7 +1,7 @@
 import Glibc
 import LaunchAnalysis
 
-/// The real executor: posix_spawn and the run loop, each run launched as its
+/// The real executor: the spawner and the run loop, each run launched as its
 /// target's ``LaunchPlan`` says.
 package struct ProcessExecutor: RunExecutor {
     /// Starts the processes.

@@ -47,7 +47,7 @@ extension ExitStatus: Codable {
 }
 
 /// Everything measured about one launch. Durations are nanoseconds since the
-/// harness's t0 (CLOCK_MONOTONIC just before posix_spawn).
+/// harness's t0 (CLOCK_MONOTONIC just before the spawner's vfork).
 public struct RunMeasurement: Sendable, Equatable, Codable {
     /// 0-based among the measured runs of its target and mode (warm-ups excluded).
     public var index: Int

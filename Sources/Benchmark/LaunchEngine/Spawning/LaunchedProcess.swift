@@ -12,7 +12,7 @@ import LaunchSupport
 package final class LaunchedProcess {
     /// The pid; 0 until a quiet spawn's process has exited (``isKnown``).
     package private(set) var pid: pid_t
-    /// CLOCK_MONOTONIC ns just before posix_spawn (read by the spawner);
+    /// CLOCK_MONOTONIC ns just before the spawner's vfork (read by it);
     /// until a quiet spawn is known, when launchprof asked for it (a little
     /// earlier: deadlines count from there).
     package private(set) var startNanoseconds: UInt64

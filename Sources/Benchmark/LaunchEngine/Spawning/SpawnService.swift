@@ -132,7 +132,7 @@ package final class SpawnService {
         // missing #! interpreter or dynamic loader (ENOENT for a file that
         // exists), a working directory that cannot be entered.
         if !message.isEmpty { return .spawnFailed(program, reason: message) }
-        return .system(SystemCallError(call: "posix_spawn", subject: program, errno: reply.error), program: program)
+        return .system(SystemCallError(call: "spawn", subject: program, errno: reply.error), program: program)
     }
 
     /// Sends `signal` to the run's process, group or whole tree.

@@ -37,7 +37,7 @@ package struct Spawner: Sendable {
     /// A spawner.
     package init() {}
 
-    /// Spawns `target`. t0 is read by the spawner just before posix_spawn,
+    /// Spawns `target`. t0 is read by the spawner just before its vfork,
     /// after everything else (path resolution, sockets, argv and environment)
     /// is ready. Connecting to an X display (`--ready window`/`frame`)
     /// ends at once when `interrupt` fires.
