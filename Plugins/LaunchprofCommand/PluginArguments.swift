@@ -46,6 +46,9 @@ struct PluginArguments {
         self.products = products
     }
 
+    /// `--help` or `-h` among the options: launchprof's help, nothing built.
+    var asksForHelp: Bool { passed.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" } }
+
     /// The value of `option` among the options (before `--`), if given.
     func value(of option: String) -> String? {
         let options = passed.prefix { $0 != "--" }
@@ -79,7 +82,7 @@ struct PluginArguments {
     /// `command: [.build/release/NAME]`); with no config file, every
     /// executable product for `run`.
     func productsToBuild(executables: [String], configText: String?) throws(LaunchprofPluginError) -> [String] {
-        guard Self.building.contains(subcommand) else { return [] }
+        guard Self.building.contains(subcommand), !asksForHelp else { return [] }
         for product in products where !executables.contains(product) {
             throw .unknownProduct(product, executables: executables)
         }
@@ -111,7 +114,7 @@ struct PluginArguments {
         let options = passed.prefix { $0 != "--" }
         let terminated = passed.suffix(from: options.endIndex)
         arguments.append(contentsOf: options)
-        if subcommand == "run" {
+        if subcommand == "run", !asksForHelp {
             if value(of: "--export-json") == nil { arguments += ["--export-json", Self.defaultResults] }
             if !products.isEmpty || configText == nil {
                 for product in built { arguments += ["--command-name", product.name, Self.quoted(product.path)] }
