@@ -30,6 +30,9 @@ let package = Package(
         // Swift code and `swift test` (docs/engine.md).
         .library(name: "LaunchBenchmark", targets: ["LaunchBenchmark"]),
         .executable(name: "launchprof", targets: ["launchprof"]),
+        // `swift package launchprof …` in a package that depends on this one
+        // (docs/swiftpm-plugin.md).
+        .plugin(name: "LaunchprofPlugin", targets: ["LaunchprofCommand"]),
         // The process that starts every measured program (docs/spawner.md).
         .executable(name: "lp-spawn", targets: ["LaunchProfSpawner"]),
         .executable(name: "lp-sample-app", targets: ["SampleApp"]),
@@ -97,6 +100,21 @@ let package = Package(
         .plugin(
             name: "BuildCommit",
             capability: .buildTool()
+        ),
+        // `swift package launchprof run|gate|…`: builds the package's
+        // executable products in release through SwiftPM, then runs
+        // launchprof (its tool, built with lp-spawn only when the plugin
+        // runs) in the package's folder, which it writes results into.
+        .plugin(
+            name: "LaunchprofCommand",
+            capability: .command(
+                intent: .custom(verb: "launchprof", description: "Measure the launch of the package's executables with launchprof."),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "launchprof writes its results, baselines and profiles into the package's .launchprof folder")
+                ]
+            ),
+            dependencies: ["launchprof", "LaunchProfSpawner"]
         ),
         // Files written whole or not at all, and standard error, without
         // Foundation: the one implementation the embedded libraries and the

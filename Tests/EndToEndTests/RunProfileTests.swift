@@ -24,9 +24,11 @@ struct RunProfileTests {
             try Products.path("launchprof"), common + ["--save-baseline", "before", "--", app, "--words", "5000"],
             workingDirectory: directory, timeout: 300)
         try #require(saved.status == 0, "\(saved.standardError)")
-        #expect(
-            FileManager.default.fileExists(atPath: "\(directory)/.launchprof/baselines/before.profiles/app.folded"),
-            "the baseline keeps a copy of its profile")
+        for file in ["app.folded", "app.svg", "app.speedscope.json", "app.pb.gz"] {
+            #expect(
+                FileManager.default.fileExists(atPath: "\(directory)/.launchprof/baselines/before.profiles/\(file)"),
+                "the baseline keeps a copy of its profile's \(file)")
+        }
         let slower = try CommandRun.run(
             try Products.path("launchprof"),
             common + [

@@ -62,21 +62,28 @@ package struct BaselineStore: Sendable {
             }
             document.profiles = try profiles.map { record throws(BaselineError) in
                 var kept = record
-                for path in [\ProfileRecord.folded, \.flameGraph, \.speedscope] where !record[keyPath: path].isEmpty {
-                    let source = record[keyPath: path]
-                    let copy = "\(folder)/\((source as NSString).lastPathComponent)"
-                    guard let bytes = FileManager.default.contents(atPath: source) else { continue }
-                    do {
-                        try AtomicFile.write(Array(bytes), to: copy, sync: true)
-                    } catch {
-                        throw .write(path: copy, reason: "\(error)")
-                    }
-                    kept[keyPath: path] = copy
+                for path in [\ProfileRecord.folded, \.flameGraph, \.speedscope] {
+                    kept[keyPath: path] = try Self.keep(record[keyPath: path], in: folder) ?? record[keyPath: path]
                 }
+                if let pprof = record.pprof { kept.pprof = try Self.keep(pprof, in: folder) ?? pprof }
                 return kept
             }
         }
         return try save(document, as: name)
+    }
+
+    /// Copies the profile file at `source` into `folder` (same name), whole
+    /// or not at all; nil when there is nothing to copy (no path, or the
+    /// file is gone), so the record keeps naming the original.
+    private static func keep(_ source: String, in folder: String) throws(BaselineError) -> String? {
+        guard !source.isEmpty, let bytes = FileManager.default.contents(atPath: source) else { return nil }
+        let copy = "\(folder)/\((source as NSString).lastPathComponent)"
+        do {
+            try AtomicFile.write(Array(bytes), to: copy, sync: true)
+        } catch {
+            throw .write(path: copy, reason: "\(error)")
+        }
+        return copy
     }
 
     /// Reads the baseline `name` (or the results file at that path).
