@@ -3,7 +3,8 @@
 public struct GateLook: Sendable, Equatable, Codable {
     /// Pairs (head run, base run on the same CPU) looked at.
     public var pairs: Int
-    /// The median change, head over base, as a fraction (0.03 = +3%).
+    /// The change's estimate, head over base, as a fraction (0.03 = +3%):
+    /// the Hodges–Lehmann estimate, or the median with the sign interval.
     public var change: Double
     /// The interval's lower bound, as a fraction.
     public var low: Double
