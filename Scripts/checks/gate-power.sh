@@ -16,8 +16,8 @@
 # LOAD=quiet (default), busy (one busy loop for the whole run: one core of two
 #   kept busy) or half (a busy loop during the first half of each gate).
 # MAXTIME the budget (default 60 s); AFFINITY passes --affinity; INTERVAL
-# passes --interval; CONFIG=debug|release (default debug); VERBOSE=1 prints
-# every try.
+# passes --interval; CONFIG=debug|release (default debug); NO_BUILD=1 uses
+# the binaries as built; VERBOSE=1 prints every try.
 #
 # Sizing: a slowdown must be its nominal size relative to the launch *as
 # measured in the same conditions*, or the table measures the sizing, not the
@@ -36,8 +36,10 @@ target=${TARGET:-c}
 maxtime=${MAXTIME:-60}
 config=${CONFIG:-debug}
 calruns=${CALRUNS:-60}
-swift build -c "$config" --product launchprof >&2
-swift build -c "$config" --product lp-spawn >&2
+if [ -z "${NO_BUILD:-}" ]; then
+    swift build -c "$config" --product launchprof >&2
+    swift build -c "$config" --product lp-spawn >&2
+fi
 bin=$(swift build -c "$config" --show-bin-path)
 work=$(mktemp -d)
 busy=()
@@ -83,7 +85,7 @@ hummingbird)
     ready=(--ready tracer)
     ;;
 async)
-    swift build -c "$config" --product lp-sample-async-server >&2
+    [ -n "${NO_BUILD:-}" ] || swift build -c "$config" --product lp-sample-async-server >&2
     program=("$bin/lp-sample-async-server")
     ready=(--ready tracer)
     ;;

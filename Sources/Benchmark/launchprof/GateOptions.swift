@@ -70,9 +70,9 @@ struct GateOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The interval each look takes: signed-rank (Wilcoxon, the default) or sign (the median's, assumes no symmetry).",
+            "The interval each look takes: both (the default: sign and signed-rank at half the error each, intersected), signed-rank (Wilcoxon) or sign (the median's, assumes no symmetry).",
             valueName: "method"))
-    var interval: GateInterval = .signedRank
+    var interval: GateInterval = .both
 
     @Option(help: ArgumentHelp("Set this variable for both programs (repeatable).", valueName: "name=value"))
     var env: [String] = []

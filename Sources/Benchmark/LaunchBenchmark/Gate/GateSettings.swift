@@ -9,8 +9,8 @@ public struct GateSettings: Sendable {
     public var alpha: Double = 0.05
     /// How the error is spent over the looks.
     public var spending: ErrorSpending = .pocock
-    /// The interval each look takes (docs/gate.md: why signed-rank).
-    public var interval: GateInterval = .signedRank
+    /// The interval each look takes (docs/gate.md: why both, intersected).
+    public var interval: GateInterval = .both
     /// `--affinity`: the CPUs both programs run on; nil leaves them where
     /// the scheduler puts them, paired by the CPU they ran on (docs/gate.md,
     /// "Pinning": what each choice buys).

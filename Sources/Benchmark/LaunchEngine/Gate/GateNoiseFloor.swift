@@ -30,7 +30,7 @@ public struct GateNoiseFloor: Sendable, Equatable, Codable {
     /// The floor of `baseLogRatios` for a session of `headPairs` head/base
     /// pairs at error `alpha`, with the gate's `interval`; nil with fewer
     /// than 6 base pairs.
-    public init?(baseLogRatios: [Double], headPairs: Int, alpha: Double, interval: GateInterval = .signedRank) {
+    public init?(baseLogRatios: [Double], headPairs: Int, alpha: Double, interval: GateInterval = .both) {
         let sorted = baseLogRatios.sorted()
         guard sorted.count >= 6, headPairs > 0, alpha > 0, alpha < 1,
             let (center, low, high, _) = interval.estimate(sorted, confidence: 1 - alpha),
@@ -45,7 +45,7 @@ public struct GateNoiseFloor: Sendable, Equatable, Codable {
         let z =
             MedianConfidenceInterval.standardNormalQuantile(1 - alpha / 2)
             + MedianConfidenceInterval.standardNormalQuantile(0.8)
-        let variance = interval == .signedRank ? Double.pi / 3 : Double.pi / 2
+        let variance = interval == .sign ? Double.pi / 2 : Double.pi / 3
         minimumDetectableEffect = expm1(z * variance.squareRoot() * sigma / Double(headPairs).squareRoot())
     }
 }

@@ -7,10 +7,11 @@ import Glibc
 /// +threshold (regressed), below −threshold (improved) or inside ±threshold
 /// (unchanged); at the last look it is inconclusive otherwise.
 ///
-/// Method: at look k the interval is the Wilcoxon signed-rank interval of
-/// the log-ratios' centre with its Hodges–Lehmann estimate
-/// (``SignedRankConfidenceInterval``; or, with ``GateInterval/sign``, the
-/// sign-test interval of the median, ``MedianConfidenceInterval``), at confidence
+/// Method: at look k the interval is, by default, the intersection of the
+/// sign-test interval of the median (``MedianConfidenceInterval``) and the
+/// Wilcoxon signed-rank interval of the centre
+/// (``SignedRankConfidenceInterval``), each at half the look's error
+/// (``GateInterval``), at confidence
 /// 1 − (α(t_k) − α(t_{k−1})), where α(t) is the ``ErrorSpending`` function
 /// and t_k = pairs / ``maxPairs``. These are repeated confidence intervals
 /// (Jennison & Turnbull, "Interim analyses: the repeated confidence
@@ -43,7 +44,7 @@ public struct SequentialDecisionRule: Sendable, Equatable {
     /// (rounded), and at `maxPairs`.
     public init(
         threshold: Double, alpha: Double = 0.05, spending: ErrorSpending = .pocock, maxPairs: Int = 1000,
-        firstLook: Int = 20, growth: Double = 1.5, interval: GateInterval = .signedRank
+        firstLook: Int = 20, growth: Double = 1.5, interval: GateInterval = .both
     ) throws(GateRuleError) {
         guard threshold > 0, threshold < 1 else { throw .threshold(threshold) }
         guard alpha > 0, alpha < 0.5 else { throw .alpha(alpha) }

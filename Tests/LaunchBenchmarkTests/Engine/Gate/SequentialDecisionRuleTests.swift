@@ -175,4 +175,29 @@ struct SequentialDecisionRuleTests {
         }
         return rule.maxPairs
     }
+
+    @Test("both intervals intersected: near the better of the two on normal pairs and on preempted ones")
+    func bothIntervals() throws {
+        var generator = SeededGenerator(seed: 12)
+        let normal = Self.ratios(1000, change: 0.03, spread: 0.03, generator: &generator)
+        // A loaded machine: 70% of pairs clean (±0.5%), 30% with one side
+        // preempted by up to +60% (either side, so still symmetric).
+        let loaded = Self.ratios(1000, change: 0.03, spread: 0.005, generator: &generator).map { ratio in
+            Double.random(in: 0..<1, using: &generator) < 0.3
+                ? ratio + Double.random(in: -0.6...0.6, using: &generator) : ratio
+        }
+        func width(_ interval: GateInterval, _ ratios: [Double]) throws -> Double {
+            let rule = try SequentialDecisionRule(threshold: 0.02, maxPairs: 1000, interval: interval)
+            return try #require(rule.look(ratios, confidence: 0.99, isLast: false)).halfWidth
+        }
+        for ratios in [normal, loaded] {
+            let both = try width(.both, ratios)
+            let best = min(try width(.sign, ratios), try width(.signedRank, ratios))
+            let worst = max(try width(.sign, ratios), try width(.signedRank, ratios))
+            #expect(both < worst, "both ±\(both), best ±\(best), worst ±\(worst)")
+            #expect(both < best * 1.15, "both ±\(both), best ±\(best)")
+        }
+        // On the loaded pairs the sign interval is the narrower.
+        #expect(try width(.sign, loaded) < width(.signedRank, loaded))
+    }
 }
