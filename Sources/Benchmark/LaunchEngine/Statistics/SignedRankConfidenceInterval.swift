@@ -46,20 +46,11 @@ public struct SignedRankConfidenceInterval: Sendable, Equatable {
         var lower = 0
         var tailAtLower = 0.0
         if n <= exactLimit {
-            // cdf of T⁺ under the null: the counts of subsets of {1…n} by
-            // rank sum, over 2ⁿ.
-            var counts = [Double](repeating: 0, count: walsh + 1)
-            counts[0] = 1
-            for rank in 1...n {
-                for sum in stride(from: walsh, through: rank, by: -1) { counts[sum] += counts[sum - rank] }
-            }
-            let total = pow(2.0, Double(n))
-            var cumulative = 0.0
+            let cdf = exactDistributions[n]
             for sum in 0...(walsh / 2) {
-                cumulative += counts[sum] / total
-                guard cumulative <= tail else { break }
+                guard cdf[sum] <= tail else { break }
                 lower = sum + 1
-                tailAtLower = cumulative
+                tailAtLower = cdf[sum]
             }
         } else {
             let mean = Double(walsh) / 2
@@ -74,6 +65,28 @@ public struct SignedRankConfidenceInterval: Sendable, Equatable {
         }
         return SignedRankConfidenceInterval(lowerRank: lower, upperRank: walsh - lower + 1, coverage: 1 - 2 * tailAtLower)
     }
+
+    /// P(T⁺ ≤ s) for s = 0…n(n+1)/2, for each n up to ``exactLimit``:
+    /// made once, in one pass (after rank n is added, the counts of subsets
+    /// of {1…n} by rank sum, over 2ⁿ, are n's distribution).
+    static let exactDistributions: [[Double]] = {
+        let most = exactLimit * (exactLimit + 1) / 2
+        var counts = [Double](repeating: 0, count: most + 1)
+        counts[0] = 1
+        var distributions: [[Double]] = [[1]]
+        for n in 1...exactLimit {
+            let walsh = n * (n + 1) / 2
+            for sum in stride(from: walsh, through: n, by: -1) { counts[sum] += counts[sum - n] }
+            let total = pow(2.0, Double(n))
+            var cumulative = 0.0
+            distributions.append(
+                (0...walsh).map { sum in
+                    cumulative += counts[sum] / total
+                    return cumulative
+                })
+        }
+        return distributions
+    }()
 
     /// An interval between the Walsh averages of ranks `lowerRank` and `upperRank`.
     public init(lowerRank: Int, upperRank: Int, coverage: Double) {
@@ -98,18 +111,35 @@ public struct SignedRankConfidenceInterval: Sendable, Equatable {
     /// The `rank`-th smallest (1-based) of the Walsh averages of an
     /// ascending, non-empty sample: the smallest value v with at least
     /// `rank` averages at or below it, found by bisection on v to within
-    /// 10⁻¹² of the sample's range (about 40 halvings; bisecting to the
-    /// last bit would take a thousand near zero, where doubles are dense).
+    /// 10⁻⁹ of the sample's range (30 halvings; bisecting to the last bit
+    /// would take a thousand near zero, where doubles are dense), then
+    /// snapped onto the largest average at or below the bracket's top.
     public static func walshAverage(rank: Int, in sorted: [Double]) -> Double {
         guard let first = sorted.first, let last = sorted.last else { return .nan }
         var low = first  // fewer than `rank` averages are at or below `low`…
         var high = last  // …and at least `rank` are at or below `high`
         if count(atOrBelow: low, in: sorted) >= rank { return low }
-        let tolerance = (last - first) * 1e-12
+        let tolerance = (last - first) * 1e-9
         while true {
             let mid = low + (high - low) / 2
-            guard high - low > tolerance, mid > low, mid < high else { return high }
+            guard high - low > tolerance, mid > low, mid < high else { return largest(atOrBelow: high, in: sorted) }
             if count(atOrBelow: mid, in: sorted) >= rank { high = mid } else { low = mid }
+        }
+    }
+
+    /// The largest Walsh average at or below `value` (the bisection's
+    /// `high`, snapped onto the average it brackets), or `value` if none is.
+    static func largest(atOrBelow value: Double, in sorted: [Double]) -> Double {
+        sorted.withUnsafeBufferPointer { values in
+            var best = -Double.infinity
+            var j = values.count - 1
+            let bound = 2 * value
+            for i in 0..<values.count {
+                while j >= i, values[i] + values[j] > bound { j -= 1 }
+                guard j >= i else { break }
+                best = Swift.max(best, (values[i] + values[j]) / 2)
+            }
+            return best == -.infinity ? value : best
         }
     }
 
@@ -117,13 +147,17 @@ public struct SignedRankConfidenceInterval: Sendable, Equatable {
     /// for each i, the j ≥ i with xⱼ ≤ 2·value − xᵢ; that bound only falls as
     /// i grows, so one pointer walks down once.
     static func count(atOrBelow value: Double, in sorted: [Double]) -> Int {
-        var total = 0
-        var j = sorted.count - 1
-        for i in sorted.indices {
-            while j >= i, sorted[i] + sorted[j] > 2 * value { j -= 1 }
-            guard j >= i else { break }
-            total += j - i + 1
+        sorted.withUnsafeBufferPointer { values in
+            var total = 0
+            var j = values.count - 1
+            let bound = 2 * value
+            for i in 0..<values.count {
+                let x = values[i]
+                while j >= i, x + values[j] > bound { j -= 1 }
+                guard j >= i else { break }
+                total += j - i + 1
+            }
+            return total
         }
-        return total
     }
 }

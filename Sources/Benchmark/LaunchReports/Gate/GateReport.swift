@@ -34,13 +34,13 @@ public enum GateReport {
     public static func summary(
         _ timeSummary: String, verdict: ChangeVerdict?, time: GateLook?, instructions counted: GateLook, threshold: Double
     ) -> String {
-        guard let verdict, counted.verdict != verdict else { return timeSummary }
         let interval = "instructions to ready \(percent(counted.change)) [\(percent(counted.low)), \(percent(counted.high))]"
         let limit = percent(threshold, signed: false)
         if verdict == .regressed, counted.verdict == .regressed, time?.verdict != .regressed {
             let timing = time.map { " (time to ready: head \(percent($0.change)) [\(percent($0.low)), \(percent($0.high))])" } ?? ""
             return "regressed: \(interval) lie above +\(limit)\(timing)"
         }
+        guard let verdict, counted.verdict != verdict else { return timeSummary }
         switch counted.verdict {
         case .regressed?: return timeSummary + "; \(interval) above +\(limit)"
         case .inconclusive?, nil: return timeSummary + "; \(interval) undecided at ±\(limit)"
