@@ -25,8 +25,9 @@
 # load). So before each try the script measures the launch with K calibration
 # rounds injected against the launch without, interleaved, same-CPU pairs:
 # r = median ln(with/without) gives what K rounds are worth relative to the
-# launch now, and a slowdown s gets K·ln(1+s)/r rounds (rounds are CPU work,
-# linear in their number).
+# launch now (K rounds add e^r − 1 of it), and a slowdown s gets
+# s·K/(e^r − 1) rounds (rounds are CPU work, linear in their number). The
+# last column, "sized", is what was injected, relative to the launch.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tries=${1:-20}
@@ -138,7 +139,9 @@ import math, sys
 size, unit, r, launch, k = float(sys.argv[1]), sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 per_round = launch * math.expm1(r) / k  # ns of one round, now
 if unit == "%":
-    extra = k * math.log1p(size / 100) / r
+    # The launch is L + rounds·c: k rounds made it e^r times longer, so s
+    # of it is s·k/(e^r − 1) rounds.
+    extra = size / 100 * k / math.expm1(r)
 else:
     extra = size * 1000 / per_round
 print(int(round(extra)), round(extra * per_round / launch * 100, 2))

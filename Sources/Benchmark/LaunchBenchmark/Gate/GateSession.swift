@@ -60,7 +60,7 @@ public struct GateSession: Sendable {
                 throw .usage("--affinity: \(error)")
             }
         }
-        defer { try? restore?.apply() }
+        defer { try? restore?.restore() }
         let spawner = Spawner()
         for target in [base, head] {
             do {

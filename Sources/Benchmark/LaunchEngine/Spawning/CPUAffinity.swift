@@ -67,6 +67,12 @@ public struct CPUAffinity: Sendable, Equatable, CustomStringConvertible {
         let allowed = try Self.current()
         let outside = cpus.filter { !allowed.cpus.contains($0) }
         guard outside.isEmpty, !cpus.isEmpty else { throw .unavailable(self, allowed: allowed) }
+        try restore()
+    }
+
+    /// Sets the calling thread's CPUs to these without comparing them with
+    /// its current ones: to give a pinned thread back the set it had.
+    package func restore() throws(CPUAffinityError) {
         var set = cpu_set_t()
         withUnsafeMutableBytes(of: &set) { bytes in
             // Every CPU is below `capacity` (checked when parsed or read), so
