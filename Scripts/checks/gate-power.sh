@@ -66,17 +66,7 @@ cc -O1 -shared -fPIC -o "$work/inject.so" "$work/inject.c"
 ready=()
 case "$target" in
 c)
-    cat >"$work/spin.c" <<'C'
-#include <stdlib.h>
-int main(void) {
-    const char *text = getenv("LP_SPIN");
-    long rounds = text ? atol(text) : 0;
-    volatile unsigned long sum = 0;
-    for (long i = 0; i < rounds; i++) sum += (unsigned long)i * 2654435761u;
-    return sum == 42 ? 1 : 0;
-}
-C
-    cc -O1 -o "$work/spin" "$work/spin.c"
+    cc -O1 -o "$work/spin" Scripts/checks/gate_spin.c
     program=("LP_SPIN=${ROUNDS:-1000000}" "$work/spin")
     ;;
 hummingbird)

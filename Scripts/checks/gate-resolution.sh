@@ -30,17 +30,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
-cat >"$work/spin.c" <<'C'
-#include <stdlib.h>
-int main(void) {
-    const char *text = getenv("LP_SPIN");
-    long rounds = text ? atol(text) : 0;
-    volatile unsigned long sum = 0;
-    for (long i = 0; i < rounds; i++) sum += (unsigned long)i * 2654435761u;
-    return sum == 42 ? 1 : 0;
-}
-C
-cc -O1 -o "$work/spin" "$work/spin.c"
+cc -O1 -o "$work/spin" Scripts/checks/gate_spin.c
 [ "${LOAD:-quiet}" = busy ] && { sh -c 'while :; do :; done' & busy+=($!); }
 echo "load ${LOAD:-quiet} ($(cut -d' ' -f1-3 /proc/loadavg) load average at the start), $tries tries of ${seconds}s" >&2
 for try in $(seq "$tries"); do
