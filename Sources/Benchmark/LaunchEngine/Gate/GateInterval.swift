@@ -4,7 +4,7 @@
 /// (docs/gate.md, "The interval"): on a quiet machine the pairs' log-ratios
 /// are near normal and the signed-rank interval is the narrower; on a
 /// loaded one most pairs are clean and a few are preempted by far, a sharp
-/// peak with long tails, and the sign interval was 40% narrower. The
+/// peak with long tails, and the sign interval was 18–41% narrower. The
 /// default takes both, each at half the error, and keeps their
 /// intersection: it covers with probability at least the confidence (a
 /// miss of the intersection is a miss of one of them: the union bound), so
