@@ -1,27 +1,46 @@
 #!/usr/bin/env bash
-# The power and error rates of `launchprof gate` on real launches: a C
-# program that spins ROUNDS of CPU work at launch (LP_SPIN), against itself
-# (unchanged) and against itself with 1%, 2%, 3% and 5% more launch time
-# (extra rounds sized from a first measurement of the launch and of one
-# round's cost). For each, TRIES gates; prints how many said regressed,
-# improved, unchanged and inconclusive, and the median and largest time to
-# a verdict.
+# The power and error rates of `launchprof gate` on real launches: a program
+# against itself (unchanged) and against itself with more CPU work injected
+# before main (a preloaded constructor spinning LP_INJECT_ROUNDS rounds; both
+# sides preload it, the base with 0 rounds). For each slowdown, TRIES gates;
+# prints how many said regressed, improved, unchanged and inconclusive, the
+# median and largest time to a verdict, and the gate's own median estimate.
 #   Scripts/checks/gate-power.sh [TRIES] [THRESHOLD]        (default 20 2)
-# LOAD=quiet (default), busy (one busy loop for the whole run: one core of
-# two kept busy) or half (a busy loop during the first 15 s of each gate).
-# SLOWDOWNS="0 1 2 3 5" chooses the slowdowns (percent); MAXTIME the budget
-# (default 120 s). CONFIG=debug uses the debug build (default: whatever
-# `swift build` last built, debug).
+#
+# TARGET=c (default: a C program whose main spins LP_SPIN=ROUNDS rounds, 3–5
+#   ms), hummingbird (HB_BIN, the Hummingbird integration's sample, ready
+#   when it is accepting: --ready tracer) or async (lp-sample-async-server,
+#   --ready tracer).
+# SLOWDOWNS="0 1 2 3 5": slowdowns in percent of the launch; or
+# SLOWDOWN_US="0 500": absolute microseconds of CPU work instead.
+# LOAD=quiet (default), busy (one busy loop for the whole run: one core of two
+#   kept busy) or half (a busy loop during the first half of each gate).
+# MAXTIME the budget (default 60 s); AFFINITY passes --affinity; INTERVAL
+# passes --interval; CONFIG=debug|release (default debug); NO_BUILD=1 uses
+# the binaries as built; VERBOSE=1 prints every try.
+#
+# Sizing: a slowdown must be its nominal size relative to the launch *as
+# measured in the same conditions*, or the table measures the sizing, not the
+# gate (a size calibrated once, minutes before, drifted by a third under
+# load). So before each try the script measures the launch with K calibration
+# rounds injected against the launch without, interleaved, same-CPU pairs:
+# r = median ln(with/without) gives what K rounds are worth relative to the
+# launch now (K rounds add e^r − 1 of it), and a slowdown s gets
+# s·K/(e^r − 1) rounds (rounds are CPU work, linear in their number). The
+# last column, "sized", is what was injected, relative to the launch.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tries=${1:-20}
 threshold=${2:-2}
 load=${LOAD:-quiet}
-slowdowns=${SLOWDOWNS:-"0 1 2 3 5"}
-maxtime=${MAXTIME:-120}
+target=${TARGET:-c}
+maxtime=${MAXTIME:-60}
 config=${CONFIG:-debug}
-swift build -c "$config" --product launchprof >&2
-swift build -c "$config" --product lp-spawn >&2
+calruns=${CALRUNS:-60}
+if [ -z "${NO_BUILD:-}" ]; then
+    swift build -c "$config" --product launchprof >&2
+    swift build -c "$config" --product lp-spawn >&2
+fi
 bin=$(swift build -c "$config" --show-bin-path)
 work=$(mktemp -d)
 busy=()
@@ -32,60 +51,107 @@ stop_busy() {
 cleanup() { stop_busy; rm -rf "$work"; }
 trap cleanup EXIT INT TERM
 
-cat >"$work/spin.c" <<'C'
+cat >"$work/inject.c" <<'C'
 #include <stdlib.h>
-int main(void) {
-    const char *text = getenv("LP_SPIN");
+/* CPU work before main: LP_INJECT_ROUNDS rounds of a multiply-add. */
+__attribute__((constructor)) static void lp_inject(void) {
+    const char *text = getenv("LP_INJECT_ROUNDS");
     long rounds = text ? atol(text) : 0;
     volatile unsigned long sum = 0;
     for (long i = 0; i < rounds; i++) sum += (unsigned long)i * 2654435761u;
-    return sum == 42 ? 1 : 0;
 }
 C
-cc -O1 -o "$work/spin" "$work/spin.c"
-rounds=${ROUNDS:-1000000}
+cc -O1 -shared -fPIC -o "$work/inject.so" "$work/inject.c"
 
-# The launch's median and one round's cost, from interleaved runs of the
-# program and of it with ten times more rounds: the difference (~8 ms) is
-# far above the noise, where a difference of one times was not (a busy
-# moment once made it 0.3 ns per round instead of 0.8, and every slowdown
-# four times too large).
-"$bin/launchprof" run --runs 60 --export-json "$work/size.json" \
-    "env LP_SPIN=$rounds $work/spin" "env LP_SPIN=$((rounds * 11)) $work/spin" >/dev/null 2>&1
-read -r launch per_round < <(python3 - "$work/size.json" "$rounds" <<'PY'
-import json, statistics, sys
-doc = json.load(open(sys.argv[1])); rounds = int(sys.argv[2])
-med = [statistics.median(r["wallToReady"] for r in res["runs"]) for res in doc["results"]]
-print(med[0], (med[1] - med[0]) / (10 * rounds))
+ready=()
+case "$target" in
+c)
+    cc -O1 -o "$work/spin" Scripts/checks/gate_spin.c
+    program=("LP_SPIN=${ROUNDS:-1000000}" "$work/spin")
+    ;;
+hummingbird)
+    hb=${HB_BIN:-Integrations/LaunchProfHummingbird/.build/$config/hummingbird-launch-sample}
+    [ -x "$hb" ] || { echo "gate-power: no Hummingbird sample at $hb (build Integrations/LaunchProfHummingbird or set HB_BIN)" >&2; exit 2; }
+    program=("$hb")
+    ready=(--ready tracer)
+    ;;
+async)
+    [ -n "${NO_BUILD:-}" ] || swift build -c "$config" --product lp-sample-async-server >&2
+    program=("$bin/lp-sample-async-server")
+    ready=(--ready tracer)
+    ;;
+*) echo "gate-power: TARGET must be c, hummingbird or async, not '$target'" >&2; exit 2 ;;
+esac
+gate_options=("${ready[@]}")
+[ -n "${AFFINITY:-}" ] && gate_options+=(--affinity "$AFFINITY")
+[ -n "${INTERVAL:-}" ] && gate_options+=(--interval "$INTERVAL")
+
+# A command line for `run` (one string) and the words for `gate`.
+command_words() { echo env LD_PRELOAD="$work/inject.so" LP_INJECT_ROUNDS="$1" "${program[@]}"; }
+
+# What K rounds are worth, now: prints "r launch_ns" (r = median same-CPU
+# ln(with K / without), launch = the median launch without).
+calibrate() {
+    "$bin/launchprof" run --runs "$calruns" "${ready[@]}" --export-json "$work/cal.json" \
+        "$(command_words 0)" "$(command_words "$1")" >/dev/null 2>&1
+    python3 - "$work/cal.json" <<'PY'
+import json, math, statistics, sys
+doc = json.load(open(sys.argv[1]))
+a, b = (res["runs"] for res in doc["results"])
+ratios = [math.log(y["wallToReady"] / x["wallToReady"]) for x, y in zip(a, b) if x.get("cpu") == y.get("cpu")]
+print(statistics.median(ratios), statistics.median(r["wallToReady"] for r in a))
 PY
-)
-echo "launch median $(python3 -c "print(round($launch/1e6, 3))") ms with $rounds rounds; $(python3 -c "print(round($per_round, 3))") ns per round; threshold $threshold%, load $load, $tries tries" >&2
+}
+
+# K: about half the launch, from a first rough measurement of one round.
+read -r r0 launch0 < <(calibrate 1000000)
+calrounds=$(python3 -c "import math; print(max(10000, int(0.5 * 1000000 / math.expm1($r0))))")
+echo "target $target: launch median $(python3 -c "print(round($launch0/1e6, 3))") ms; calibration rounds $calrounds; threshold $threshold%, load $load, $tries tries, budget ${maxtime}s${AFFINITY:+, affinity $AFFINITY}${INTERVAL:+, interval $INTERVAL}" >&2
 
 start_load() {
     case "$load" in
     busy) sh -c 'while :; do :; done' & busy+=($!) ;;
-    half) sh -c 'end=$(( $(date +%s) + 15 )); while [ "$(date +%s)" -lt "$end" ]; do :; done' & busy+=($!) ;;
+    half) sh -c "end=\$(( \$(date +%s) + $maxtime / 2 )); while [ \"\$(date +%s)\" -lt \"\$end\" ]; do :; done" & busy+=($!) ;;
     esac
 }
 
-printf '%-10s %9s %9s %9s %12s %12s %12s %12s\n' slowdown regressed improved unchanged inconclusive "median s" "max s" "measured"
-for slowdown in $slowdowns; do
-    extra=$(python3 -c "print(int(round($launch * $slowdown / 100 / $per_round)))")
+if [ -n "${SLOWDOWN_US:-}" ]; then sizes=$SLOWDOWN_US unit=us; else sizes=${SLOWDOWNS:-"0 1 2 3 5"} unit=%; fi
+printf '%-10s %9s %9s %9s %12s %10s %8s %10s %10s\n' slowdown regressed improved unchanged inconclusive "median s" "max s" measured "sized %"
+for size in $sizes; do
     counts_regressed=0 counts_improved=0 counts_unchanged=0 counts_inconclusive=0
-    times=()
-    changes=()
+    times=() changes=() sized=()
     for try in $(seq "$tries"); do
         [ "$load" = busy ] && [ "${#busy[@]}" -eq 0 ] && start_load
+        read -r r launch < <(calibrate "$calrounds")
+        # The rounds for this size, and the size they are relative to the launch.
+        read -r extra percent < <(python3 - "$size" "$unit" "$r" "$launch" "$calrounds" <<'PY'
+import math, sys
+size, unit, r, launch, k = float(sys.argv[1]), sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+per_round = launch * math.expm1(r) / k  # ns of one round, now
+if unit == "%":
+    # The launch is L + rounds·c: k rounds made it e^r times longer, so s
+    # of it is s·k/(e^r − 1) rounds.
+    extra = size / 100 * k / math.expm1(r)
+else:
+    extra = size * 1000 / per_round
+print(int(round(extra)), round(extra * per_round / launch * 100, 2))
+PY
+        )
+        sized+=("$percent")
         [ "$load" = half ] && start_load
         status=0
-        "$bin/launchprof" gate --base-command "env LP_SPIN=$rounds $work/spin" --threshold "$threshold" \
-            --max-time "$maxtime" --export-json "$work/gate.json" -- env "LP_SPIN=$((rounds + extra))" "$work/spin" \
-            >"$work/out.txt" 2>/dev/null || status=$?
+        # shellcheck disable=SC2046
+        "$bin/launchprof" gate --base-command "$(command_words 0)" --threshold "$threshold" "${gate_options[@]}" \
+            --max-time "$maxtime" --export-json "$work/gate.json" -- $(command_words "$extra") \
+            >"$work/out.txt" 2>&1 || status=$?
         [ "$load" = half ] && stop_busy
-        verdict=$(python3 -c "import json; print(json.load(open('$work/gate.json'))['verdict'] or 'none')" 2>/dev/null || echo none)
-        elapsed=$(python3 -c "import json; print(json.load(open('$work/gate.json'))['elapsed'])" 2>/dev/null || echo 0)
+        read -r verdict elapsed change < <(python3 - "$work/gate.json" <<'PY' 2>/dev/null || echo "none 0 nan"
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["verdict"] or "none", d["elapsed"], d["looks"][-1]["change"] if d["looks"] else "nan")
+PY
+        )
         times+=("$elapsed")
-        change=$(python3 -c "import json; d=json.load(open('$work/gate.json')); print(d['looks'][-1]['change'] if d['looks'] else 'nan')" 2>/dev/null || echo nan)
         changes+=("$change")
         case "$verdict" in
         regressed) counts_regressed=$((counts_regressed + 1)) ;;
@@ -93,12 +159,12 @@ for slowdown in $slowdowns; do
         unchanged) counts_unchanged=$((counts_unchanged + 1)) ;;
         *) counts_inconclusive=$((counts_inconclusive + 1)) ;;
         esac
-        [ -n "${VERBOSE:-}" ] && echo "  +$slowdown% try $try: $(head -1 "$work/out.txt") (exit $status)" >&2
+        if [ -n "${VERBOSE:-}" ]; then echo "  $size$unit try $try (sized +$percent%): $(head -1 "$work/out.txt") (exit $status)" >&2; fi
     done
     stats=$(python3 -c "import statistics,sys; t=[float(x) for x in sys.argv[1:]]; print(round(statistics.median(t),1), round(max(t),1))" "${times[@]}")
-    # The gate's own estimate of the change, median over the tries.
-    measured=$(python3 -c "import math,statistics,sys; c=[float(x) for x in sys.argv[1:] if x!='nan']; print(f'{statistics.median(c)*100:+.1f}%' if c else '-')" "${changes[@]}")
-    printf '%-10s %9d %9d %9d %12d %12s %12s %12s\n' "+$slowdown%" "$counts_regressed" "$counts_improved" "$counts_unchanged" \
-        "$counts_inconclusive" ${stats} "$measured"
+    measured=$(python3 -c "import statistics,sys; c=[float(x) for x in sys.argv[1:] if x!='nan']; print(f'{statistics.median(c)*100:+.2f}%' if c else '-')" "${changes[@]}")
+    sizedmed=$(python3 -c "import statistics,sys; print(f'{statistics.median(float(x) for x in sys.argv[1:]):+.2f}')" "${sized[@]}")
+    printf '%-10s %9d %9d %9d %12d %10s %8s %10s %10s\n' "+$size$unit" "$counts_regressed" "$counts_improved" "$counts_unchanged" \
+        "$counts_inconclusive" ${stats} "$measured" "$sizedmed"
 done
 stop_busy

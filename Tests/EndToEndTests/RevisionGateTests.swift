@@ -1,6 +1,7 @@
 import Foundation
 import LaunchBenchmark
 import LaunchProfTestSupport
+import Synchronization
 import Testing
 
 /// `launchprof gate --base REV --build …` in a real git repository made
@@ -85,7 +86,9 @@ struct RevisionGateTests {
         #expect(worktrees.components(separatedBy: "worktree ").count - 1 == 1, "\(worktrees)")
         let cache = repository + "/.git/launchprof/builds"
         let left = try FileManager.default.contentsOfDirectory(atPath: cache)
-        #expect(left.allSatisfy { $0.hasSuffix(".log") }, "\(left)")
+        // The build log stays, and the empty lock file (unlinking a lock
+        // file would let a waiting gate lock a file no one else sees).
+        #expect(left.allSatisfy { $0.hasSuffix(".log") || $0.hasSuffix(".lock") }, "\(left)")
     }
 
     @Test("a revision git does not know is bad usage (2)")
@@ -95,5 +98,33 @@ struct RevisionGateTests {
         let run = try launchprof(["gate", "--base", "no-such-branch", "--build", Self.build, "--", "out/app"], in: repository)
         #expect(run.status == 2, "\(run.standardError)")
         #expect(run.standardError.contains("'no-such-branch' is not a commit git knows"))
+    }
+
+    @Test("two builds of the same revision at once take turns: built once, reused once, one worktree")
+    func concurrentBuilds() throws {
+        let scratch = try ScratchDirectory()
+        let repository = try Self.repository(in: scratch, rounds: 1000)
+        let counter = scratch.file("builds.txt")
+        // Slow enough that the second arrives while the first is building.
+        let command = "echo built >> '\(counter)'; sleep 1; " + Self.build
+        let results = Mutex<[Result<RevisionBuild, RevisionBuildError>]>([])
+        let group = DispatchGroup()
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: group) {
+                let result = Result { () throws(RevisionBuildError) -> RevisionBuild in
+                    try RevisionBuilds(in: repository, buildCommand: command).build("HEAD~1")
+                }
+                results.withLock { $0.append(result) }
+            }
+        }
+        group.wait()
+        let builds = try results.withLock { try $0.map { try $0.get() } }
+        #expect(builds.count == 2)
+        #expect(builds.filter(\.reused).count == 1)
+        #expect(Set(builds.map(\.directory)).count == 1)
+        #expect(try String(contentsOfFile: counter, encoding: .utf8) == "built\n")
+        #expect(access(builds[0].directory + "/out/app", X_OK) == 0)
+        let worktrees = try Self.git(["worktree", "list", "--porcelain"], in: repository)
+        #expect(worktrees.components(separatedBy: "worktree ").count - 1 == 2, "\(worktrees)")
     }
 }

@@ -82,4 +82,38 @@ struct SideBySideGateTests {
         let threshold = try launchprof(["gate", "--base-command", spin, "--threshold", "150", "--", spin])
         #expect(threshold.status == 2)
     }
+
+    @Test("--activate starts both sides socket-activated; --affinity pins every run to the CPU named")
+    func activatedAndPinned() throws {
+        let server = try SamplerPrograms.compile(ActivationTests.activatedServer, name: "gate-activated-server", optimization: "-O2")
+        defer { unlink(server) }
+        let scratch = try ScratchDirectory()
+        let cpu = try #require(try CPUAffinity.current().cpus.last)
+        let run = try launchprof([
+            "gate", "--activate", "tcp:0", "--http-get", "/health", "--affinity", "\(cpu)", "--threshold", "10",
+            "--max-time", "120", "--export-json", scratch.file("gate.json"), "--base-command", server, "--", server,
+        ])
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardOutput.hasPrefix("unchanged: head"), "\(run.standardOutput)")
+        let document = try JSONDecoder().decode(GateDocument.self, from: Data(contentsOf: URL(fileURLWithPath: scratch.file("gate.json"))))
+        // Ready is the whole response, after the server's 20 ms of start-up work.
+        #expect(document.baseRuns.allSatisfy { ($0.wallToReady ?? 0) >= 20_000_000 && $0.firstResponseByte != nil })
+        #expect(document.runs.allSatisfy { $0.cpu == cpu }, "\(Set(document.runs.map(\.cpu)))")
+        #expect(document.unpaired == 0)
+    }
+
+    @Test("bad --affinity and --activate with another ready probe are bad usage (2), before any run")
+    func badPinningAndActivation() throws {
+        let malformed = try launchprof(["gate", "--affinity", "0-x", "--base-command", "/bin/true", "--", "/bin/true"])
+        #expect(malformed.status == 2)
+        #expect(malformed.standardError.contains("'0-x'"), "\(malformed.standardError)")
+        let unavailable = try launchprof(["gate", "--affinity", "1000", "--base-command", "/bin/true", "--", "/bin/true"])
+        #expect(unavailable.status == 2)
+        #expect(unavailable.standardError.contains("not all available"), "\(unavailable.standardError)")
+        let ready = try launchprof([
+            "gate", "--activate", "tcp:0", "--ready", "exit", "--base-command", "/bin/true", "--", "/bin/true",
+        ])
+        #expect(ready.status == 2, "\(ready.standardError)")
+        #expect(ready.standardError.contains("--activate"))
+    }
 }

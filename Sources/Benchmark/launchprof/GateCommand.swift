@@ -37,9 +37,10 @@ struct GateCommand: ParsableCommand {
     func run() throws {
         let settings = try options.settings()
         let environment = try options.environment()
-        let ready = options.ready ?? .exit
-        let base: LaunchTarget
-        let head: LaunchTarget
+        let activation = try options.activating.activation()
+        let ready = activation != nil ? .response : options.ready ?? .exit
+        var base: LaunchTarget
+        var head: LaunchTarget
         if let baseCommand = options.baseCommand {
             let words: [String]
             do {
@@ -55,6 +56,8 @@ struct GateCommand: ParsableCommand {
         } else {
             (base, head) = try revisionTargets(environment: environment, ready: ready)
         }
+        base.activation = activation
+        head.activation = activation
         let session = GateSession(base: base, head: head, settings: settings)
         let line = ProgressLine()
         let document: GateDocument

@@ -51,14 +51,36 @@ struct GateOptions: ParsableArguments {
         transform: { try ReadyProbe(parsing: $0) })
     var ready: ReadyProbe?
 
+    @OptionGroup var activating: ActivationOptions
+
     @OptionGroup var timing: LaunchTimingOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Run both programs only on these CPUs (e.g. 0, 1,3 or 0-2), as pyperf's --affinity; default: where the scheduler puts them, paired by the CPU they ran on.",
+            valueName: "cpus"),
+        transform: { text in
+            do {
+                return try CPUAffinity(parsing: text)
+            } catch {
+                throw ValidationError("--affinity \(error)")
+            }
+        })
+    var affinity: CPUAffinity?
+
+    @Option(
+        help: ArgumentHelp(
+            "The interval each look takes: both (the default: sign and signed-rank at half the error each, intersected), signed-rank (Wilcoxon) or sign (the median's, assumes no symmetry).",
+            valueName: "method"))
+    var interval: GateInterval = .both
 
     @Option(help: ArgumentHelp("Set this variable for both programs (repeatable).", valueName: "name=value"))
     var env: [String] = []
 
     @Option(
         help: ArgumentHelp(
-            "Also count each run's instructions (perf or callgrind) and judge them with a 1% threshold.", valueName: "source"))
+            "Also count each run's instructions (perf or callgrind) and judge them with a 1% threshold: regressed if either time or instructions is.",
+            valueName: "source"))
     var counts: CountSource?
 
     @Flag(help: "Show the programs' output instead of discarding it.")
@@ -86,6 +108,9 @@ struct GateOptions: ParsableArguments {
         }
         if let maxRuns { _ = try RunOptions.count(maxRuns, flag: "--max-runs", in: 20...1_000_000) }
         if let warmup { _ = try RunOptions.count(warmup, flag: "--warmup", in: 0...1000) }
+        if let ready, try activating.activation() != nil, !SocketActivation.allows(ready: ready) {
+            throw ValidationError("--activate \(SocketActivation.readinessRule); drop --ready \(ready)")
+        }
         _ = try environment()
     }
 
@@ -121,9 +146,13 @@ struct GateOptions: ParsableArguments {
         if let timeout = timing.timeout { settings.timeout = timeout }
         if let grace = timing.grace { settings.grace = grace }
         settings.mode = mode
+        settings.interval = interval
+        settings.affinity = affinity
         settings.counts = counts
         settings.output = showOutput ? .inherit : .discard
         settings.catchesSignals = true
         return settings
     }
 }
+
+extension GateInterval: ExpressibleByArgument {}

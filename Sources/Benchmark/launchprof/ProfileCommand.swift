@@ -87,7 +87,8 @@ struct ProfileCommand: ParsableCommand {
     }
 
     func run() throws {
-        let base = name ?? URL(fileURLWithPath: command[0]).lastPathComponent
+        let program = URL(fileURLWithPath: command[0]).lastPathComponent
+        let base = name ?? program
         let preload = ProfileRecorder.preloadLibrary(explicit: preloadLibrary, disabled: noPreload)
         var settings = ProfilingSettings(runs: runs, rate: hz, directory: outputDir)
         settings.clock = clock
@@ -96,7 +97,9 @@ struct ProfileCommand: ParsableCommand {
         settings.preloadRemedy = noPreload ? nil : "set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library"
         settings.directoryFlag = "--output-dir"
         settings.output = quiet ? .discard : .inherit
-        var target = LaunchTarget(name: base, arguments: RawCommandLine.current.suffix(matching: command))
+        // Named after its program (the pprof profile's `program` label);
+        // its files after `base`.
+        var target = LaunchTarget(name: program, arguments: RawCommandLine.current.suffix(matching: command))
         target.ready = ready
         let launch = LaunchPlan(target: target, timeout: timing.timeout ?? RunDefaults.timeout, grace: timing.grace ?? RunDefaults.grace)
         // The same path as `run --profile`, for one program named `base`.

@@ -306,6 +306,12 @@ struct lp_spawn_reply {
 
 /// Starts the spawner `path` with a socketpair; returns its pid and stores
 /// launchprof's end (close-on-exec) in `*control`, or returns -1 with errno.
+// The calling thread's CPU set (sched_getaffinity(0, …)), and setting it
+// (sched_setaffinity(0, …)); `mask` is a cpu_set_t of `size` bytes. What the
+// thread starts afterwards (lp-spawn, and so every run) inherits it.
+int lp_sched_getaffinity(size_t size, void *mask);
+int lp_sched_setaffinity(size_t size, const void *mask);
+
 pid_t lp_spawn_start(const char *path, int *control);
 
 /// Sends `request`; for SPAWN, `payload` goes in a sealed memfd sent before

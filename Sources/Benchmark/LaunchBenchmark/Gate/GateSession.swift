@@ -36,17 +36,34 @@ public struct GateSession: Sendable {
     /// interrupt is in the document (its exit status says so).
     public func runSynchronously(progress: @escaping (GateProgress) -> Void = { _ in }) throws(BenchmarkSessionError) -> GateDocument {
         let rule: SequentialDecisionRule
+        let instructionRule: SequentialDecisionRule?
         do {
             rule = try settings.rule()
+            instructionRule = try settings.instructionRule()
         } catch {
             throw .usage(error.description)
         }
-        var instructionRule: SequentialDecisionRule?
-        if settings.counts != nil {
-            instructionRule = try? SequentialDecisionRule(
-                threshold: settings.instructionThreshold, alpha: settings.alpha, maxPairs: settings.maxRuns)
-        }
         if let maxTime = settings.maxTime, maxTime <= .zero { throw .usage("--max-time must be more than 0 seconds") }
+        for target in [base, head] {
+            if target.activation != nil, !SocketActivation.allows(ready: target.ready) {
+                throw .usage("the \(target.name) program: --activate \(SocketActivation.readinessRule); drop --ready \(target.ready)")
+            }
+            if target.activation == nil, target.ready == .response {
+                throw .usage("the \(target.name) program: --ready response needs --activate tcp:PORT or unix:PATH")
+            }
+        }
+        // Pinned: this thread starts lp-spawn, which (and every program it
+        // launches) inherits the set; the thread gets its own set back after.
+        var restore: CPUAffinity?
+        if let affinity = settings.affinity {
+            do {
+                restore = try CPUAffinity.current()
+                try affinity.apply()
+            } catch {
+                throw .usage("--affinity: \(error)")
+            }
+        }
+        defer { try? restore?.restore() }
         let spawner = Spawner()
         for target in [base, head] {
             do {
@@ -83,9 +100,14 @@ public struct GateSession: Sendable {
         runner.instructionRule = instructionRule
         runner.progress = progress
         let measurement = runner.run()
-        let summary = GateReport.summary(
+        var summary = GateReport.summary(
             verdict: measurement.verdict, stop: measurement.stop, final: measurement.final, threshold: rule.threshold,
             elapsed: measurement.elapsed, smallestResolvable: measurement.smallestResolvable(threshold: rule.threshold))
+        if let instructionRule, let counted = measurement.instructions {
+            summary = GateReport.summary(
+                summary, verdict: measurement.verdict, time: measurement.final, instructions: counted,
+                threshold: instructionRule.threshold)
+        }
         return GateDocument(
             base: Self.commandLine(base), head: Self.commandLine(head), mode: settings.mode, rule: rule,
             measurement: measurement, summary: summary)

@@ -9,6 +9,12 @@ public struct GateSettings: Sendable {
     public var alpha: Double = 0.05
     /// How the error is spent over the looks.
     public var spending: ErrorSpending = .pocock
+    /// The interval each look takes (docs/gate.md: why both, intersected).
+    public var interval: GateInterval = .both
+    /// `--affinity`: the CPUs both programs run on; nil leaves them where
+    /// the scheduler puts them, paired by the CPU they ran on (docs/gate.md,
+    /// "Pinning": what each choice buys).
+    public var affinity: CPUAffinity?
     /// The most measured runs per side: the error-spending schedule's
     /// information fraction is pairs over this. Large, so that the time
     /// budget is what usually ends a session, and its closing look spends
@@ -41,8 +47,21 @@ public struct GateSettings: Sendable {
     /// Default settings.
     public init() {}
 
-    /// The decision rule these settings make.
+    /// The decision rule these settings make for time to ready. With
+    /// `counts`, time and instructions each get half of `alpha`, so the
+    /// chance that either gives a wrong verdict stays at most `alpha`
+    /// (Bonferroni; docs/gate.md).
     package func rule() throws(GateRuleError) -> SequentialDecisionRule {
-        try SequentialDecisionRule(threshold: threshold, alpha: alpha, spending: spending, maxPairs: maxRuns)
+        try SequentialDecisionRule(
+            threshold: threshold, alpha: counts == nil ? alpha : alpha / 2, spending: spending, maxPairs: maxRuns,
+            interval: interval)
+    }
+
+    /// The rule for instructions to ready (`instructionThreshold`, half of
+    /// `alpha`); nil without `counts`.
+    package func instructionRule() throws(GateRuleError) -> SequentialDecisionRule? {
+        guard counts != nil else { return nil }
+        return try SequentialDecisionRule(
+            threshold: instructionThreshold, alpha: alpha / 2, spending: spending, maxPairs: maxRuns, interval: interval)
     }
 }

@@ -15,7 +15,9 @@ import LaunchSupport
 /// status` does not see it. A worktree is `<commit>-<FNV-1a of the
 /// command>`; the marker `<same>.built` beside it is written only after a
 /// successful build, so a worktree without one is half-made (a build that
-/// failed or was interrupted) and is removed, never reused.
+/// failed or was interrupted) and is removed, never reused. An flock on
+/// `<same>.lock` (`BuildLock`) makes concurrent gates on the same commit
+/// and command take turns.
 public struct RevisionBuilds: Sendable {
     /// The repository's top directory.
     public var repository: String
@@ -77,13 +79,19 @@ public struct RevisionBuilds: Sendable {
         let directory = cacheDirectory + "/" + key
         let marker = directory + ".built"
         let log = directory + ".log"
-        if access(marker, F_OK) == 0, access(directory, F_OK) == 0 {
-            return RevisionBuild(revision: revision, commit: commit, directory: directory, reused: true)
-        }
         do {
             try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
         } catch {
             throw .cache(path: cacheDirectory, message: error.localizedDescription)
+        }
+        // Held to the end of this build: another gate on the same commit and
+        // command waits, then finds the marker and reuses the build.
+        let lock = try BuildLock(path: directory + ".lock", interrupt: interrupt, revision: revision) {
+            note("waiting for another launchprof building \(revision) (\(commit.prefix(12))) in \(directory)")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        if access(marker, F_OK) == 0, access(directory, F_OK) == 0 {
+            return RevisionBuild(revision: revision, commit: commit, directory: directory, reused: true)
         }
         // Whatever is there without a marker is half-made: start again.
         unlink(marker)

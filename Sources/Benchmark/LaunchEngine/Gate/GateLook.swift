@@ -3,7 +3,9 @@
 public struct GateLook: Sendable, Equatable, Codable {
     /// Pairs (head run, base run on the same CPU) looked at.
     public var pairs: Int
-    /// The median change, head over base, as a fraction (0.03 = +3%).
+    /// The change's estimate, head over base, as a fraction (0.03 = +3%):
+    /// the median (sign interval), the Hodges–Lehmann estimate
+    /// (signed-rank), or with both the estimate of the narrower interval.
     public var change: Double
     /// The interval's lower bound, as a fraction.
     public var low: Double

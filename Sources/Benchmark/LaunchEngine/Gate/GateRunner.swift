@@ -20,7 +20,8 @@ package struct GateRunner {
     package var warmup: Int
     /// When to decide.
     package var rule: SequentialDecisionRule
-    /// With instruction counts: the rule for them (nil: time only).
+    /// With instruction counts: the rule for them, looked at with time's at
+    /// the same looks and confidences (nil: time only).
     package var instructionRule: SequentialDecisionRule?
     /// The measuring budget in time; nil: only the rule's most pairs.
     package var maxTime: Duration?
@@ -102,16 +103,26 @@ package struct GateRunner {
                 position += 1
                 let pairs = pairing.logRatios.count
                 var look: GateLook?
+                var verdict: ChangeVerdict?
                 if pairing.logRatios.count != (outcome.looks.last?.pairs ?? 0), let index = rule.lookIndex(atPairs: pairs) {
                     lastLook = index
                     look = rule.look(pairing.logRatios, index: index)
                     if let look { outcome.looks.append(look) }
+                    verdict = look?.verdict
+                    if let instructionRule {
+                        let counted = instructionRule.look(
+                            instructionPairing.logRatios, confidence: rule.confidence(ofLook: index),
+                            isLast: index == rule.looks.count - 1)
+                        if let counted { outcome.instructions = counted }
+                        verdict = Self.combined(
+                            time: verdict, instructions: counted?.verdict ?? (look?.verdict == .inconclusive ? .inconclusive : nil))
+                    }
                 }
                 progress?(
                     GateProgress(
                         runs: position, pairs: pairs, elapsed: Double(clock() &- start) / 1e9, look: look ?? outcome.looks.last,
                         isWarmup: false))
-                if let verdict = look?.verdict {
+                if let verdict {
                     outcome.verdict = verdict
                     outcome.stop = verdict == .inconclusive ? .maxRuns(rule.maxPairs) : .decided
                     break
@@ -120,11 +131,13 @@ package struct GateRunner {
             if outcome.verdict == nil {
                 // The budget ended between looks: one closing look spends
                 // what error is left.
-                if let look = rule.closingLook(pairing.logRatios, after: lastLook) {
-                    outcome.looks.append(look)
-                    outcome.verdict = look.verdict
-                } else {
-                    outcome.verdict = .inconclusive
+                let look = rule.closingLook(pairing.logRatios, after: lastLook)
+                if let look { outcome.looks.append(look) }
+                outcome.verdict = look?.verdict ?? .inconclusive
+                if let instructionRule {
+                    let counted = instructionRule.closingLook(instructionPairing.logRatios, after: lastLook)
+                    if let counted { outcome.instructions = counted }
+                    outcome.verdict = Self.combined(time: outcome.verdict, instructions: counted?.verdict ?? .inconclusive)
                 }
             }
         } catch {
@@ -137,11 +150,21 @@ package struct GateRunner {
         outcome.unpaired = pairing.unpaired
         for cpu in pairing.cpus { outcome.pairsByCPU[cpu ?? -1, default: 0] += 1 }
         outcome.noiseFloor = GateNoiseFloor(
-            baseLogRatios: pairing.baseLogRatios, headPairs: pairing.logRatios.count, alpha: rule.alpha)
-        if let instructionRule, !instructionPairing.logRatios.isEmpty {
-            outcome.instructions = instructionRule.closingLook(instructionPairing.logRatios, after: nil)
-        }
+            baseLogRatios: pairing.baseLogRatios, headPairs: pairing.logRatios.count, alpha: rule.alpha,
+            interval: rule.interval)
         return outcome
+    }
+
+    /// The verdict of time and instruction counts together (docs/gate.md,
+    /// "Instruction counts"): regressed as soon as either is; otherwise
+    /// nil (keep measuring) until both are decided; inconclusive if either
+    /// ended so; else time's verdict (unchanged or improved), since time is
+    /// what a user waits for.
+    package static func combined(time: ChangeVerdict?, instructions: ChangeVerdict?) -> ChangeVerdict? {
+        if time == .regressed || instructions == .regressed { return .regressed }
+        guard let time, let instructions else { return nil }
+        if time == .inconclusive || instructions == .inconclusive { return .inconclusive }
+        return time
     }
 
     /// Prepares (cold), launches and checks one run of `side`.

@@ -14,7 +14,7 @@ import Glibc
 /// Runs of unknown CPU count as one CPU of their own.
 ///
 /// The pairs are disjoint, so their log-ratios are independent given the
-/// machine's state, which is what the sign-test interval of their median
+/// machine's state, which is what the interval of their centre
 /// (``SequentialDecisionRule``) needs.
 package struct SameCPUPairing: Sendable, Equatable {
     /// How many positions apart two paired runs may be: 3 keeps every pair

@@ -7,9 +7,11 @@ import Glibc
 /// +threshold (regressed), below −threshold (improved) or inside ±threshold
 /// (unchanged); at the last look it is inconclusive otherwise.
 ///
-/// Method: at look k the interval is the distribution-free order-statistic
-/// interval of the median log-ratio (the sign-test interval,
-/// ``MedianConfidenceInterval``: Conover 1999 §3.2), at confidence
+/// Method: at look k the interval is, by default, the intersection of the
+/// sign-test interval of the median (``MedianConfidenceInterval``) and the
+/// Wilcoxon signed-rank interval of the centre
+/// (``SignedRankConfidenceInterval``), each at half the look's error
+/// (``GateInterval``), at confidence
 /// 1 − (α(t_k) − α(t_{k−1})), where α(t) is the ``ErrorSpending`` function
 /// and t_k = pairs / ``maxPairs``. These are repeated confidence intervals
 /// (Jennison & Turnbull, "Interim analyses: the repeated confidence
@@ -21,8 +23,9 @@ import Glibc
 /// correlation, so the real rate is lower: `SequentialDecisionRuleTests`
 /// simulates it.) Stopping early for the budget only spends less.
 ///
-/// Only needs: pairs independent with a common median (no normality, no
-/// symmetry), which paired same-CPU runs in ABBA order give.
+/// Needs: pairs independent and symmetric about the change (no normality),
+/// which paired same-CPU runs in ABBA order give (docs/gate.md); the sign
+/// interval needs only a common median.
 package struct SequentialDecisionRule: Sendable, Equatable {
     /// The change, as a fraction, that matters (0.02 = 2%).
     package var threshold: Double
@@ -34,12 +37,14 @@ package struct SequentialDecisionRule: Sendable, Equatable {
     package var maxPairs: Int
     /// The pair counts at which the rule looks, ascending; the last is ``maxPairs``.
     package var looks: [Int]
+    /// The interval each look takes.
+    package var interval: GateInterval
 
     /// A rule; looks at `firstLook` pairs, then each `growth` times more
     /// (rounded), and at `maxPairs`.
     package init(
         threshold: Double, alpha: Double = 0.05, spending: ErrorSpending = .pocock, maxPairs: Int = 1000,
-        firstLook: Int = 20, growth: Double = 1.5
+        firstLook: Int = 20, growth: Double = 1.5, interval: GateInterval = .both
     ) throws(GateRuleError) {
         guard threshold > 0, threshold < 1 else { throw .threshold(threshold) }
         guard alpha > 0, alpha < 0.5 else { throw .alpha(alpha) }
@@ -48,6 +53,7 @@ package struct SequentialDecisionRule: Sendable, Equatable {
         self.alpha = alpha
         self.spending = spending
         self.maxPairs = maxPairs
+        self.interval = interval
         var looks: [Int] = []
         var next = Double(firstLook)
         while Int(next.rounded()) < maxPairs {
@@ -82,19 +88,19 @@ package struct SequentialDecisionRule: Sendable, Equatable {
         return look(logRatios, confidence: 1 - Swift.min(Swift.max(alpha - spent, 1e-12), alpha), isLast: true)
     }
 
-    private func look(_ logRatios: [Double], confidence: Double, isLast: Bool) -> GateLook? {
-        guard !logRatios.isEmpty else { return nil }
+    /// The look at `logRatios` with an interval at `confidence`: at the
+    /// last look a verdict that is not decided is inconclusive. Nil for an
+    /// empty sample.
+    package func look(_ logRatios: [Double], confidence: Double, isLast: Bool) -> GateLook? {
         let sorted = logRatios.sorted()
-        guard let ranks = MedianConfidenceInterval.ranks(count: sorted.count, confidence: confidence) else { return nil }
-        let (low, high) = ranks.bounds(in: sorted)
-        let median = Statistics.quantile(sorted: sorted, 0.5) ?? 0
+        guard let (center, low, high, coverage) = interval.estimate(sorted, confidence: confidence) else { return nil }
         // A sample too small for any pair of ranks to reach the confidence
         // gets [min, max] with less coverage: it must not decide.
-        var verdict = ranks.coverage >= confidence ? decide(low: expm1(low), high: expm1(high)) : nil
+        var verdict = coverage >= confidence ? decide(low: expm1(low), high: expm1(high)) : nil
         if verdict == nil, isLast { verdict = .inconclusive }
         return GateLook(
-            pairs: sorted.count, change: expm1(median), low: expm1(low), high: expm1(high), confidence: confidence,
-            coverage: ranks.coverage, verdict: verdict)
+            pairs: sorted.count, change: expm1(center), low: expm1(low), high: expm1(high), confidence: confidence,
+            coverage: coverage, verdict: verdict)
     }
 
     /// The verdict an interval (as fractions) gives, or nil.

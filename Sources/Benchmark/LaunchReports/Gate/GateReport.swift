@@ -28,6 +28,27 @@ package enum GateReport {
         }
     }
 
+    /// The summary line with the instruction counts' say: when they alone
+    /// made the gate regressed, the line leads with them; when they
+    /// disagree with the verdict, a clause says how; unchanged when they agree.
+    package static func summary(
+        _ timeSummary: String, verdict: ChangeVerdict?, time: GateLook?, instructions counted: GateLook, threshold: Double
+    ) -> String {
+        let interval = "instructions to ready \(percent(counted.change)) [\(percent(counted.low)), \(percent(counted.high))]"
+        let limit = percent(threshold, signed: false)
+        if verdict == .regressed, counted.verdict == .regressed, time?.verdict != .regressed {
+            let timing = time.map { " (time to ready: head \(percent($0.change)) [\(percent($0.low)), \(percent($0.high))])" } ?? ""
+            return "regressed: \(interval) lie above +\(limit)\(timing)"
+        }
+        guard let verdict, counted.verdict != verdict else { return timeSummary }
+        switch counted.verdict {
+        case .regressed?: return timeSummary + "; \(interval) above +\(limit)"
+        case .inconclusive?, nil: return timeSummary + "; \(interval) undecided at ±\(limit)"
+        case .unchanged?: return timeSummary + "; \(interval) within ±\(limit)"
+        case .improved?: return timeSummary + "; \(interval) below −\(limit)"
+        }
+    }
+
     /// The terminal report: the summary line, then the looks, the noise
     /// floor, the CPUs and the instructions.
     package static func text(_ document: GateDocument) -> String {

@@ -1,22 +1,22 @@
 import Glibc
 
 /// A failed system call: which call, on what, and the errno it set.
-package struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The call that failed, e.g. `posix_spawn`.
-    package var call: String
+    public var call: String
     /// What it was applied to, when that helps the reader (a path, a pid).
-    package var subject: String?
+    public var subject: String?
     /// The error number.
-    package var errno: Int32
+    public var errno: Int32
 
     /// A failure of `call` on `subject` with `errno`.
-    package init(call: String, subject: String? = nil, errno: Int32) {
+    public init(call: String, subject: String? = nil, errno: Int32) {
         self.call = call
         self.subject = subject
         self.errno = errno
     }
 
-    package var description: String {
+    public var description: String {
         let on = subject.map { " (\($0))" } ?? ""
         return "\(call)\(on) failed: \(String(cString: strerror(errno)))"
     }

@@ -9,11 +9,17 @@ final class ScriptedGateExecutor: RunExecutor, Sendable {
     let state: Mutex<(generator: SeededGenerator, runs: Int)>
     let time: @Sendable (_ head: Bool, _ cpu: Int, _ run: Int) -> Double?
     let cpus: Int
+    /// With counts: each run's instructions (nil: not counted).
+    let instructions: (@Sendable (_ head: Bool, _ run: Int) -> UInt64)?
 
-    init(seed: UInt64, cpus: Int = 2, time: @escaping @Sendable (_ head: Bool, _ cpu: Int, _ run: Int) -> Double?) {
+    init(
+        seed: UInt64, cpus: Int = 2, instructions: (@Sendable (_ head: Bool, _ run: Int) -> UInt64)? = nil,
+        time: @escaping @Sendable (_ head: Bool, _ cpu: Int, _ run: Int) -> Double?
+    ) {
         state = Mutex((SeededGenerator(seed: seed), 0))
         self.time = time
         self.cpus = cpus
+        self.instructions = instructions
     }
 
     func execute(_ context: RunContext) throws -> ObservedRun {
@@ -26,6 +32,7 @@ final class ScriptedGateExecutor: RunExecutor, Sendable {
         }
         var observed = ObservedRun(pid: 1, wallToReady: UInt64(value), wallToExit: UInt64(value), exit: .exited(0), usage: ResourceUsage())
         observed.cpu = cpu
+        if let instructions { observed.counts = LaunchCounts(instructions: instructions(context.target.name == "head", run)) }
         return observed
     }
 
@@ -131,5 +138,62 @@ struct GateRunnerTests {
         }
         #expect(failure.target == "head")
         #expect(failure.reason.contains("exited with status 1"))
+    }
+
+    func countingRunner(_ executor: some RunExecutor) throws -> GateRunner {
+        var settings = GateSettings()
+        settings.threshold = 0.02
+        settings.counts = .perf
+        settings.maxRuns = 1000
+        var gate = GateRunner(base: base, head: head, rule: try settings.rule(), executor: executor)
+        gate.instructionRule = try settings.instructionRule()
+        return gate
+    }
+
+    @Test("with counts, 3% more instructions and a time within the threshold is regressed, and the instructions say so")
+    func instructionsRegressed() throws {
+        let executor = ScriptedGateExecutor(
+            seed: 7, instructions: { head, run in UInt64(10_000_000 * (head ? 1.03 : 1) * ScriptedGateExecutor.noise(run, 0.001)) }
+        ) { _, cpu, run in (cpu == 0 ? 3_150_000 : 3_900_000) * ScriptedGateExecutor.noise(run, 0.005) }
+        let measurement = try countingRunner(executor).run()
+        #expect(measurement.verdict == .regressed)
+        #expect(measurement.exitStatus == .gateFailed)
+        #expect(measurement.final?.verdict != .regressed)
+        let counted = try #require(measurement.instructions)
+        #expect(counted.verdict == .regressed)
+        #expect(abs(counted.change - 0.03) < 0.005)
+        let time = try #require(measurement.final)
+        let summary = GateReport.summary(
+            "time summary", verdict: measurement.verdict, time: time, instructions: counted, threshold: 0.01)
+        #expect(summary.hasPrefix("regressed: instructions to ready +3.0%"), "\(summary)")
+    }
+
+    @Test("with counts, unchanged needs both unchanged; time regressed alone is regressed")
+    func instructionsCombined() throws {
+        let same = ScriptedGateExecutor(
+            seed: 8, instructions: { _, run in UInt64(10_000_000 * ScriptedGateExecutor.noise(run, 0.001)) }
+        ) { _, _, run in 3_000_000 * ScriptedGateExecutor.noise(run, 0.005) }
+        let unchanged = try countingRunner(same).run()
+        #expect(unchanged.verdict == .unchanged)
+        #expect(unchanged.instructions?.verdict == .unchanged)
+        // A sleep added: time 10% slower, instructions the same.
+        let slower = ScriptedGateExecutor(
+            seed: 9, instructions: { _, run in UInt64(10_000_000 * ScriptedGateExecutor.noise(run, 0.001)) }
+        ) { head, _, run in 3_000_000 * (head ? 1.10 : 1) * ScriptedGateExecutor.noise(run, 0.005) }
+        #expect(try countingRunner(slower).run().verdict == .regressed)
+        // The rule: regressed wins, both must be decided, inconclusive spreads.
+        #expect(GateRunner.combined(time: .unchanged, instructions: .regressed) == .regressed)
+        #expect(GateRunner.combined(time: .regressed, instructions: nil) == .regressed)
+        #expect(GateRunner.combined(time: .unchanged, instructions: nil) == nil)
+        #expect(GateRunner.combined(time: .improved, instructions: .unchanged) == .improved)
+        #expect(GateRunner.combined(time: .unchanged, instructions: .inconclusive) == .inconclusive)
+        // Each gets half of alpha: together at most alpha.
+        var settings = GateSettings()
+        settings.counts = .perf
+        #expect(try settings.rule().alpha == 0.025)
+        #expect(try settings.instructionRule()?.alpha == 0.025)
+        settings.counts = nil
+        #expect(try settings.rule().alpha == 0.05)
+        #expect(try settings.instructionRule() == nil)
     }
 }

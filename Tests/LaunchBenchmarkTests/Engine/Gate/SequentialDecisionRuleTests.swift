@@ -99,23 +99,21 @@ struct SequentialDecisionRuleTests {
     /// look that decides, or inconclusive.
     static func session(_ rule: SequentialDecisionRule, _ ratios: [Double], fixedConfidence: Double? = nil) -> ChangeVerdict {
         for (index, pairs) in rule.looks.enumerated() {
-            let sample = Array(ratios.prefix(pairs)).sorted()
             let confidence = fixedConfidence ?? rule.confidence(ofLook: index)
-            guard let ranks = MedianConfidenceInterval.ranks(count: sample.count, confidence: confidence),
-                ranks.coverage >= confidence
-            else { continue }
-            let (low, high) = ranks.bounds(in: sample)
-            if let verdict = rule.decide(low: expm1(low), high: expm1(high)) { return verdict }
+            let look = rule.look(Array(ratios.prefix(pairs)), confidence: confidence, isLast: false)
+            if let verdict = look?.verdict { return verdict }
         }
         return .inconclusive
     }
 
-    @Test("repeated looks keep the false-verdict rate under alpha; naive 95% intervals at every look do not")
-    func repeatedLooks() throws {
+    @Test(
+        "repeated looks keep the false-verdict rate under alpha; naive 95% intervals at every look do not",
+        arguments: [GateInterval.both, .sign])
+    func repeatedLooks(interval: GateInterval) throws {
         // The true change sits exactly on the threshold: "regressed" (the
         // interval above +2%) and "unchanged" (below +2%) are then both
         // wrong, so every verdict but inconclusive is a false one.
-        let rule = try SequentialDecisionRule(threshold: 0.02, alpha: 0.05, maxPairs: 300)
+        let rule = try SequentialDecisionRule(threshold: 0.02, alpha: 0.05, maxPairs: 300, interval: interval)
         var generator = SeededGenerator(seed: 38)
         var falseVerdicts = 0
         var naiveFalseVerdicts = 0
@@ -131,11 +129,12 @@ struct SequentialDecisionRuleTests {
         #expect(rate <= 0.05 + 0.033, "false verdicts \(falseVerdicts) of \(sessions)")
         #expect(naive > rate, "naive \(naiveFalseVerdicts), spending \(falseVerdicts)")
         #expect(naive > 0.05, "naive repeated 95% intervals: \(naiveFalseVerdicts) of \(sessions)")
+        print("repeatedLooks \(interval): \(falseVerdicts) of \(sessions) with spending, \(naiveFalseVerdicts) naive")
     }
 
-    @Test("an unchanged program is almost never called regressed or improved")
-    func unchangedNeverFlagged() throws {
-        let rule = try SequentialDecisionRule(threshold: 0.02, maxPairs: 300)
+    @Test("an unchanged program is almost never called regressed or improved", arguments: [GateInterval.both, .sign])
+    func unchangedNeverFlagged(interval: GateInterval) throws {
+        let rule = try SequentialDecisionRule(threshold: 0.02, maxPairs: 300, interval: interval)
         var generator = SeededGenerator(seed: 7)
         var flagged = 0
         var unchanged = 0
@@ -146,5 +145,59 @@ struct SequentialDecisionRuleTests {
         }
         #expect(flagged == 0)
         #expect(unchanged >= 190)
+    }
+
+    @Test("the signed-rank interval is narrower than the sign interval on the same pairs, and a real slowdown is decided sooner")
+    func signedRankIsNarrower() throws {
+        var generator = SeededGenerator(seed: 11)
+        let ratios = Self.ratios(400, change: 0.03, spread: 0.03, generator: &generator)
+        let signed = try SequentialDecisionRule(threshold: 0.02, maxPairs: 400, interval: .signedRank)
+        let sign = try SequentialDecisionRule(threshold: 0.02, maxPairs: 400, interval: .sign)
+        let a = try #require(signed.look(ratios, confidence: 0.99, isLast: false))
+        let b = try #require(sign.look(ratios, confidence: 0.99, isLast: false))
+        #expect(a.halfWidth < b.halfWidth, "signed-rank ±\(a.halfWidth), sign ±\(b.halfWidth)")
+        #expect(a.coverage >= 0.99 && b.coverage >= 0.99)
+        // Over 100 sessions at +3.5% (threshold 2%), the pairs each needs.
+        var pairsSigned = 0
+        var pairsSign = 0
+        for _ in 0..<100 {
+            let sample = Self.ratios(400, change: 0.035, spread: 0.03, generator: &generator)
+            pairsSigned += Self.pairsToVerdict(signed, sample)
+            pairsSign += Self.pairsToVerdict(sign, sample)
+        }
+        #expect(pairsSigned < pairsSign, "signed-rank \(pairsSigned), sign \(pairsSign) pairs")
+        print("pairs to a verdict over 100 sessions: signed-rank \(pairsSigned), sign \(pairsSign)")
+    }
+
+    static func pairsToVerdict(_ rule: SequentialDecisionRule, _ ratios: [Double]) -> Int {
+        for (index, pairs) in rule.looks.enumerated() where rule.look(Array(ratios.prefix(pairs)), index: index)?.verdict != nil {
+            return pairs
+        }
+        return rule.maxPairs
+    }
+
+    @Test("both intervals intersected: near the better of the two on normal pairs and on preempted ones")
+    func bothIntervals() throws {
+        var generator = SeededGenerator(seed: 12)
+        let normal = Self.ratios(1000, change: 0.03, spread: 0.03, generator: &generator)
+        // A loaded machine: 70% of pairs clean (±0.5%), 30% with one side
+        // preempted by up to +60% (either side, so still symmetric).
+        let loaded = Self.ratios(1000, change: 0.03, spread: 0.005, generator: &generator).map { ratio in
+            Double.random(in: 0..<1, using: &generator) < 0.3
+                ? ratio + Double.random(in: -0.6...0.6, using: &generator) : ratio
+        }
+        func width(_ interval: GateInterval, _ ratios: [Double]) throws -> Double {
+            let rule = try SequentialDecisionRule(threshold: 0.02, maxPairs: 1000, interval: interval)
+            return try #require(rule.look(ratios, confidence: 0.99, isLast: false)).halfWidth
+        }
+        for ratios in [normal, loaded] {
+            let both = try width(.both, ratios)
+            let best = min(try width(.sign, ratios), try width(.signedRank, ratios))
+            let worst = max(try width(.sign, ratios), try width(.signedRank, ratios))
+            #expect(both < worst, "both ±\(both), best ±\(best), worst ±\(worst)")
+            #expect(both < best * 1.15, "both ±\(both), best ±\(best)")
+        }
+        // On the loaded pairs the sign interval is the narrower.
+        #expect(try width(.sign, loaded) < width(.signedRank, loaded))
     }
 }

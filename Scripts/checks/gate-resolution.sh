@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# What each choice of `launchprof gate` buys: how precisely a session of
+# SECONDS resolves the change between a program and itself, unpinned
+# (paired by the CPU each run ran on) and pinned to each CPU (--affinity),
+# and with each interval (sign, signed-rank, both intersected) computed on
+# the same pairs. The settings alternate try by try, so the machine's drift
+# falls on all of them alike.
+#   Scripts/checks/gate-resolution.sh [TRIES] [SECONDS]       (default 5 10)
+# SETTINGS="none 0 1": "none" is unpinned, a number an --affinity; LOAD=quiet
+# (default) or busy (one busy loop: one core of two kept busy); ROUNDS: the
+# C program's launch work (default 1000000, 3–5 ms); NO_BUILD=1 uses the
+# binaries as built.
+# Prints, per setting, the median over tries of: same-CPU pairs, runs left
+# unpaired, and the 95% half-width of each interval (one fixed confidence,
+# so the widths compare; a gate's looks use their spent confidence).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+tries=${1:-5}
+seconds=${2:-10}
+settings=${SETTINGS:-"none 0 1"}
+if [ -z "${NO_BUILD:-}" ]; then
+    swift build --product launchprof >&2
+    swift build --product lp-spawn >&2
+fi
+bin=$(swift build --show-bin-path)
+work=$(mktemp -d)
+busy=()
+cleanup() {
+    for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+cc -O1 -o "$work/spin" Scripts/checks/gate_spin.c
+[ "${LOAD:-quiet}" = busy ] && { sh -c 'while :; do :; done' & busy+=($!); }
+echo "load ${LOAD:-quiet} ($(cut -d' ' -f1-3 /proc/loadavg) load average at the start), $tries tries of ${seconds}s" >&2
+for try in $(seq "$tries"); do
+    for setting in $settings; do
+        pin=()
+        [ "$setting" = none ] || pin=(--affinity "$setting")
+        "$bin/launchprof" gate "${pin[@]}" --threshold 0.1 --max-time "$seconds" --export-json "$work/$setting-$try.json" \
+            --base-command "env LP_SPIN=${ROUNDS:-1000000} $work/spin" -- env "LP_SPIN=${ROUNDS:-1000000}" "$work/spin" \
+            >/dev/null 2>&1 || true
+    done
+done
+python3 - "$work" "$tries" $settings <<'PY'
+import json, math, statistics, sys
+from statistics import NormalDist
+work, tries, settings = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+z = NormalDist().inv_cdf
+def pairs(runs, window=3):
+    # As SameCPUPairing: the nearest earlier unpaired run of the other side on the same CPU, at most 3 back.
+    waiting, out, unpaired = [], [], 0
+    for r in runs:
+        unpaired += sum(1 for w in waiting if r["position"] - w["position"] > window)
+        waiting = [w for w in waiting if r["position"] - w["position"] <= window]
+        match = [i for i, w in enumerate(waiting) if w["side"] != r["side"] and w.get("cpu") == r.get("cpu")]
+        if match:
+            w = waiting.pop(match[-1])
+            base, head = (w, r) if r["side"] == "head" else (r, w)
+            out.append(math.log(head["value"] / base["value"]))
+        else:
+            waiting.append(r)
+    return sorted(out), unpaired
+def sign(d, conf):
+    n = len(d); h = z(1 - (1 - conf) / 2) * math.sqrt(n) / 2
+    return d[max(1, int(n / 2 - h)) - 1], d[min(n, math.ceil(1 + n / 2 + h)) - 1]
+def walsh(d, k):
+    lo, hi = d[0], d[-1]
+    def count(v):
+        total, j = 0, len(d) - 1
+        for i in range(len(d)):
+            while j >= i and d[i] + d[j] > 2 * v: j -= 1
+            if j < i: break
+            total += j - i + 1
+        return total
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        if count(mid) >= k: hi = mid
+        else: lo = mid
+    return hi
+def signed_rank(d, conf):
+    n = len(d); N = n * (n + 1) // 2
+    k = max(1, int(N / 2 - z(1 - (1 - conf) / 2) * math.sqrt(n * (n + 1) * (2 * n + 1) / 24) + 0.5))
+    return walsh(d, k), walsh(d, N - k + 1)
+def both(d, conf):
+    a, b = sign(d, 1 - (1 - conf) / 2), signed_rank(d, 1 - (1 - conf) / 2)
+    lo, hi = max(a[0], b[0]), min(a[1], b[1])
+    return (lo, hi) if lo <= hi else (min(a[0], b[0]), max(a[1], b[1]))
+half = lambda iv: (math.expm1(iv[1]) - math.expm1(iv[0])) / 2 * 100
+print(f"{'setting':<8} {'pairs':>6} {'unpaired':>9} {'sign ±%':>8} {'s-rank ±%':>10} {'both ±%':>8} {'robust σ %':>11}")
+for setting in settings:
+    rows = []
+    for t in range(1, tries + 1):
+        try:
+            doc = json.load(open(f"{work}/{setting}-{t}.json"))
+        except (OSError, ValueError):
+            continue
+        d, unpaired = pairs(doc["runs"])
+        if len(d) < 20: continue
+        m = statistics.median(d)
+        rows.append((len(d), unpaired, half(sign(d, .95)), half(signed_rank(d, .95)), half(both(d, .95)),
+                     1.4826 * statistics.median(abs(x - m) for x in d) * 100))
+    if not rows:
+        print(f"{setting:<8} no session"); continue
+    med = [statistics.median(r[i] for r in rows) for i in range(6)]
+    print(f"{setting:<8} {med[0]:>6.0f} {med[1]:>9.0f} {med[2]:>8.2f} {med[3]:>10.2f} {med[4]:>8.2f} {med[5]:>11.2f}")
+PY
