@@ -44,9 +44,10 @@ struct BisectCommand: ParsableCommand {
         var session = BisectSession(
             directory: FileManager.default.currentDirectoryPath, good: options.good, bad: options.bad, buildCommand: options.build,
             command: command)
-        session.environment = try options.environment()
-        session.ready = options.ready ?? .exit
-        session.settings = options.settings()
+        session.environment = try options.measuring.environment()
+        session.ready = try options.measuring.probe()
+        session.activation = try options.measuring.activating.activation()
+        session.settings = try options.measuring.settings()
         session.cacheDirectory = options.cacheDir
         session.keepBuilds = options.keepBuilds
         session.measuresEffect = !options.noEffectGate

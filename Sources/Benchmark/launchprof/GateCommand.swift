@@ -35,10 +35,10 @@ struct GateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try options.settings()
-        let environment = try options.environment()
-        let activation = try options.activating.activation()
-        let ready = activation != nil ? .response : options.ready ?? .exit
+        let settings = try options.measuring.settings()
+        let environment = try options.measuring.environment()
+        let activation = try options.measuring.activating.activation()
+        let ready = try options.measuring.probe()
         var base: LaunchTarget
         var head: LaunchTarget
         if let baseCommand = options.baseCommand {

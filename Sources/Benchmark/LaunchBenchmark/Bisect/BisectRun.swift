@@ -174,7 +174,9 @@ struct BisectRun {
     private func target(_ build: RevisionBuild, name: String) -> LaunchTarget {
         var arguments = session.command
         arguments[0] = build.program(arguments[0])
-        return LaunchTarget(
+        var target = LaunchTarget(
             name: name, arguments: arguments, environment: session.environment, workingDirectory: build.directory, ready: session.ready)
+        target.activation = session.activation
+        return target
     }
 }

@@ -28,6 +28,9 @@ package struct BisectSession: Sendable {
     package var environment: [String: String] = [:]
     /// When a launch counts as done.
     package var ready: ReadyProbe = .exit
+    /// `--activate`: each build's program started on demand on a socket
+    /// launchprof holds, ready at its first response.
+    package var activation: SocketActivation?
     /// Every gate's settings (threshold, budget, mode…).
     package var settings = GateSettings()
     /// How many times the budget an inconclusive gate is measured again with.
