@@ -1,7 +1,7 @@
 import Foundation
 import LaunchSupport
 
-/// The differential flame graph: drawn like ``FlameGraphSVG``, with the
+/// The differential flame graph: drawn like `FlameGraphSVG`, with the
 /// current profile's widths and each frame coloured by how its samples per
 /// launch changed against the baseline.
 package enum DifferentialFlameGraph {

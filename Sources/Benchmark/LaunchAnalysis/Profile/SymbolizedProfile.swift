@@ -4,7 +4,7 @@
 package struct SymbolizedProfile: Sendable {
     /// A function (or an unknown address) in a module. One frame per
     /// function, not per line: where in the function a sample was is the
-    /// stack's ``Stack/location``.
+    /// stack's `Stack/location`.
     package struct Frame: Hashable, Sendable {
         /// The function, demangled.
         package var name: String
@@ -35,7 +35,7 @@ package struct SymbolizedProfile: Sendable {
         package var timestamp: UInt64
         /// The CPU time the sample stands for, in units of the profile's weight (see SymbolizedProfile/totalWeight).
         package var weight: UInt32
-        /// Indexes into ``SymbolizedProfile/frames``, outermost first.
+        /// Indexes into `SymbolizedProfile/frames`, outermost first.
         package var frames: [Int]
         /// The source line the leaf was executing, when the debug info says.
         package var location: SourceLocation? = nil
@@ -57,7 +57,7 @@ package struct SymbolizedProfile: Sendable {
     /// The sampled threads' names by thread id.
     package var threadNames: [UInt32: String]
     /// The launches' sampling, merged: samples of all, lost and failed
-    /// counts summed, flags of any (``TraceSampling/merged(_:)``).
+    /// counts summed, flags of any (`TraceSampling/merged(_:)`).
     package var sampling: TraceSampling
     /// When sampling started in each launch (CLOCK_MONOTONIC ns).
     package var runStarts: [UInt64]

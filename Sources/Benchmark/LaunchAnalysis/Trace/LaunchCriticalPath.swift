@@ -16,7 +16,7 @@
 ///
 /// An interval that contains path steps of its own (a parent that awaited a
 /// child) is an enclosing step: its time is its children's and its own, so
-/// only the leaves (``Step/isLeaf``) add up, and they never overlap. Only a
+/// only the leaves (`Step/isLeaf`) add up, and they never overlap. Only a
 /// thread that can wait inside an interval encloses other threads' work: the
 /// thread that completes the launch, or an interval that ended on another
 /// thread than it began (an `await` that hopped); a synchronous interval

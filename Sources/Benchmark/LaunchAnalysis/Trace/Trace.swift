@@ -1,6 +1,6 @@
 import LaunchProfFormat
 
-/// A trace file as read by ``TraceReader``: the launch's timestamps, the
+/// A trace file as read by `TraceReader`: the launch's timestamps, the
 /// tables and the events, all validated.
 ///
 /// All timestamps are CLOCK_MONOTONIC nanoseconds, directly comparable with the
@@ -21,7 +21,7 @@ package struct Trace: Sendable, Equatable {
     /// The launch sampler's stacks and modules (LAUNCHPROF_SAMPLE_HZ), if sampled.
     package var sampling: TraceSampling? = nil
 
-    /// A trace with these contents; ``TraceReader`` reads one from a file.
+    /// A trace with these contents; `TraceReader` reads one from a file.
     package init(
         path: String, header: TraceHeader, strings: [String], categories: [TraceCategory],
         threadNames: [UInt32: String], events: [TraceEvent]

@@ -14,7 +14,7 @@ package struct TraceEvent: Sendable, Equatable {
     package var argument: Int64?
     /// Linux tid of the recording thread.
     package var threadID: UInt32
-    /// Index into ``Trace/categories``.
+    /// Index into `Trace/categories`.
     package var categoryIndex: Int
     /// The signposter's category.
     package var category: TraceCategory

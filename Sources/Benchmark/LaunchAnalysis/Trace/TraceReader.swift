@@ -9,7 +9,7 @@ import Glibc
 ///
 /// Every length, count and index is checked against the bytes actually there
 /// before it is used, so a truncated, damaged or hostile file is rejected
-/// with a ``TraceReadError`` naming the file and the byte offset — never a
+/// with a `TraceReadError` naming the file and the byte offset — never a
 /// crash, never an out-of-bounds read, never an allocation sized by an
 /// unchecked count.
 package enum TraceReader {

@@ -79,7 +79,7 @@ struct ConfigNode {
     }
 
     /// A whole number from `minimum` to `maximum` (counts are capped: see
-    /// ``InputNumber/maximumCount``).
+    /// `InputNumber/maximumCount`).
     func int(atLeast minimum: Int, atMost maximum: Int = InputNumber.maximumCount) throws(ConfigError) -> Int {
         let text = try string()
         do {
@@ -99,7 +99,7 @@ struct ConfigNode {
         }
     }
 
-    /// `10s`, `500ms`, or a number of seconds, validated by ``InputNumber``.
+    /// `10s`, `500ms`, or a number of seconds, validated by `InputNumber`.
     func duration() throws(ConfigError) -> Duration {
         let text = try string()
         do {

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Checked before any conversion: NaN, infinity, a negative value or one so
 /// large that it would overflow `Duration` or the harness's UInt64
-/// nanosecond deadlines is an ``InputNumberError`` naming the input — never
+/// nanosecond deadlines is an `InputNumberError` naming the input — never
 /// a trap (`--timeout inf` and `timeout: 1e10` trapped in `Int64(_:)`).
 package enum InputNumber {
     /// The longest duration accepted anywhere: 1,000,000 s (11.6 days).

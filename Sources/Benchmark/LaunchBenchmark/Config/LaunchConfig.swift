@@ -24,7 +24,7 @@ public struct LaunchConfig: Sendable, Equatable {
     /// The `push:` section: where results go besides the files.
     public var push: PushConfig?
 
-    /// A config with these contents; ``ConfigReader`` reads one from a file.
+    /// A config with these contents; `ConfigReader` reads one from a file.
     package init(
         path: String, targets: [LaunchTarget], schedules: [String: TargetSchedule] = [:],
         defaults: TargetSchedule = TargetSchedule(), budgets: [Budget] = [], reference: String? = nil,

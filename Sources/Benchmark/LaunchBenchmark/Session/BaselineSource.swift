@@ -3,7 +3,7 @@ import LaunchEngine
 /// The baseline a benchmark is compared with.
 public enum BaselineSource: Sendable, Equatable {
     /// A baseline saved with `--save-baseline NAME` (or a results file's path),
-    /// read from ``BenchmarkSettings/baselineStore`` before anything is measured.
+    /// read from `BenchmarkSettings/baselineStore` before anything is measured.
     case saved(String)
     /// Results already in memory, with the name reports give them.
     case document(ResultsDocument, name: String)

@@ -9,7 +9,7 @@ public struct ProfilingOutcome: Sendable {
     package var profiles: [(target: String, profiled: ProfileRecorder.Profiled)] = []
     /// Targets that could not be profiled.
     public var failed: [String] = []
-    /// An interrupt (Ctrl-C or a cancelled task) stopped profiling; ``profiles`` holds what was done.
+    /// An interrupt (Ctrl-C or a cancelled task) stopped profiling; `profiles` holds what was done.
     public var interrupted = false
     /// Why each failed target failed, and the interrupt, as messages.
     public var problems: [String] = []

@@ -29,7 +29,7 @@ public struct BudgetEvaluation: Sendable, Equatable, Codable {
     /// Where the budget was written, if in a file.
     public var source: String?
 
-    /// An evaluation, as ``BudgetEvaluator`` makes them.
+    /// An evaluation, as `BudgetEvaluator` makes them.
     public init(
         target: String, mode: LaunchMode, metric: String, statistic: SummaryStatistic, limit: String,
         limitValue: Double?, observed: Double?, reference: String? = nil, ratio: Double? = nil, passed: Bool,

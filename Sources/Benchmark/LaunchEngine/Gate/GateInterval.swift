@@ -14,11 +14,11 @@ public enum GateInterval: String, Sendable, Equatable, Codable, CaseIterable {
     /// intersected: the default.
     case both
     /// The Wilcoxon signed-rank interval and its Hodges–Lehmann estimate
-    /// (``SignedRankConfidenceInterval``): about 95% efficient for normal
+    /// (`SignedRankConfidenceInterval`): about 95% efficient for normal
     /// data, assuming the log-ratios symmetric about the change, which
     /// same-CPU pairs of exchangeable runs are (docs/gate.md). The default.
     case signedRank = "signed-rank"
-    /// The sign-test interval of the median (``MedianConfidenceInterval``):
+    /// The sign-test interval of the median (`MedianConfidenceInterval`):
     /// assumes no symmetry, about 64% efficient for normal data.
     case sign
 

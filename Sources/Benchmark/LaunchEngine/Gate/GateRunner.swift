@@ -3,12 +3,12 @@ import Glibc
 import LaunchSupport
 
 /// A side-by-side gate: launches base and head alternately in ABBA blocks
-/// (``ABBAOrder``), pairs runs that ran on the same CPU
-/// (``SameCPUPairing``) and looks at the pairs at fixed counts until
-/// ``SequentialDecisionRule`` decides, the budget ends, a run fails or
+/// (`ABBAOrder`), pairs runs that ran on the same CPU
+/// (`SameCPUPairing`) and looks at the pairs at fixed counts until
+/// `SequentialDecisionRule` decides, the budget ends, a run fails or
 /// the interrupt fires. The verdict comes only from these paired runs,
-/// never from a stored number. Like ``BenchmarkRunner`` it runs through an
-/// injected ``RunExecutor``, so a test can script it.
+/// never from a stored number. Like `BenchmarkRunner` it runs through an
+/// injected `RunExecutor`, so a test can script it.
 package struct GateRunner {
     /// The program compared against.
     package var base: LaunchTarget
@@ -60,7 +60,7 @@ package struct GateRunner {
     }
 
     /// Runs the gate. Never throws: a failed run or an interrupt ends it and
-    /// is its ``GateMeasurement/stop``.
+    /// is its `GateMeasurement/stop`.
     package func run() -> GateMeasurement {
         var outcome = GateMeasurement(verdict: nil, stop: .interrupted)
         var pairing = SameCPUPairing()

@@ -43,7 +43,7 @@ extension RecordError {
 }
 
 extension ProfileError {
-    /// What `launchprof profile` exits with (see ``RecordError/status``); a
+    /// What `launchprof profile` exits with (see `RecordError/status`); a
     /// preload library that cannot be read is bad usage.
     public var status: LaunchExitStatus {
         switch self {

@@ -15,7 +15,7 @@ import Glibc
 ///
 /// The pairs are disjoint, so their log-ratios are independent given the
 /// machine's state, which is what the interval of their centre
-/// (``SequentialDecisionRule``) needs.
+/// (`SequentialDecisionRule`) needs.
 package struct SameCPUPairing: Sendable, Equatable {
     /// How many positions apart two paired runs may be: 3 keeps every pair
     /// inside one ABBA block or across the boundary of two.

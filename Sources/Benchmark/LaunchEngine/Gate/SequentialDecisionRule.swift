@@ -8,9 +8,9 @@ import Glibc
 /// (unchanged); at the last look it is inconclusive otherwise.
 ///
 /// Method: at look k the interval is, by default, the intersection of the
-/// sign-test interval of the median (``MedianConfidenceInterval``) and the
+/// sign-test interval of the median (`MedianConfidenceInterval`) and the
 /// Wilcoxon signed-rank interval of the centre
-/// (``SignedRankConfidenceInterval``), each at half the look's error
+/// (`SignedRankConfidenceInterval`), each at half the look's error
 /// (``GateInterval``), at confidence
 /// 1 − (α(t_k) − α(t_{k−1})), where α(t) is the ``ErrorSpending`` function
 /// and t_k = pairs / ``maxPairs``. These are repeated confidence intervals

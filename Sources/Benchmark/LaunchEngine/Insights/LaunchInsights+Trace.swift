@@ -3,7 +3,7 @@ import LaunchSupport
 
 extension LaunchInsights {
     /// The critical path to launch complete, across threads
-    /// (``LaunchCriticalPath``), and the work during the launch that is not
+    /// (`LaunchCriticalPath`), and the work during the launch that is not
     /// on it.
     static func traceInsights(_ trace: Trace, ready: Double) -> [LaunchInsight] {
         let origin = trace.header.spawnNanoseconds ?? trace.header.processEntryNanoseconds ?? trace.events.first?.timestamp ?? 0

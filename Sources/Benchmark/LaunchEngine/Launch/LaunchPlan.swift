@@ -3,7 +3,7 @@ import LaunchAnalysis
 /// One target's launches as a benchmark makes them: every setting that the
 /// flags, launchprof.yml and launchprof's defaults decide for it, resolved
 /// once, here, so that no later step chooses again. The measured runs
-/// (``ProcessExecutor``) and the profiled ones (`run --profile`) launch from
+/// (`ProcessExecutor`) and the profiled ones (`run --profile`) launch from
 /// the same plan.
 ///
 /// The rules decided here:

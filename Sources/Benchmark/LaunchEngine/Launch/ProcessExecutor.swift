@@ -2,7 +2,7 @@ import Glibc
 import LaunchAnalysis
 
 /// The real executor: the spawner and the run loop, each run launched as its
-/// target's ``LaunchPlan`` says.
+/// target's `LaunchPlan` says.
 package struct ProcessExecutor: RunExecutor {
     /// Starts the processes.
     package var spawner = Spawner()

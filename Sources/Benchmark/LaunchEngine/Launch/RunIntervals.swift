@@ -1,7 +1,7 @@
 import LaunchAnalysis
 
 /// A traced run's intervals, as the attribution of a change needs them: by
-/// name and by role on the launch's critical path (``LaunchCriticalPath``),
+/// name and by role on the launch's critical path (`LaunchCriticalPath`),
 /// added up, each cut at ready and only if it began before.
 ///
 /// The roles: `path`, a step of the path that encloses no other (the leaves:

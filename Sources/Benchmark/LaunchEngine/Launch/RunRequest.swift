@@ -26,7 +26,7 @@ package struct RunRequest: Sendable, Equatable {
     /// What counts the launch's events (`--counts`); nil: nothing. Under
     /// callgrind the target runs wrapped in Valgrind (`CallgrindCounter`).
     package var counts: CountSource?
-    /// Sample the launch's stacks in the kernel (``KernelSampling``); nil: no.
+    /// Sample the launch's stacks in the kernel (`KernelSampling`); nil: no.
     package var sampling: KernelSampling?
 
     /// A launch of `target` with launchprof's defaults.

@@ -19,7 +19,7 @@ package struct RunSettings: Sendable, Equatable {
     /// `--counts perf`: tell the spawner when the run is ready, so its
     /// counters are read then.
     package var counts = false
-    /// Kernel-side sampling (``KernelSampling``): tell the spawner when the
+    /// Kernel-side sampling (`KernelSampling`): tell the spawner when the
     /// run is ready, so sampling stops there.
     package var sampling = false
 

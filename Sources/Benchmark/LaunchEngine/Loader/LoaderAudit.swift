@@ -6,7 +6,7 @@ import LaunchSupport
 /// Measures the dynamic loader's time on each shared library of a target's
 /// launch: launches it `launches` times with liblaunchprof-audit.so in
 /// LD_AUDIT (warm, or cold with the page cache evicted before each launch as
-/// cold runs do), reads each launch's channel (``LoaderLaunch``) and keeps
+/// cold runs do), reads each launch's channel (`LoaderLaunch`) and keeps
 /// the medians (``LoaderProfile``). These launches are never measured runs.
 package struct LoaderAudit: Sendable {
     /// The audit library.

@@ -55,7 +55,7 @@ public struct LoaderProfile: Sendable, Equatable, Codable {
     /// What a reader should know (launches that failed, limits met).
     public var notes: [String]
 
-    /// A profile with these figures (``summarize(_:mode:weights:notes:)`` makes one from launches).
+    /// A profile with these figures (`summarize(_:mode:weights:notes:)` makes one from launches).
     public init(
         version: Int = LoaderProfile.currentVersion, mode: LaunchMode, launches: Int, libraries: [Library], mapping: Double,
         relocation: Double, constructors: Double, programInit: Double?, total: Double, constructorsSplit: Bool, notes: [String]

@@ -3,7 +3,7 @@
 /// reports print.
 ///
 /// Saved as `{"kind": "outliers", "message": "…"}`. Documents written before
-/// warnings had kinds hold plain strings; those are read as ``Kind/unknown``,
+/// warnings had kinds hold plain strings; those are read as `Kind/unknown`,
 /// and a kind this version does not know is kept as it was written.
 public struct ResultWarning: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
     /// What a warning is about. A string in saved documents, so kinds added

@@ -26,11 +26,11 @@ public struct ResultsDocument: Sendable, Equatable, Codable {
     /// The launch profiles taken after measuring (`run --profile`), if any.
     public var profiles: [ProfileRecord]?
     /// What the run's environment said about it besides the machine: CI's
-    /// commit, branch and runner, and `--label`s (``MetricLabels``). What a
+    /// commit, branch and runner, and `--label`s (`MetricLabels`). What a
     /// fleet report orders and groups results by; nil when there was none.
     public var labels: [String: String]?
     /// The calibration target's name when launchprof measured its own
-    /// calibration workload beside the targets (``Calibration``): times are
+    /// calibration workload beside the targets (`Calibration`): times are
     /// compared relative to it when no reference is named; nil: none.
     public var calibration: String?
 

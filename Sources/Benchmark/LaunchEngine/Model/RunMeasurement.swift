@@ -77,7 +77,7 @@ public struct RunMeasurement: Sendable, Equatable, Codable {
     /// The launched process's own figures (its wait4: the children it waited
     /// for itself are included), beside the tree's. nil in older files.
     public var process: ResourceUsage?
-    /// How many processes of the tree launchprof reaped (see ``TreeUsage``).
+    /// How many processes of the tree launchprof reaped (see `TreeUsage`).
     public var processCount: Int?
     /// The process with the largest max RSS.
     public var largestProcess: LargestProcess?

@@ -17,7 +17,7 @@ package struct LaunchFileSet: Sendable, Equatable {
     /// The program is a `#!` script.
     package var isScript: Bool
 
-    /// A file set with these contents; ``SharedLibraryResolver`` makes them.
+    /// A file set with these contents; `SharedLibraryResolver` makes them.
     package init(
         program: String, files: [String], symlinks: [String] = [], interpreter: String? = nil,
         isStaticallyLinked: Bool = false, isScript: Bool = false

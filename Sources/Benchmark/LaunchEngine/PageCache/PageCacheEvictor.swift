@@ -6,7 +6,7 @@ import Synchronization
 /// page cache, then measures what is still resident and explains why.
 ///
 /// The file set (executable, interpreter, shared libraries, via
-/// ``SharedLibraryResolver``) is resolved once per target and kept; `--evict`
+/// `SharedLibraryResolver`) is resolved once per target and kept; `--evict`
 /// paths are expanded before every run, since a directory's contents may
 /// change. With `dropAllCaches`, the whole page cache is dropped instead of
 /// evicting file by file (root only).

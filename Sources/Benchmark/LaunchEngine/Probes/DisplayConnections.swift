@@ -2,7 +2,7 @@ import Glibc
 import LaunchSupport
 import Synchronization
 
-/// The X display connections of one ``Spawner``: one ``WindowWatch`` per
+/// The X display connections of one `Spawner`: one `WindowWatch` per
 /// display, made on the first run that watches windows and kept until the
 /// spawner is gone (the whole benchmark, profiling included). One
 /// connection is cheaper than one per run, and it keeps a server that

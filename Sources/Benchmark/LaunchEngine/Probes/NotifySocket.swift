@@ -142,7 +142,7 @@ package final class NotifySocket {
     /// Reads every pending datagram, at most `limit` of them (a flood must
     /// not hold the run loop); true if one from an accepted sender holds a
     /// `READY=1` line. A message from a sender that is not accepted, of any
-    /// kind, is kept as a ``NotifyRefusal``.
+    /// kind, is kept as a `NotifyRefusal`.
     package func drainReady(limit: Int = 256, accepting accept: (pid_t) -> Bool) -> Bool {
         var ready = false
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -3,7 +3,7 @@ import Glibc
 
 /// A connection to the X display that reports top-level windows, for
 /// `--ready window` and `--ready frame` (docs/window.md). One per display
-/// for a whole benchmark (``DisplayConnections``): made before the first
+/// for a whole benchmark (`DisplayConnections`): made before the first
 /// spawn, so no window of a run can be created before it watches, and kept,
 /// so a server that resets when its last client leaves (Xvfb without
 /// `-noreset`, as xvfb-run starts it) never resets under a benchmark.
@@ -73,7 +73,7 @@ final class WindowWatch {
     }
 
     /// Asks `question` about `window`: a ticket, or nil when too many
-    /// questions are unanswered (``LP_WINDOW_MAX_ASKED``; ask again later).
+    /// questions are unanswered (`LP_WINDOW_MAX_ASKED`; ask again later).
     func ask(_ question: Question, about window: UInt32) -> Int32? {
         let ticket = lp_window_ask(watch, window, question.rawValue)
         return ticket < 0 ? nil : ticket

@@ -5,7 +5,7 @@ import LaunchProfFiles
 import LaunchProfFormat
 
 /// What the spawner copied from the kernel's sampling rings for one launch
-/// (``KernelSampling``): unwound here, after the run, and added to the
+/// (`KernelSampling`): unwound here, after the run, and added to the
 /// launch's trace as its samples and modules sections, so everything that
 /// reads a sampled trace reads these too.
 struct KernelSampleFile {

@@ -29,7 +29,7 @@ package enum RecordError: Error, Sendable, CustomStringConvertible {
     case samples(String)
     /// The spawner was to read the launch's mappings at ready, but the
     /// program ended first (`LP_PERF_RECORD_MAPS_MISSED`): its samples
-    /// cannot be named. ``ProfileRecorder`` launches it again with the
+    /// cannot be named. `ProfileRecorder` launches it again with the
     /// kernel's mmap records.
     case mappingsMissed(program: String)
     /// The trace cannot be written to `path` (checked before the launch,

@@ -3,7 +3,7 @@ import Glibc
 import LaunchSupport
 
 /// The file the spawner copies a launch's kernel samples to
-/// (``KernelSampling``) and launchprof unwinds them from, open from before
+/// (`KernelSampling`) and launchprof unwinds them from, open from before
 /// the spawn until the samples are read.
 ///
 /// `profile`, `record` and `run --profile` use an anonymous one

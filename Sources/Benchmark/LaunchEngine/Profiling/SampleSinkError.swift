@@ -1,6 +1,6 @@
 import Glibc
 
-/// Why a ``SampleSink`` could not be made.
+/// Why a `SampleSink` could not be made.
 package enum SampleSinkError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The anonymous file could not be created in `directory`.
     case cannotCreate(directory: String, errno: Int32)

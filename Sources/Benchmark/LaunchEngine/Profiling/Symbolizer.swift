@@ -9,7 +9,7 @@ import LaunchSupport
 /// address), never dropped.
 ///
 /// Where a module has DWARF debug info and llvm-symbolizer is at hand
-/// (``SourceLineTool``), the debug info names the functions instead, adds
+/// (`SourceLineTool`), the debug info names the functions instead, adds
 /// their source files, the line each sample was on, and the calls the
 /// compiler inlined, as frames of their own.
 package struct Symbolizer: Sendable {

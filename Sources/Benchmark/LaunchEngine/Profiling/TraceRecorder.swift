@@ -24,7 +24,7 @@ package struct TraceRecorder: Sendable {
     /// Ctrl-C stops the program (its own process group never sees it).
     package var interrupt: InterruptMonitor?
     /// Sample the launch's stacks in the kernel at this rate, from the
-    /// exec to ready (``KernelSampling``), and add them to the trace; nil: no.
+    /// exec to ready (`KernelSampling`), and add them to the trace; nil: no.
     package var kernelSamplingRate: UInt32?
     /// With kernel sampling and a probe but exit: the spawner reads the
     /// launch's mappings at ready instead of the kernel recording every mmap

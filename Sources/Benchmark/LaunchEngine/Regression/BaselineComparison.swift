@@ -20,12 +20,12 @@ public struct BaselineComparison: Sendable, Equatable, Codable {
     /// drifted between the baseline and now. They never gate.
     public var drift: [MetricChange]?
     /// Why each target's time to ready changed: by phase and by interval
-    /// (``LaunchAttribution``), for every target and mode on both sides.
+    /// (`LaunchAttribution`), for every target and mode on both sides.
     package var attributions: [LaunchAttribution]?
     /// Where the launch's CPU went differently, by function, for targets
     /// profiled on both sides (`run --profile`, the baseline saved with its profiles).
     package var profileDifferences: [ProfileDifference]?
-    /// What the baseline was, exactly: ``ResultsDocument/fingerprint`` of
+    /// What the baseline was, exactly: `ResultsDocument/fingerprint` of
     /// the document compared with (nil in results saved before it was kept).
     public var baselineFingerprint: String?
 

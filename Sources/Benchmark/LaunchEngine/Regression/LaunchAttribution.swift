@@ -65,7 +65,7 @@ package struct LaunchAttribution: Sendable, Equatable, Codable {
             kind == .phase ? isPreMain == true : LaunchAttribution.countedRoles.contains(thread ?? "")
         }
 
-        /// Its row in a report's table, plain text in ``LaunchAttribution/tableHeader``'s order.
+        /// Its row in a report's table, plain text in `LaunchAttribution/tableHeader`'s order.
         package var cells: [String] {
             [
                 name, HumanUnits.duration(baseline), HumanUnits.duration(current), LaunchAttribution.signed(change),
@@ -145,7 +145,7 @@ package struct LaunchAttribution: Sendable, Equatable, Codable {
     /// the leaves of the launch path, and older results' main-thread intervals.
     package static let countedRoles: Set<String> = ["path", "main"]
 
-    /// The columns of a report's table of parts (``Part/cells``).
+    /// The columns of a report's table of parts (`Part/cells`).
     package static let tableHeader = ["Part", "Baseline", "Now", "Change", "95% CI", "Share", "p"]
 
     package static func signed(_ nanoseconds: Double) -> String {

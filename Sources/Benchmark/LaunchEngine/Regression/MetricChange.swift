@@ -55,7 +55,7 @@ public struct MetricChange: Sendable, Equatable, Codable {
     /// With a `reference`: current / baseline - 1, as measured.
     public var measuredChange: Double?
 
-    /// A change, as ``BaselineComparer`` makes them.
+    /// A change, as `BaselineComparer` makes them.
     public init(
         target: String, mode: LaunchMode, metric: String, statistic: SummaryStatistic, baseline: Double, current: Double,
         change: Double, changeLow: Double, changeHigh: Double, confidence: Double, pValue: Double, threshold: Double,

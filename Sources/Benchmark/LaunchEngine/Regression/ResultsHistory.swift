@@ -6,7 +6,7 @@ import LaunchSupport
 /// machine, each run's median a point, oldest first.
 ///
 /// Only the medians are kept: each file is read, checked
-/// (``ResultsSummaries``: its size bounded, its version first, every
+/// (`ResultsSummaries`: its size bounded, its version first, every
 /// summary's figure in range) and dropped, so memory grows with the number
 /// of points, not with the files' runs.
 package struct ResultsHistory: Sendable {

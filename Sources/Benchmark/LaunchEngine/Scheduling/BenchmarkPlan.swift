@@ -33,6 +33,6 @@ package struct BenchmarkPlan: Sendable {
     /// Every mode some target runs in.
     package var allModes: Set<LaunchMode> { Set(targets.flatMap { modes(of: $0) }) }
     /// The target's own timeout (its schedule's), nil when it has none;
-    /// ``LaunchPlan`` decides which timeout wins.
+    /// `LaunchPlan` decides which timeout wins.
     package func timeout(of target: LaunchTarget) -> Duration? { schedules[target.name]?.timeout }
 }

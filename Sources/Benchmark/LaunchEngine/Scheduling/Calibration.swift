@@ -20,7 +20,7 @@ import Glibc
 /// single ~0.5 ms launch is dominated by one wake-up's latency and spikes
 /// 3–4× on a busy machine; ten average those out. The comparison divides by
 /// the median of the calibration's five rounds around each run
-/// (``BaselineComparer``), which follows the drift and not a single run's
+/// (`BaselineComparer`), which follows the drift and not a single run's
 /// spike, and gives a verdict only when the change holds as measured too.
 package enum Calibration {
     /// The calibration target's name in plans, results and reports.

@@ -26,7 +26,7 @@ struct ChildChannels {
     var activation: ActivationListener?
     /// The X display's top-level windows (`--ready window`/`frame`),
     /// watched from before the spawn: the spawner's connection to the
-    /// display, shared by its runs (``DisplayConnections``).
+    /// display, shared by its runs (`DisplayConnections`).
     var window: WindowWatch?
     let options: SpawnOptions
 

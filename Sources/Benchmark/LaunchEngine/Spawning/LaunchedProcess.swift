@@ -2,7 +2,7 @@ import CLaunchProfSpawn
 import Glibc
 import LaunchSupport
 
-/// A running child started by ``Spawner``: its pid (also its process group),
+/// A running child started by `Spawner`: its pid (also its process group),
 /// t0, the harness's ends of its channels, and the spawner that watches it.
 ///
 /// The run is ended exactly once (`reap()`): the spawner kills what is

@@ -11,9 +11,9 @@ package struct SpawnOptions: Sendable, Equatable {
     package var input: String?
     /// Learn the pid and t0 only when the process exits, so launchprof is
     /// not woken while the program starts (`LP_SPAWN_FLAG_QUIET`). For
-    /// the `exit` probe without captured output only: ``RunRequest`` decides
+    /// the `exit` probe without captured output only: `RunRequest` decides
     /// it, and the spawner takes it as given.
-    /// ``LaunchedProcess/pid`` is 0 until then.
+    /// `LaunchedProcess/pid` is 0 until then.
     package var quiet = false
     /// Connect to the X display before the spawn and watch its top-level
     /// windows (`--ready window`, `--ready frame`).

@@ -180,7 +180,7 @@ struct SpawnRequest {
     var sampling: (rate: UInt32, stackBytes: UInt32, mapsAtReady: Bool)?
 }
 
-/// The spawner process of one ``Spawner``, started on first use.
+/// The spawner process of one `Spawner`, started on first use.
 final class SpawnConnection: Sendable {
     // SpawnService is used by one run at a time; the lock only guards its creation.
     private nonisolated(unsafe) var started: SpawnService?

@@ -12,7 +12,7 @@ import Foundation
 ///   (α = 1), X = the segment's first n points, Y the next m. The best
 ///   candidate of all segments is tested; if significant it splits its
 ///   segment and the search goes on, else it stops.
-/// - **Significance**: a two-sided Student's t-test (``StudentTTest``,
+/// - **Significance**: a two-sided Student's t-test (`StudentTTest`,
 ///   variances with divisor n as Otava takes them: on 30 generated series
 ///   the textbook n − 1 missed 61 of 270 shifts where this misses 56)
 ///   between the points either side of the candidate, within its segment,

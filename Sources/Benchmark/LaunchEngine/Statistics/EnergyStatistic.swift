@@ -1,5 +1,5 @@
 /// The E-divisive candidate of one segment: the split that maximizes
-/// Matteson & James's energy statistic Q̂ (α = 1; see ``EDivisiveMeans``).
+/// Matteson & James's energy statistic Q̂ (α = 1; see `EDivisiveMeans`).
 enum EnergyStatistic {
     /// The largest segment searched at once: Q̂ over every (τ, κ) needs
     /// a triangle of n²/2 sums (1,000 points: 4 MB, a few ms).

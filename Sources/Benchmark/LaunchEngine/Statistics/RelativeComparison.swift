@@ -3,7 +3,7 @@ import LaunchSupport
 /// How a target compares with the reference target on one metric: the ratio
 /// of their medians with a confidence interval.
 ///
-/// Method: ``BootstrapRatio`` of the medians, a two-sample percentile bootstrap (Efron &
+/// Method: `BootstrapRatio` of the medians, a two-sample percentile bootstrap (Efron &
 /// Tibshirani, *An Introduction to the Bootstrap*, 1993, ch. 13): resample
 /// each sample with replacement, independently, `resamples` times; take the
 /// 2.5% and 97.5% quantiles of the resampled ratios. The generator has a fixed

@@ -13,7 +13,7 @@ import Glibc
 /// Hollander, Wolfe & Chicken, *Nonparametric Statistical Methods*, 3rd ed.
 /// 2014, §3.2–3.3). For normal data it is about 95% as efficient as the
 /// t interval (3/π), where the sign-test interval of the median
-/// (``MedianConfidenceInterval``) is 64% (2/π): at the same confidence its
+/// (`MedianConfidenceInterval`) is 64% (2/π): at the same confidence its
 /// interval is about 18% narrower, and it stays robust to a long tail. It
 /// needs symmetry, which the sign test does not: docs/gate.md argues why a
 /// gate's same-CPU paired log-ratios have it.

@@ -2,7 +2,7 @@ import LaunchAnalysis
 import LaunchEngine
 import LaunchSupport
 
-/// Renders an ``HTMLReport`` as one XHTML-compatible page.
+/// Renders an `HTMLReport` as one XHTML-compatible page.
 struct HTMLPage {
     let report: HTMLReport
     let charts: [ReportChart]

@@ -1,4 +1,4 @@
-/// Draws a ``LaunchWaterfall`` as a timeline in the manner of
+/// Draws a `LaunchWaterfall` as a timeline in the manner of
 /// `systemd-analyze plot`: one row per phase and per traced interval, names
 /// in a column on the left, the duration beside each bar; the median run's
 /// marks on top, each with a line down the chart; hover text with exact times.

@@ -8,11 +8,11 @@ package enum TraceExportFormat: String, Sendable, CaseIterable, CustomStringConv
     case text
     /// OTLP/JSON (an ExportTraceServiceRequest) for OpenTelemetry collectors.
     case otlp
-    /// The samples as a gzipped pprof profile (``PprofTraceExporter``): binary.
+    /// The samples as a gzipped pprof profile (`PprofTraceExporter`): binary.
     case pprof
 
     /// The exporter of a text format; nil for pprof, whose bytes
-    /// ``PprofTraceExporter`` writes.
+    /// `PprofTraceExporter` writes.
     package var exporter: (any TraceExporter)? {
         switch self {
         case .chrome: ChromeTraceExporter()

@@ -1,4 +1,4 @@
-/// The facts of the ELF format both ELF readers use (``ELFImage`` for a
+/// The facts of the ELF format both ELF readers use (`ELFImage` for a
 /// launch's file set, `ELFSymbolTable` for symbolization): the identification
 /// checked once, and the numbers of the specification by name.
 package enum ELFFormat {

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The function symbols of one ELF file (the other half of the one ELF
-/// reader, beside ``ELFImage``; both check the header with `ELFFormat`) (.symtab, or .dynsym when the file
+/// reader, beside `ELFImage`; both check the header with `ELFFormat`) (.symtab, or .dynsym when the file
 /// is stripped), sorted by address, for turning sampled PCs into names.
 ///
 /// The file is memory-mapped, not read; only 64-bit little-endian ELF is

@@ -10,7 +10,7 @@ package struct RandomAccessFile {
     /// sized by a count from the file beyond the bytes that are there.
     private let size: UInt64
 
-    /// Opens `path` only if it is a regular file (see ``RegularFile``).
+    /// Opens `path` only if it is a regular file (see `RegularFile`).
     package init(path: String) throws(ELFError) {
         self.path = path
         self.contents = nil

@@ -3,7 +3,7 @@ import Synchronization
 
 /// A descriptor this process owns, closed exactly once: by ``close()``, or at
 /// the latest when the last reference to it goes, so an error path that
-/// forgets one leaks nothing. Its reads and writes go through ``Syscall``
+/// forgets one leaks nothing. Its reads and writes go through `Syscall`
 /// (EINTR retried, failures typed).
 ///
 /// A class, so that the structures that hand descriptors from the spawn to

@@ -1,4 +1,4 @@
-/// Why a ready probe's pattern (``TextPattern``) cannot be used: where in
+/// Why a ready probe's pattern (`TextPattern`) cannot be used: where in
 /// the pattern, and what is wrong there.
 package struct TextPatternError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The offset (in Unicode scalars) where the problem was found.

@@ -5,7 +5,7 @@ import LaunchSupport
 /// run loop. The first is sent as soon as the program is spawned (it waits
 /// in the listening socket's backlog while the program launches): its
 /// whole response is ready, and its first byte is noted. The warm one is
-/// sent once the program is up (``RunAction/sendWarmRequest``) and timed
+/// sent once the program is up (`RunAction/sendWarmRequest`) and timed
 /// from connect to the whole response. Both are bounded by the phase's
 /// deadline and end with the run, like every other wait.
 final class ActivationRequest: RunEventSource {

@@ -2,7 +2,7 @@ import Glibc
 
 /// One thing a run waits on: a channel, a socket, a probe, the interrupt.
 /// The run loop asks each source what to poll, polls them all at once, and
-/// lets each turn what it read into ``RunEvent``s; no source blocks, and
+/// lets each turn what it read into `RunEvent`s; no source blocks, and
 /// each reads a bounded slice per round, so the loop keeps its deadlines
 /// whatever a program sends.
 protocol RunEventSource: AnyObject {

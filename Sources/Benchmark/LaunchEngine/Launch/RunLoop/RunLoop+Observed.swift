@@ -2,7 +2,7 @@ import Glibc
 
 extension RunLoop {
     /// What the run loop saw, as figures: times since t0, how the run
-    /// ended (``RunStateMachine`` decided it), and what to say about it.
+    /// ended (`RunStateMachine` decided it), and what to say about it.
     func observed(ending end: ProcessEnd) -> ObservedRun {
         let t0 = process.startNanoseconds
         func since(_ ns: UInt64) -> UInt64 { ns > t0 ? ns - t0 : 0 }

@@ -17,7 +17,7 @@ import LaunchSupport
 /// ended by Ctrl-C within one round; no source blocks.
 ///
 /// When the machine says the run ended, the loop reaps the process tree
-/// through the spawner and turns what it saw into an ``ObservedRun``.
+/// through the spawner and turns what it saw into an `ObservedRun`.
 package struct RunLoop {
     let process: LaunchedProcess
     let settings: RunSettings

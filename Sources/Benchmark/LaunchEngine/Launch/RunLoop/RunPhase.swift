@@ -1,4 +1,4 @@
-/// Where one run is, as the run loop's state machine (``RunStateMachine``)
+/// Where one run is, as the run loop's state machine (`RunStateMachine`)
 /// sees it. The phases after ready come in this order, each only when the
 /// run asks for it: the trace file, the warm request, the suspend/resume
 /// cycle, the stop. Every phase but the last has a deadline.

@@ -7,7 +7,7 @@ import Glibc
 /// with scripted events (swift-service-lifecycle's `ServiceGroup` keeps a
 /// private state enum the same way; NIO's state machines return actions).
 ///
-/// ``RunLoop`` feeds it events, performs the ``RunAction``s it returns,
+/// `RunLoop` feeds it events, performs the `RunAction`s it returns,
 /// polls no longer than ``deadline``, and reads how the run ended from it.
 struct RunStateMachine: Sendable {
     /// What the run asks for after ready.

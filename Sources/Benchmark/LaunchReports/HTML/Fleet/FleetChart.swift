@@ -5,7 +5,7 @@ import LaunchSupport
 /// One target's median time to ready over runs (oldest left), a line and a
 /// marker shape per machine, the median's 95% confidence interval as
 /// whiskers, a failed budget as a ring and a regression as ▲ over its
-/// point, each machine's change points (``EDivisiveMeans``, as `launchprof
+/// point, each machine's change points (`EDivisiveMeans`, as `launchprof
 /// history` finds them) as dashed lines; the latest run's median-of-time-to-ready budget limits as dashed
 /// lines. Each column is one commit (or, where CI named none, one results
 /// file), labelled with the commit (or the date); hovering a point tells

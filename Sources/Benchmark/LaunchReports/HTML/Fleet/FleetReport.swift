@@ -7,7 +7,7 @@ import LaunchSupport
 /// target and mode, its median time to ready over runs on each machine
 /// (a chart each) and a table of the runs with their budget and
 /// regression verdicts; the offline counterpart of a Prometheus dashboard
-/// over pushed results. Like ``HTMLReport``: one file, inline SVG and CSS,
+/// over pushed results. Like `HTMLReport`: one file, inline SVG and CSS,
 /// no scripts.
 package struct FleetReport: Sendable {
     /// The runs shown.
