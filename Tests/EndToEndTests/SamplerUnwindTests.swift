@@ -40,11 +40,15 @@ struct SamplerUnwindTests {
         }
         #expect(foreign.isEmpty, "\(foreign)")
         // Leaf first in the trace, root first in the folded stacks: the
-        // whole chain, in order, up to the thread's entry.
+        // whole chain, in order, up to the thread's entry. A sample whose
+        // timer fired in the kernel (an interrupt, a page fault) has a
+        // `[kernel]` leaf below the user frame it interrupted (docs/sampling.md):
+        // its user stack is the chain all the same.
         func share(_ chain: [String], under entry: String) -> Double {
             let hits = profiled.folded.filter { stack in
-                guard stack.frames.count >= chain.count, stack.frames.contains(where: { $0.contains(entry) }) else { return false }
-                return Array(stack.frames.suffix(chain.count)) == chain
+                let frames = stack.frames.last == "[kernel]" ? Array(stack.frames.dropLast()) : stack.frames
+                guard frames.count >= chain.count, frames.contains(where: { $0.contains(entry) }) else { return false }
+                return Array(frames.suffix(chain.count)) == chain
             }
             return Double(hits.reduce(0) { $0 + $1.weight }) / Double(max(total, 1))
         }
