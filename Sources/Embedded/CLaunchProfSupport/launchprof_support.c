@@ -189,7 +189,6 @@ int lp_process_demand_ns(uint64_t *on_cpu, uint64_t *waiting) {
         return -1;
     }
     uint64_t cpu = 0, wait = 0;
-    int threads = 0;
     char self[24];
     self[lp_format_u64(self, (uint64_t)syscall(SYS_gettid))] = 0;
     struct dirent *entry;
@@ -201,7 +200,6 @@ int lp_process_demand_ns(uint64_t *on_cpu, uint64_t *waiting) {
         if (read_schedstat(dirfd(listing), entry->d_name, &one_cpu, &one_wait) != 0) continue;
         cpu += one_cpu;
         wait += one_wait;
-        threads++;
     }
     closedir(listing);
     *on_cpu = cpu;
