@@ -102,7 +102,7 @@ struct ProfileCommand: ParsableCommand {
         var target = LaunchTarget(name: program, arguments: RawCommandLine.current.suffix(matching: command))
         target.ready = ready
         let launch = LaunchPlan(target: target, timeout: timing.timeout ?? RunDefaults.timeout, grace: timing.grace ?? RunDefaults.grace)
-        // The same path as `run --profile`, for one program named `base`.
+        // The same path as `run --profile`, for this one program.
         let step = ProfilingStep(settings: settings, labels: MetricLabels(), launches: [launch], names: [base])
         let interrupt = try InterruptMonitor()
         defer { interrupt.stop() }
