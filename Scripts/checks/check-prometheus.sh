@@ -10,7 +10,10 @@
 #      each scraped by Prometheus before the next (a push replaces its group);
 #   3. a PromQL query over Prometheus's HTTP API for each commit's median time
 #      to ready, which must equal the JSON results' median of that run;
-#   4. a push to a gateway that is not there fails with exit status 2, a
+#   4. `launchprof history --prometheus` reads the two runs back as a
+#      history: each target's series has both commits, the newest median
+#      equal to the JSON's; a server that is not there is named in the error;
+#   5. a push to a gateway that is not there fails with exit status 2, a
 #      message naming the URL, and the JSON written anyway.
 #
 # Skips (exit 0, with a message) only where the packages cannot be installed.
@@ -136,6 +139,33 @@ print(f"  {commit} {target}: median time to ready {median * 1e3:.3f} ms in both"
 PY
     done
 done
+
+echo "== launchprof history --prometheus: the pushed runs read back as a history, each commit a point" >&2
+"$bin/launchprof" history --prometheus "$server" --range 1h --metric wall_to_ready --export-json "$work/history.json" >"$work/history.txt"
+python3 - "$work/history.json" "$work/aaaaaaa.json" "$work/bbbbbbb.json" <<'PY'
+import json, sys
+history, first, last = (json.load(open(path)) for path in sys.argv[1:])
+for target in ("hello-c", "sample-app"):
+    series = [s for s in history["series"] if s["key"]["target"] == target and s["key"]["mode"] == "warm"]
+    if len(series) != 1:
+        sys.exit(f"check-prometheus: history: expected one warm wall_to_ready series of {target}, got {len(series)}")
+    s = series[0]
+    if s["points"] != 2 or s["lastCommit"] != "bbbbbbb":
+        sys.exit(f"check-prometheus: history: {target}: {s['points']} points, last commit {s['lastCommit']} (expected 2, bbbbbbb)")
+    # Two points and no change point: the series' current median is the
+    # median of both runs' medians, as each run's JSON has them.
+    medians = [next(r for r in d["results"] if r["target"]["name"] == target)["summaries"]["wall_to_ready"]["median"]
+               for d in (first, last)]
+    expected = sum(medians) / 2
+    if abs(s["currentMedian"] - expected) > 1e-9 * expected:
+        sys.exit(f"check-prometheus: history: {target}: current median {s['currentMedian']} ns, the two JSONs' {expected} ns")
+    print(f"  history {target}: 2 points (aaaaaaa, bbbbbbb), median {expected / 1e6:.3f} ms as pushed", file=sys.stderr)
+PY
+if "$bin/launchprof" history --prometheus "http://127.0.0.1:9/" --range 1h >/dev/null 2>"$work/history-error.txt"; then
+    echo "check-prometheus: history --prometheus on a closed port succeeded" >&2; exit 1
+fi
+grep -q "prometheus 'http://127.0.0.1:9/'" "$work/history-error.txt" \
+    || { echo "check-prometheus: history's error does not name the URL: $(cat "$work/history-error.txt")" >&2; exit 1; }
 
 echo "== docs/prometheus-alerts.yml (promtool) and every query of docs/grafana-dashboard.json (Prometheus)" >&2
 promtool check rules docs/prometheus-alerts.yml >/dev/null

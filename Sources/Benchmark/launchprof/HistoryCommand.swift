@@ -12,7 +12,8 @@ struct HistoryCommand: ParsableCommand {
             RESULTS are files written by 'launchprof run --export-json', or directories of them (searched \
             recursively; other JSON there is skipped and listed), as 'launchprof report' takes them. Each target, \
             mode, metric and machine (CI's runner, else the host) is one series of the runs' medians, ordered by \
-            the date each was measured, or with --repository by its commit's place in 'git log'. Change points are \
+            the date each was measured, or with --repository by its commit's place in 'git log'. With --prometheus \
+            the same series are read from the Prometheus server the fleet pushes to. Change points are \
             found by E-divisive means with a Student's t-test, as Hunter and Apache Otava find them, and a change \
             smaller than the series' own noise is not one (docs/history.md). \
             Exit status: 0 no series' newest change point is a regression beyond --threshold, 1 one is, \
@@ -20,7 +21,16 @@ struct HistoryCommand: ParsableCommand {
             """)
 
     @Argument(help: "Results files (from 'launchprof run --export-json') or directories of them.")
-    var results: [String]
+    var results: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Read the series from this Prometheus server instead (the runs the fleet pushed through the Pushgateway), e.g. http://127.0.0.1:9090.",
+            valueName: "url"))
+    var prometheus: String?
+
+    @Option(help: ArgumentHelp("With --prometheus: how far back to read, as PromQL says it (default 90d).", valueName: "duration"))
+    var range: String = "90d"
 
     @Option(
         help: ArgumentHelp(
@@ -60,7 +70,12 @@ struct HistoryCommand: ParsableCommand {
     var exportJson: String?
 
     func validate() throws {
-        guard !results.isEmpty else { throw ValidationError("give results files or directories of them") }
+        if prometheus != nil {
+            guard results.isEmpty else { throw ValidationError("give results files or --prometheus URL, not both") }
+            guard repository == nil else { throw ValidationError("--repository orders results files; --prometheus orders by time") }
+        } else {
+            guard !results.isEmpty else { throw ValidationError("give results files or directories of them, or --prometheus URL") }
+        }
         guard noiseMultiple >= 0, noiseMultiple <= 100 else {
             throw ValidationError("--noise-multiple must be from 0 to 100, not \(noiseMultiple)")
         }
@@ -70,8 +85,12 @@ struct HistoryCommand: ParsableCommand {
     func run() throws {
         var history: ResultsHistory
         do {
-            let order = try repository.map { repository throws(HistoryError) in try GitLog.commits(in: repository) }
-            history = try ResultsHistory.load(results, commitOrder: order)
+            if let prometheus {
+                history = try PrometheusHistory.load(server: prometheus, range: range)
+            } else {
+                let order = try repository.map { repository throws(HistoryError) in try GitLog.commits(in: repository) }
+                history = try ResultsHistory.load(results, commitOrder: order)
+            }
         } catch {
             throw Output.fail("history: \(error.description)", status: .usage)
         }

@@ -10,6 +10,8 @@ package enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyFiles(found: Int, limit: Int)
     /// `git log` in the repository given failed.
     case gitFailed(repository: String, reason: String)
+    /// A Prometheus server that could not be read (`--prometheus`).
+    case prometheus(url: String, reason: String)
 
     package var description: String {
         switch self {
@@ -21,6 +23,7 @@ package enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .tooManyFiles(found, limit):
             "found \(found) results files or more; a history reads at most \(limit) (give fewer, or a narrower directory)"
         case let .gitFailed(repository, reason): "cannot read the commits of '\(repository)' with git log: \(reason)"
+        case let .prometheus(url, reason): "--prometheus '\(url)': \(reason)"
         }
     }
 }

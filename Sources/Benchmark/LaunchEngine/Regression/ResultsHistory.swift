@@ -29,6 +29,14 @@ package struct ResultsHistory: Sendable {
     /// left out of a git order (no commit, or one not in the log).
     package var skipped: [Skipped]
 
+    /// A history of these series (oldest point first in each), read from
+    /// `files` inputs, with what was left out.
+    package init(series: [(key: HistorySeriesKey, points: [HistoryPoint])], files: Int, skipped: [Skipped]) {
+        self.series = series
+        self.files = files
+        self.skipped = skipped
+    }
+
     /// Reads `paths`: results files, and directories searched (recursively)
     /// for `.json` files. A file named on its own must be a results file; in
     /// a directory, JSON that is not one is skipped and listed. With
