@@ -8,13 +8,13 @@ public struct ProfilingOutcome: Sendable {
     /// Each profiled target's profile and files, in plan order.
     package var profiles: [(target: String, profiled: ProfileRecorder.Profiled)] = []
     /// Targets that could not be profiled.
-    public var failed: [String] = []
+    public var failed: [String] { errors.map(\.target) }
     /// An interrupt (Ctrl-C or a cancelled task) stopped profiling; `profiles` holds what was done.
     public var interrupted = false
     /// Why each failed target failed, and the interrupt, as messages.
     public var problems: [String] = []
-    /// The error of each target that could not be profiled (for the exit
-    /// status of `launchprof profile`).
+    /// The error of each target that could not be profiled, in plan order
+    /// (``failed`` names them; `launchprof profile` exits with its status).
     package var errors: [(target: String, error: ProfileError)] = []
 
     /// For the results document: what was sampled and where the files are.

@@ -91,7 +91,6 @@ package struct ProfilingStep {
                     return outcome
                 }
                 outcome.problems.append("cannot profile '\(target.name)': \(error)")
-                outcome.failed.append(target.name)
                 outcome.errors.append((target.name, error))
                 events(.note("cannot profile '\(target.name)': \(error)"))
             }
