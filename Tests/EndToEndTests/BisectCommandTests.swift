@@ -80,6 +80,10 @@ struct BisectCommandTests {
         #expect((6...9).contains(document.steps.count), "\(document.steps.map(\.kind))")
         #expect(document.effectSource?.contains("against its parent \(hashes[Self.slower - 1].prefix(12))") == true)
         #expect((document.effect?.low ?? 0) > 0.15)
+        // The Why of the answer: a C program reports to no tracer, so it is
+        // the effect's own runs, with the CPU time that grew.
+        #expect(run.standardOutput.contains("why the head is slower (the gate's runs"), "\(run.standardOutput)")
+        #expect((document.effectGate?.why?.attribution?.cpuChange ?? 0) > 0, "\(document.effectGate?.why?.lines ?? [])")
         print(
             "bisect of \(document.commits) commits: \(document.steps.count) steps, \(document.elapsed) s (\(took) s with launchprof's start)"
         )

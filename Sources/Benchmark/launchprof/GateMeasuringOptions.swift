@@ -63,12 +63,19 @@ struct GateMeasuringOptions: ParsableArguments {
             valueName: "source"))
     var counts: CountSource?
 
+    @Option(
+        help: ArgumentHelp(
+            "After a regressed verdict, traced runs of each side for the Why (what grew); 0: no Why (default 20).",
+            valueName: "runs"))
+    var whyRuns: Int?
+
     @Flag(help: "Show the programs' output instead of discarding it.")
     var showOutput = false
 
     mutating func validate() throws {
         if let maxRuns { _ = try RunOptions.count(maxRuns, flag: "--max-runs", in: 20...1_000_000) }
         if let warmup { _ = try RunOptions.count(warmup, flag: "--warmup", in: 0...1000) }
+        if let whyRuns { _ = try RunOptions.count(whyRuns, flag: "--why-runs", in: 0...10_000) }
         if let ready, try activating.activation() != nil, !SocketActivation.allows(ready: ready) {
             throw ValidationError("--activate \(SocketActivation.readinessRule); drop --ready \(ready)")
         }
@@ -110,6 +117,7 @@ struct GateMeasuringOptions: ParsableArguments {
         if let maxTime { settings.maxTime = maxTime }
         if let maxRuns { settings.maxRuns = maxRuns }
         if let warmup { settings.warmup = warmup }
+        if let whyRuns { settings.whyRuns = whyRuns }
         if let timeout = timing.timeout { settings.timeout = timeout }
         if let grace = timing.grace { settings.grace = grace }
         settings.mode = mode

@@ -66,7 +66,7 @@ extension BisectRun {
     /// The step whose gate gives the first slow commit's effect, and what
     /// it was measured against: its gate against its parent, else the last
     /// gate of it against the good revision (its parent when it is the first).
-    private func effectOrigin(of index: Int) -> (Int, String)? {
+    func effectOrigin(of index: Int) -> (Int, String)? {
         let commit = range.commits[index]
         if let number = effectStep {
             return (number, "against its parent \(range.commits[index - 1].hash.prefix(12)) (step \(number))")

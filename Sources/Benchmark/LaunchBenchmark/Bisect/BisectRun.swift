@@ -103,6 +103,26 @@ struct BisectRun {
         if case .verdict = answer, let number = steps.last?.number, gates[number]?.verdict != nil { effectStep = number }
     }
 
+    /// The Why of the first slow commit: its effect's gate (`effectOrigin`)
+    /// explained when it regressed, with traced runs of both sides now
+    /// (`GateSession/explain`); what stops it is a note, never the answer.
+    mutating func explainEffect(of index: Int) {
+        guard session.settings.whyRuns > 0, !interrupt.isInterrupted, let (number, _) = effectOrigin(of: index),
+            let document = gates[number], document.verdict == .regressed, number >= 1, number <= steps.count
+        else { return }
+        let step = steps[number - 1]
+        guard let baseBuild = built[step.base.hash], let headBuild = built[step.head.hash] else { return }
+        note("the Why: \(step.head.hash.prefix(12)) against \(step.base.hash.prefix(12)), traced runs of both")
+        var gate = GateSession(
+            base: target(baseBuild, name: "base"), head: target(headBuild, name: "head"), settings: session.settings)
+        gate.interrupt = interrupt
+        do {
+            gates[number]?.why = try gate.explain(document)
+        } catch {
+            note("the Why: \(error.message)")
+        }
+    }
+
     /// Removes the worktrees this bisect added, unless they are kept.
     func cleanUp() {
         guard !session.keepBuilds else { return }
@@ -145,6 +165,8 @@ struct BisectRun {
         case .failed(let reason): return skip(reason)
         }
         var settings = session.settings
+        // The Why is asked once, of the answer's gate (`explainEffect`).
+        settings.whyRuns = 0
         if longer {
             if let time = settings.maxTime { settings.maxTime = time * session.longerFactor }
             settings.maxRuns = min(settings.maxRuns * session.longerFactor, 1_000_000)

@@ -98,6 +98,7 @@ package struct BisectSession: Sendable {
                 conclusion = nil
             }
         }
+        if case .found(let index)? = conclusion { run.explainEffect(of: index) }
         return run.document(conclusion: conclusion, search: search, elapsed: (ContinuousClock.now - started).seconds)
     }
 }

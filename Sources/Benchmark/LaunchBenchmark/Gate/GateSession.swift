@@ -33,17 +33,81 @@ public struct GateSession: Sendable {
     /// Runs the gate on the calling thread; `progress` is called after each
     /// run. Throws for what stops it before any run (bad settings: status
     /// 2; a program that cannot be found: status 3); a run that fails or an
-    /// interrupt is in the document (its exit status says so).
+    /// interrupt is in the document (its exit status says so). A regressed
+    /// verdict comes with its Why (`GateSettings/whyRuns`).
     public func runSynchronously(progress: @escaping (GateProgress) -> Void = { _ in }) throws(BenchmarkSessionError) -> GateDocument {
-        let rule: SequentialDecisionRule
-        let instructionRule: SequentialDecisionRule?
-        do {
-            rule = try settings.rule()
-            instructionRule = try settings.instructionRule()
-        } catch {
-            throw .usage(error.description)
+        let (rule, instructionRule) = try rules()
+        return try measuring { spawner, interrupt, coldCache in
+            var runner = GateRunner(
+                base: base, head: head, mode: settings.mode, warmup: settings.warmup, rule: rule, maxTime: settings.maxTime,
+                executor: executor(traced: false, spawner: spawner, interrupt: interrupt), coldCache: coldCache,
+                interrupt: interrupt)
+            runner.instructionRule = instructionRule
+            runner.progress = progress
+            let measurement = runner.run()
+            var summary = GateReport.summary(
+                verdict: measurement.verdict, stop: measurement.stop, final: measurement.final, threshold: rule.threshold,
+                elapsed: measurement.elapsed, smallestResolvable: measurement.smallestResolvable(threshold: rule.threshold))
+            if let instructionRule, let counted = measurement.instructions {
+                summary = GateReport.summary(
+                    summary, verdict: measurement.verdict, time: measurement.final, instructions: counted,
+                    threshold: instructionRule.threshold)
+            }
+            var document = GateDocument(
+                base: Self.commandLine(base), head: Self.commandLine(head), mode: settings.mode, rule: rule,
+                measurement: measurement, summary: summary)
+            if measurement.verdict == .regressed, settings.whyRuns > 0 {
+                document.why = why(
+                    base: measurement.baseRuns, head: measurement.headRuns, runner: runner, spawner: spawner, interrupt: interrupt,
+                    coldCache: coldCache)
+            }
+            return document
         }
-        if let maxTime = settings.maxTime, maxTime <= .zero { throw .usage("--max-time must be more than 0 seconds") }
+    }
+
+    /// The Why of `document`, a gate of these two programs measured
+    /// earlier in this process (a bisect's first slow commit, whose
+    /// deciding gate ran without one): its runs, plus traced runs and
+    /// audited launches of both sides now.
+    package func explain(_ document: GateDocument) throws(BenchmarkSessionError) -> GateWhy {
+        let (rule, _) = try rules()
+        return try measuring { spawner, interrupt, coldCache in
+            let runner = GateRunner(
+                base: base, head: head, mode: settings.mode, warmup: 0, rule: rule,
+                executor: executor(traced: false, spawner: spawner, interrupt: interrupt), coldCache: coldCache,
+                interrupt: interrupt)
+            return why(
+                base: document.baseRuns, head: document.headRuns, runner: runner, spawner: spawner, interrupt: interrupt,
+                coldCache: coldCache)
+        }
+    }
+
+    /// The decision rules for time and for instructions; bad settings are
+    /// bad usage.
+    private func rules() throws(BenchmarkSessionError) -> (SequentialDecisionRule, SequentialDecisionRule?) {
+        do {
+            let rules = (try settings.rule(), try settings.instructionRule())
+            if let maxTime = settings.maxTime, maxTime <= .zero {
+                throw BenchmarkSessionError.usage("--max-time must be more than 0 seconds")
+            }
+            if settings.whyRuns < 0 { throw BenchmarkSessionError.usage("--why-runs must be 0 or more, got \(settings.whyRuns)") }
+            return rules
+        } catch let error as GateRuleError {
+            throw .usage(error.description)
+        } catch let error as BenchmarkSessionError {
+            throw error
+        } catch {
+            throw .usage("\(error)")
+        }
+    }
+
+    /// Runs `body` with what measuring needs, made once for the command:
+    /// the targets checked and their programs found, the CPUs pinned
+    /// (`--affinity`, undone after), one `Spawner`, the interrupt monitor,
+    /// and the page-cache evictor in cold mode.
+    private func measuring<T>(
+        _ body: (Spawner, InterruptMonitor, PageCacheEvictor?) -> T
+    ) throws(BenchmarkSessionError) -> T {
         for target in [base, head] {
             if target.activation != nil, !SocketActivation.allows(ready: target.ready) {
                 throw .usage("the \(target.name) program: --activate \(SocketActivation.readinessRule); drop --ready \(target.ready)")
@@ -79,38 +143,27 @@ public struct GateSession: Sendable {
             throw .launchFailed("cannot watch for interrupts: \(error)")
         }
         defer { if self.interrupt == nil { interrupt.stop() } }
-        // Both sides launched from one plan each: the same timeout, grace,
-        // output and counts, and never traced (a trace would weigh on both).
-        let launches = [base, head].map {
-            LaunchPlan(
-                target: $0, timeout: settings.timeout, grace: settings.grace, output: settings.output, traceRuns: false,
-                counts: settings.counts)
-        }
-        var executor = ProcessExecutor(launches: launches, interrupt: interrupt)
-        executor.spawner = spawner
         let coldCache: PageCacheEvictor?
         do {
             coldCache = settings.mode == .cold ? try PageCacheEvictor(dropAllCaches: false) : nil
         } catch {
             throw .usage("\(error)")
         }
-        var runner = GateRunner(
-            base: base, head: head, mode: settings.mode, warmup: settings.warmup, rule: rule, maxTime: settings.maxTime,
-            executor: executor, coldCache: coldCache, interrupt: interrupt)
-        runner.instructionRule = instructionRule
-        runner.progress = progress
-        let measurement = runner.run()
-        var summary = GateReport.summary(
-            verdict: measurement.verdict, stop: measurement.stop, final: measurement.final, threshold: rule.threshold,
-            elapsed: measurement.elapsed, smallestResolvable: measurement.smallestResolvable(threshold: rule.threshold))
-        if let instructionRule, let counted = measurement.instructions {
-            summary = GateReport.summary(
-                summary, verdict: measurement.verdict, time: measurement.final, instructions: counted,
-                threshold: instructionRule.threshold)
+        return body(spawner, interrupt, coldCache)
+    }
+
+    /// What launches both sides, from one plan each: the same timeout,
+    /// grace, output and counts. The gate's own runs are never traced (a
+    /// trace would weigh on both); the Why's are.
+    func executor(traced: Bool, spawner: Spawner, interrupt: InterruptMonitor) -> ProcessExecutor {
+        let launches = [base, head].map {
+            LaunchPlan(
+                target: $0, timeout: settings.timeout, grace: settings.grace, output: settings.output, traceRuns: traced,
+                counts: traced ? nil : settings.counts)
         }
-        return GateDocument(
-            base: Self.commandLine(base), head: Self.commandLine(head), mode: settings.mode, rule: rule,
-            measurement: measurement, summary: summary)
+        var executor = ProcessExecutor(launches: launches, interrupt: interrupt)
+        executor.spawner = spawner
+        return executor
     }
 
     /// The target's command as a person would type it.

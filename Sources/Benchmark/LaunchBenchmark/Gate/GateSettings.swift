@@ -37,6 +37,12 @@ public struct GateSettings: Sendable {
     public var counts: CountSource?
     /// The threshold for instruction counts, which barely vary (docs/counts.md).
     public var instructionThreshold: Double = 0.01
+    /// After a regressed verdict, this many traced runs of each side for
+    /// the Why (docs/gate.md, "The Why"), besides the gate's own runs and
+    /// five audited launches per side for the loader's time per library;
+    /// 0: no Why. Tracing is for programs that report to a LaunchProf
+    /// tracer; other programs get the Why of the gate's own runs.
+    public var whyRuns: Int = 20
     /// Whether SIGINT/SIGTERM stop the gate (the CLI's way); a library
     /// caller cancels its task instead.
     public var catchesSignals = false

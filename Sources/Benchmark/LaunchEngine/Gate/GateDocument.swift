@@ -52,6 +52,9 @@ public struct GateDocument: Sendable, Codable {
     public var baseRuns: [RunMeasurement]
     /// The head's measured runs, all their figures.
     public var headRuns: [RunMeasurement]
+    /// A regressed verdict's Why: what grew (nil for other verdicts, or
+    /// with `--why-runs 0`).
+    package var why: GateWhy?
 
     /// The document of `measurement`, a gate of `head` against `base`.
     package init(

@@ -22,6 +22,15 @@ package enum GateExports {
                     + "[\(GateReport.percent(floor.low)), \(GateReport.percent(floor.high))]; minimum detectable effect "
                     + "\(GateReport.percent(floor.minimumDetectableEffect, signed: false)).")
         }
+        if let why = document.why {
+            lines += ["", "### Why the head is slower", "", "From \(GateReport.whySource(why)).", ""]
+            if let attribution = why.attribution {
+                lines += MarkdownExporter().why(attribution)
+            } else {
+                lines.append("No attribution: a side has no successful run.")
+            }
+            lines += why.notes.map { "- note: \(xml($0))" }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

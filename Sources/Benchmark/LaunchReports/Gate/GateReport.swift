@@ -76,7 +76,21 @@ package enum GateReport {
             let verdict = counted.verdict.map { " (\($0))" } ?? ""
             lines.append("  instructions: head \(percent(counted.change)) [\(percent(counted.low)), \(percent(counted.high))]\(verdict)")
         }
+        if let why = document.why {
+            lines.append("  why the head is slower (\(whySource(why))):")
+            lines += why.lines.map { "    " + $0 }
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What the Why was made from: "the gate's runs, 20 traced runs and 5
+    /// audited launches of each side".
+    package static func whySource(_ why: GateWhy) -> String {
+        var parts = ["the gate's runs"]
+        if why.tracedRuns > 0 { parts.append("\(why.tracedRuns) traced run\(why.tracedRuns == 1 ? "" : "s")") }
+        if why.auditedLaunches > 0 { parts.append("\(why.auditedLaunches) audited launches") }
+        let last = parts.removeLast()
+        return (parts.isEmpty ? last : parts.joined(separator: ", ") + " and " + last) + (parts.isEmpty ? "" : " of each side")
     }
 
     /// "+5.2%", "−0.3%" (or without a sign).

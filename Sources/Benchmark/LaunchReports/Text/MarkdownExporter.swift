@@ -149,21 +149,29 @@ package struct MarkdownExporter: ResultsExporter {
                 "#### Why \(escape(attribution.target)) (\(attribution.mode.rawValue)) changed by "
                     + "\(LaunchAttribution.signed(attribution.totalChange))", "",
             ]
-            let contributors = attribution.contributors
-            section += attribution.librarySentences.map { "- \(escape($0))" }
-            guard !contributors.isEmpty else {
-                section.append("No part of the launch changed beyond noise: the change is unexplained.")
-                continue
-            }
-            var table = [line(LaunchAttribution.tableHeader), "|---|---:|---:|---:|---|---:|---:|"]
-            for part in contributors.prefix(8) {
-                var cells = part.cells.map(escape)
-                cells[3] = "**\(cells[3])**"  // the change
-                table.append(line(cells))
-            }
-            section += table
-            if let sentence = attribution.unexplainedSentence { section += ["", escape(sentence) + "."] }
+            section += why(attribution)
         }
+        return section
+    }
+
+    /// One attribution's lines: the libraries added or dropped, then its
+    /// contributors as a table, largest first, and what no interval
+    /// explains (`run --baseline`'s section, and a regressed gate's).
+    package func why(_ attribution: LaunchAttribution) -> [String] {
+        var section = attribution.librarySentences.map { "- \(escape($0))" }
+        let contributors = attribution.contributors
+        guard !contributors.isEmpty else {
+            section.append("No part of the launch changed beyond noise: the change is unexplained.")
+            return section
+        }
+        var table = [line(LaunchAttribution.tableHeader), "|---|---:|---:|---:|---|---:|---:|"]
+        for part in contributors.prefix(8) {
+            var cells = part.cells.map(escape)
+            cells[3] = "**\(cells[3])**"  // the change
+            table.append(line(cells))
+        }
+        section += table
+        if let sentence = attribution.unexplainedSentence { section += ["", escape(sentence) + "."] }
         return section
     }
 
