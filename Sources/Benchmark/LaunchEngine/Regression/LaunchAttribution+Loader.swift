@@ -59,12 +59,14 @@ extension LaunchAttribution {
 
     /// The libraries whose loader time changed most (both sides audited),
     /// when pre-main changed (or, without pre-main marks, the launch did):
-    /// one sentence, the three largest changes of at least 20 µs.
+    /// one sentence, the three largest changes of at least 20 µs and 1% of
+    /// that change (a few audited launches move a library's time by tens of
+    /// microseconds: beside a launch 57 ms slower, that is noise to leave out).
     package var loaderSentences: [String] {
         guard let loader else { return [] }
         let changed = (preMainChange ?? totalChange)
         guard abs(changed) >= 0.01 * baselineReady || libraries?.isEmpty == false else { return [] }
-        let top = loader.filter { abs($0.change) >= 20_000 }.prefix(3)
+        let top = loader.filter { abs($0.change) >= max(20_000, 0.01 * abs(changed)) }.prefix(3)
         guard !top.isEmpty else { return [] }
         return ["the loader's time changed most on: " + top.map(\.phrase).joined(separator: "; ")]
     }
