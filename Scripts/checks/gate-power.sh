@@ -82,7 +82,8 @@ async)
     ;;
 *) echo "gate-power: TARGET must be c, hummingbird or async, not '$target'" >&2; exit 2 ;;
 esac
-gate_options=("${ready[@]}")
+# The verdict is what is measured: no Why after a regressed one.
+gate_options=("${ready[@]}" --why-runs 0)
 [ -n "${AFFINITY:-}" ] && gate_options+=(--affinity "$AFFINITY")
 [ -n "${INTERVAL:-}" ] && gate_options+=(--interval "$INTERVAL")
 
