@@ -17,7 +17,8 @@
 #   kept busy) or half (a busy loop during the first half of each gate).
 # MAXTIME the budget (default 60 s); AFFINITY passes --affinity; INTERVAL
 # passes --interval; CONFIG=debug|release (default debug); NO_BUILD=1 uses
-# the binaries as built; VERBOSE=1 prints every try.
+# the binaries as built; BIN=DIR takes launchprof and lp-spawn from DIR (a
+# copy, so that a build meanwhile does not swap them); VERBOSE=1 prints every try.
 #
 # Sizing: a slowdown must be its nominal size relative to the launch *as
 # measured in the same conditions*, or the table measures the sizing, not the
@@ -41,7 +42,7 @@ if [ -z "${NO_BUILD:-}" ]; then
     swift build -c "$config" --product launchprof >&2
     swift build -c "$config" --product lp-spawn >&2
 fi
-bin=$(swift build -c "$config" --show-bin-path)
+bin=${BIN:-$(swift build -c "$config" --show-bin-path)}
 work=$(mktemp -d)
 busy=()
 stop_busy() {
