@@ -58,14 +58,19 @@ extension LaunchAttribution {
     }
 
     /// The libraries whose loader time changed most (both sides audited),
-    /// when pre-main changed (or, without pre-main marks, the launch did):
-    /// one sentence, the three largest changes of at least 20 µs and 1% of
-    /// that change (a few audited launches move a library's time by tens of
-    /// microseconds: beside a launch 57 ms slower, that is noise to leave out).
+    /// when a library was added or dropped, or when time before main
+    /// changed: a phase before main is a contributor (without pre-main
+    /// marks, the launch changed by 1% or more). One sentence, the three
+    /// largest changes of at least 20 µs and 1% of that change. A few
+    /// audited launches on a busy machine move a library's time by tens of
+    /// microseconds, and its relocation by a millisecond or two: beside a
+    /// launch whose pre-main did not change, that is noise to leave out.
     package var loaderSentences: [String] {
         guard let loader else { return [] }
         let changed = (preMainChange ?? totalChange)
-        guard abs(changed) >= 0.01 * baselineReady || libraries?.isEmpty == false else { return [] }
+        let preMain = phases.filter { $0.isPreMain == true }
+        let moved = preMain.isEmpty ? abs(changed) >= 0.01 * baselineReady : preMain.contains(where: \.isContributor)
+        guard moved || libraries?.isEmpty == false else { return [] }
         let top = loader.filter { abs($0.change) >= max(20_000, 0.01 * abs(changed)) }.prefix(3)
         guard !top.isEmpty else { return [] }
         return ["the loader's time changed most on: " + top.map(\.phrase).joined(separator: "; ")]
