@@ -1,6 +1,7 @@
 import LaunchBenchmark
-@testable import LaunchEngine
 import Testing
+
+@testable import LaunchEngine
 
 /// When the Why names the loader's time per library: scripted attributions,
 /// no process. A few audited launches on a busy machine move a library's
