@@ -39,6 +39,8 @@ struct GateWhyTests {
         #expect(text.contains("why the head is slower (the gate's runs, 10 traced runs"), "\(text)")
         #expect(text.contains("interval 'extra work'"), "\(text)")
         #expect(GateExports.markdown(document).contains("### Why the head is slower"))
+        let annotation = try #require(GateExports.annotations(document).first)
+        #expect(annotation.hasPrefix("::error ") && annotation.contains("%0Ahead (warm): interval 'extra work'"), "\(annotation)")
         // Kept through JSON.
         let reread = try JSONDecoder().decode(GateDocument.self, from: try document.json())
         #expect(reread.why == document.why)

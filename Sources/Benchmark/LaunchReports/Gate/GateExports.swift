@@ -59,8 +59,8 @@ package enum GateExports {
             """
     }
 
-    /// `::error` for a regression or a failed run, `::warning` when
-    /// inconclusive, `::notice` otherwise.
+    /// `::error` for a regression (with its Why) or a failed run,
+    /// `::warning` when inconclusive, `::notice` otherwise.
     package static func annotations(_ document: GateDocument) -> [String] {
         let kind: String
         switch document.verdict {
@@ -69,7 +69,10 @@ package enum GateExports {
         default: kind = "notice"
         }
         let title = "launchprof gate: \(document.verdict?.rawValue ?? "no verdict")"
-        return ["::\(kind) title=\(GitHubAnnotations.property(title))::\(GitHubAnnotations.data(document.summary))"]
+        // A regression's Why under its verdict: the annotation is what a
+        // pull request shows.
+        let message = ([document.summary] + (document.why?.attribution?.summaryLines ?? [])).joined(separator: "\n")
+        return ["::\(kind) title=\(GitHubAnnotations.property(title))::\(GitHubAnnotations.data(message))"]
     }
 
     private static func xml(_ text: String) -> String {
