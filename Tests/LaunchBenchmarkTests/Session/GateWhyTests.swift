@@ -30,6 +30,7 @@ struct GateWhyTests {
         try #require(document.verdict == .regressed, "\(document.summary)")
         let why = try #require(document.why)
         #expect(why.tracedRuns == 10, "\(why.notes)")
+        #expect(document.whyLines == why.lines && !why.lines.isEmpty)
         let attribution = try #require(why.attribution)
         let step = try #require(attribution.contributors.first { $0.name.contains("'extra work'") }, "\(why.lines)")
         // 40 ms of the main thread's own CPU time: on CPU whatever the load.

@@ -56,6 +56,11 @@ public struct GateDocument: Sendable, Codable {
     /// with `--why-runs 0`).
     package var why: GateWhy?
 
+    /// A regressed verdict's Why as the terminal prints it, one line per
+    /// contributor and note (empty when there is none); the JSON has it
+    /// whole under `why`.
+    public var whyLines: [String] { why?.lines ?? [] }
+
     /// The document of `measurement`, a gate of `head` against `base`.
     package init(
         base: String, head: String, mode: LaunchMode, rule: SequentialDecisionRule, measurement: GateMeasurement, summary: String
