@@ -65,3 +65,15 @@ package struct MetricsExport: Sendable, Equatable {
         return pushed
     }
 }
+
+/// Metric export flags or config that cannot be used.
+package enum MetricsExportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A gateway URL or job that cannot be used.
+    case push(PushError)
+
+    package var description: String {
+        switch self {
+        case .push(let error): error.description
+        }
+    }
+}
