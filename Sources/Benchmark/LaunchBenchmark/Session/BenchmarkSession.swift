@@ -37,6 +37,11 @@ public struct BenchmarkSession: Sendable {
     package var plan: BenchmarkPlan
     /// How it runs and what it is checked against.
     public var settings: BenchmarkSettings
+    /// The session's one spawner, for everything it starts: validation
+    /// resolves each program with it (and it keeps what it resolved), the
+    /// measured runs, the loader's audited launches and the profiled ones go
+    /// through it. Its process starts on first use.
+    let spawner = Spawner()
 
     /// A benchmark of `plan` under `settings`.
     package init(plan: BenchmarkPlan, settings: BenchmarkSettings = BenchmarkSettings()) {
@@ -70,19 +75,10 @@ public struct BenchmarkSession: Sendable {
 
     /// Checks everything that needs no run, so that a typo does not cost a
     /// whole benchmark; returns the baseline, read. Creates the output and
-    /// profile directories.
+    /// profile directories. Each program is resolved with the spawner the
+    /// runs use, which keeps what it resolved: once per benchmark.
     @discardableResult
     public func validate() throws(BenchmarkSessionError) -> (document: ResultsDocument, name: String)? {
-        try validate(resolvingWith: Spawner())
-    }
-
-    /// ``validate()`` with the spawner the runs will use, which keeps the
-    /// programs it resolved: each target is resolved once per benchmark.
-    func validate(
-        resolvingWith spawner: Spawner
-    ) throws(BenchmarkSessionError) -> (
-        document: ResultsDocument, name: String
-    )? {
         guard !plan.targets.isEmpty else { throw .usage("no target to benchmark") }
         if let reference = settings.reference, !plan.targets.contains(where: { $0.name == reference }) {
             throw .usage("--reference '\(reference)' names no target; use a command as written, its --command-name or a target name")
@@ -211,8 +207,7 @@ public struct BenchmarkSession: Sendable {
     }
 
     func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> BenchmarkOutcome {
-        let spawner = Spawner()
-        let baseline = try validate(resolvingWith: spawner)
+        let baseline = try validate()
         var session = self
         if calibrates { session.plan = plan.calibrated() }
         // The X display of desktop programs, for the measured runs and the
@@ -228,7 +223,7 @@ public struct BenchmarkSession: Sendable {
         var measured = try session.measure(spawner: spawner, display: display, interrupt: interrupt, events: events)
         if let launches = settings.loaderLaunches, measured.failure == nil, !measured.interrupted {
             measured.results = Self.withLoaderProfiles(
-                measured.results, launches: launches, dropCaches: settings.dropCaches, events: events)
+                measured.results, launches: launches, dropCaches: settings.dropCaches, spawner: spawner, events: events)
         }
         var document = ResultsDocument.measuredNow(
             commandLine: settings.commandLine, reference: settings.reference, results: measured.results)
