@@ -22,6 +22,10 @@ public struct BenchmarkOutcome: Sendable {
     public var profiling: ProfilingOutcome?
     /// Why profiling could not run at all (its directory vanished, …).
     public var profilingError: String?
+    /// Each differential flame graph drawn against the baseline's profile,
+    /// by target: the SVG as written to its file, kept for the HTML report,
+    /// which draws it from here, never reading the file back.
+    package var differentialFlameGraphs: [String: String] = [:]
     /// Where the baseline was saved, when asked for.
     public var savedBaseline: String?
     /// Why the baseline could not be saved.
@@ -83,7 +87,7 @@ public struct BenchmarkOutcome: Sendable {
             try HTMLReport(
                 document: document, baseline: baseline?.document,
                 comparison: baseline.map { document.comparison(against: $0.document, named: $0.name) },
-                profiles: profiling?.byTarget ?? [:]
+                profiles: profiling?.byTarget ?? [:], differentialFlameGraphs: differentialFlameGraphs
             ).write(to: path)
         }
     }

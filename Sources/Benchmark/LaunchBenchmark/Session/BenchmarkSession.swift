@@ -251,10 +251,11 @@ public struct BenchmarkSession: Sendable {
                 outcome.profiling = profiled
                 if !profiled.profiles.isEmpty { outcome.document.profiles = profiled.records }
                 if let baseline, outcome.document.comparison != nil {
-                    let differences = Self.profileDifferences(
+                    let (differences, flameGraphs) = Self.profileDifferences(
                         baseline: baseline.document.profiles ?? [], current: profiled.records, profiles: profiled.byTarget)
-                    outcome.document.comparison?.profileDifferences = differences
-                    for difference in differences ?? [] {
+                    outcome.document.comparison?.profileDifferences = differences.isEmpty ? nil : differences
+                    outcome.differentialFlameGraphs = flameGraphs
+                    for difference in differences {
                         let lines =
                             difference.summaryLines
                             + (difference.flameGraph.map { ["\(difference.target): differential flame graph \($0)"] } ?? [])
@@ -279,14 +280,16 @@ public struct BenchmarkSession: Sendable {
     }
 
     /// The differential profile of each target profiled on both sides, its
-    /// differential flame graph written beside the current profile's files.
-    /// The baseline's stacks are read from its saved folded file; the
+    /// differential flame graph written beside the current profile's files
+    /// and returned by target (for the HTML report: written once, never read
+    /// back). The baseline's stacks are read from its saved folded file; the
     /// current ones come from the profile in memory (`profiles`, by target),
     /// never read back from the file this session just wrote.
     static func profileDifferences(
         baseline: [ProfileRecord], current: [ProfileRecord], profiles: [String: SymbolizedProfile] = [:]
-    ) -> [ProfileDifference]? {
+    ) -> (differences: [ProfileDifference], flameGraphs: [String: String]) {
         var differences: [ProfileDifference] = []
+        var flameGraphs: [String: String] = [:]
         for record in current {
             guard let old = baseline.first(where: { $0.target == record.target }),
                 let before = try? String(contentsOfFile: old.folded, encoding: .utf8),
@@ -300,9 +303,10 @@ public struct BenchmarkSession: Sendable {
                 before: before, launchesBefore: old.launches, after: after, launchesAfter: record.launches,
                 title: "\(record.target): launch profile against the baseline")
             if (try? AtomicFile.write(svg, to: path)) != nil { difference.flameGraph = path }
+            flameGraphs[record.target] = svg
             differences.append(difference)
         }
-        return differences.isEmpty ? nil : differences
+        return (differences, flameGraphs)
     }
 
     /// `--display virtual`: a private Xvfb for the benchmark, else nil.
