@@ -11,7 +11,7 @@ import Testing
 struct OneSpawnerPerCommandTests {
     /// Runs launchprof with `arguments` through the counting spawner, in
     /// `directory`; returns how many spawner processes it started.
-    func spawnerStarts(_ arguments: [String], in directory: String) throws -> Int {
+    func spawnerStarts(_ arguments: [String], in directory: String, status: Int32 = 0) throws -> Int {
         let log = "\(directory)/spawner-starts"
         let wrapper = "\(directory)/lp-spawn-counting"
         try "#!/bin/sh\necho started >>'\(log)'\nexec '\(try Products.path("lp-spawn"))' \"$@\"\n"
@@ -20,7 +20,7 @@ struct OneSpawnerPerCommandTests {
         try? FileManager.default.removeItem(atPath: log)
         let run = try CommandRun.run(
             try Products.path("launchprof"), arguments, environment: ["LAUNCHPROF_SPAWNER": wrapper], workingDirectory: directory)
-        #expect(run.status == 0, "launchprof \(arguments.joined(separator: " ")): \(run.standardError)")
+        #expect(run.status == status, "launchprof \(arguments.joined(separator: " ")): \(run.standardError)")
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").count
     }
@@ -52,5 +52,11 @@ struct OneSpawnerPerCommandTests {
         #expect(plain == 1, "run started \(plain) spawners")
         let explain = try spawnerStarts(["explain", "--loader", "--loader-runs", "1", "--rerun-command", "plain.json"], in: directory)
         #expect(explain == 1, "explain --rerun-command started \(explain) spawners")
+        // The Pushgateway push's curl goes through the session's spawner
+        // too (port 9: nobody listens, the push fails, the run exits 2).
+        let push = try spawnerStarts(
+            ["run", "-r", "1", "-w", "0", "--mode", "warm", "--no-calibrate", "--push-gateway", "http://127.0.0.1:9", "--", hello],
+            in: directory, status: 2)
+        #expect(push == 1, "run --push-gateway started \(push) spawners")
     }
 }

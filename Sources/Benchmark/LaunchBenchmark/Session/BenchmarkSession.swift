@@ -239,6 +239,7 @@ public struct BenchmarkSession: Sendable {
         var outcome = BenchmarkOutcome(
             document: document, measured: document, failure: measured.failure, interrupted: measured.interrupted,
             baseline: baseline)
+        outcome.spawner = spawner
         // Profiled once measuring is done and reported (never while
         // measuring): the results list the profiles and the HTML report
         // draws their flame graphs.
