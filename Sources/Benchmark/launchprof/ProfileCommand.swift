@@ -3,8 +3,9 @@ import Foundation
 import LaunchBenchmark
 
 /// `launchprof profile [--hz N] [--runs N] [--ready PROBE] [--output-dir D] -- CMD ARGS…`:
-/// sampled launches (`SamplingOptions`, shared with `run --profile`), written as traces, folded stacks, a speedscope profile,
-/// a flame graph and a pprof profile.
+/// sampled launches (`SamplingOptions`, shared with `run --profile`),
+/// written as traces, folded stacks, a speedscope profile, a flame graph
+/// and a pprof profile.
 struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
