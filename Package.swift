@@ -18,6 +18,24 @@ let staticSwiftRuntime: [String] =
 let sanitizing = Context.environment["LAUNCHPROF_SANITIZER_BUILD"] != nil
 let staticCExecutable: [LinkerSetting] = sanitizing ? [] : [.unsafeFlags(["-static-executable", "-nostartfiles"])]
 
+/// A sample program (its folder under Sources/Samples) for the tests, scripts and
+/// demos: an executable target and no product, so that a package depending on
+/// launchprof sees none of them. SwiftPM gives a root package's executable
+/// target without a product an implicit one named after the target, so the
+/// target is named after its binary (`.build/debug/lp-sample-app`), and
+/// `-module-name` keeps the module named after its folder: the symbols that
+/// profiles, tests and docs show stay `SampleApp.computeLaunchHotspot`, not
+/// `lp_sample_app.…` (a sample is never a dependency, so the unsafe flag
+/// reaches no other package).
+func sample(_ binary: String, module: String, dependencies: [Target.Dependency] = []) -> Target {
+    .executableTarget(
+        name: binary,
+        dependencies: dependencies,
+        path: "Sources/Samples/\(module)",
+        swiftSettings: [.unsafeFlags(["-module-name", module])]
+    )
+}
+
 let package = Package(
     name: "launchprof",
     platforms: [.macOS(.v15)],
@@ -35,16 +53,6 @@ let package = Package(
         .plugin(name: "LaunchprofPlugin", targets: ["LaunchprofCommand"]),
         // The process that starts every measured program (docs/spawner.md).
         .executable(name: "lp-spawn", targets: ["LaunchProfSpawner"]),
-        .executable(name: "lp-sample-app", targets: ["SampleApp"]),
-        .executable(name: "lp-sample-server", targets: ["SampleServer"]),
-        .executable(name: "lp-sample-async-server", targets: ["SampleAsyncServer"]),
-        .executable(name: "lp-hello-c", targets: ["HelloC"]),
-        .executable(name: "lp-sample-deferred", targets: ["SampleDeferred"]),
-        .executable(name: "lp-hello-traced", targets: ["HelloTraced"]),
-        .executable(name: "lp-hello-plain", targets: ["HelloPlain"]),
-        .executable(name: "lp-sample-lifecycle", targets: ["SampleLifecycle"]),
-        .executable(name: "lp-sample-background", targets: ["SampleBackground"]),
-        .executable(name: "lp-sample-lock-wait", targets: ["SampleLockWait"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -254,63 +262,28 @@ let package = Package(
             linkerSettings: sanitizing ? [] : [.unsafeFlags(staticSwiftRuntime)],
             plugins: ["PreloadLibrary", "AuditLibrary", "BuildCommit"]
         ),
-        .executableTarget(
-            name: "SampleApp",
-            dependencies: ["LaunchProf"],
-            path: "Sources/Samples/SampleApp"
-        ),
-        .executableTarget(
-            name: "SampleServer",
-            dependencies: ["LaunchProf"],
-            path: "Sources/Samples/SampleServer"
-        ),
+        sample("lp-sample-app", module: "SampleApp", dependencies: ["LaunchProf"]),
+        sample("lp-sample-server", module: "SampleServer", dependencies: ["LaunchProf"]),
         // A server with an async main: its launch runs on the cooperative pool.
-        .executableTarget(
-            name: "SampleAsyncServer",
-            dependencies: ["LaunchProf"],
-            path: "Sources/Samples/SampleAsyncServer"
-        ),
+        sample("lp-sample-async-server", module: "SampleAsyncServer", dependencies: ["LaunchProf"]),
         // The C reference: a C hello-world linked statically against the C
         // library alone (-nostartfiles drops swiftrt.o, so no Swift archive
         // is pulled in): the cost of exec itself, with no Swift runtime,
         // libstdc++ or dynamic loader in it. `ldd` says so; a test checks it.
         .executableTarget(
-            name: "HelloC",
+            name: "lp-hello-c",
             path: "Sources/Samples/HelloC",
             linkerSettings: staticCExecutable
         ),
-        .executableTarget(
-            name: "SampleDeferred",
-            dependencies: ["LaunchProf", "LaunchProfDeferred"],
-            path: "Sources/Samples/SampleDeferred"
-        ),
+        sample("lp-sample-deferred", module: "SampleDeferred", dependencies: ["LaunchProf", "LaunchProfDeferred"]),
         // Hello-worlds with and without LaunchProf: Scripts/compare/compare-launch-overhead.sh.
-        .executableTarget(
-            name: "HelloTraced",
-            dependencies: ["LaunchProf"],
-            path: "Sources/Samples/HelloTraced"
-        ),
-        .executableTarget(
-            name: "HelloPlain",
-            path: "Sources/Samples/HelloPlain"
-        ),
-        .executableTarget(
-            name: "SampleLifecycle",
-            dependencies: ["LaunchProf", "LaunchProfLifecycle"],
-            path: "Sources/Samples/SampleLifecycle"
-        ),
-        .executableTarget(
-            name: "SampleBackground",
-            dependencies: ["LaunchProf", "LaunchProfLifecycle"],
-            path: "Sources/Samples/SampleBackground"
-        ),
+        sample("lp-hello-traced", module: "HelloTraced", dependencies: ["LaunchProf"]),
+        sample("lp-hello-plain", module: "HelloPlain"),
+        sample("lp-sample-lifecycle", module: "SampleLifecycle", dependencies: ["LaunchProf", "LaunchProfLifecycle"]),
+        sample("lp-sample-background", module: "SampleBackground", dependencies: ["LaunchProf", "LaunchProfLifecycle"]),
         // A launch that waits on a lock another thread holds: what
         // `launchprof profile --clock wall` shows off CPU (docs/sampling.md).
-        .executableTarget(
-            name: "SampleLockWait",
-            dependencies: ["LaunchProf"],
-            path: "Sources/Samples/SampleLockWait"
-        ),
+        sample("lp-sample-lock-wait", module: "SampleLockWait", dependencies: ["LaunchProf"]),
         .testTarget(
             name: "LaunchProfTests",
             dependencies: [

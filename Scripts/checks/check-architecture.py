@@ -8,7 +8,9 @@ here: every `import` of every Swift file under Sources/ is compared with the
 modules its target may import. System modules (Foundation, Glibc, Dispatch,
 Synchronization) are allowed except where a rule says otherwise: the
 embedded libraries never import Foundation. C files may not include another
-target's .c files.
+target's .c files. Package.swift declares no executable product but the
+CLI and the spawner: the samples are executable targets without products,
+which a package that depends on launchprof does not see.
 
 Usage: Scripts/checks/check-architecture.py   (from anywhere; exit 1 on a violation)
 """
@@ -71,6 +73,25 @@ GROUPS = {
 }
 
 
+# The executables a package that depends on launchprof sees; the samples are
+# executable targets without a product (SwiftPM names a root package's
+# implicit product after the target, so the binaries keep their names).
+EXECUTABLE_PRODUCTS = {"launchprof", "lp-spawn"}
+EXECUTABLE_PRODUCT = re.compile(r'\.executable\(\s*name:\s*"([^"]+)"')
+
+
+def product_problems():
+    """Executable products Package.swift declares beyond the CLI and the spawner."""
+    with open(os.path.join(ROOT, "Package.swift"), encoding="utf-8") as file:
+        names = EXECUTABLE_PRODUCT.findall(file.read())
+    return [
+        f"Package.swift: executable product '{name}': only {', '.join(sorted(EXECUTABLE_PRODUCTS))} are products; "
+        "a sample is an executable target named after its binary, without a product (docs/architecture.md)"
+        for name in names
+        if name not in EXECUTABLE_PRODUCTS
+    ]
+
+
 def target_of(path):
     """The target a file belongs to, or None when its folder is not its group's."""
     parts = os.path.relpath(path, os.path.join(ROOT, "Sources")).split(os.sep)
@@ -82,7 +103,7 @@ def target_of(path):
 
 
 def main():
-    problems = []
+    problems = product_problems()
     for directory, _, names in os.walk(os.path.join(ROOT, "Sources")):
         for name in sorted(names):
             path = os.path.join(directory, name)

@@ -2,7 +2,8 @@
 # End to end: launchprof's SwiftPM command plugin (docs/swiftpm-plugin.md)
 # from a package that depends on this checkout by path and has one tiny
 # executable product:
-#   - the package's own `swift build` compiles nothing of launchprof;
+#   - the package's own `swift build` compiles nothing of launchprof, and
+#     launchprof's samples are no products it can build;
 #   - without --allow-writing-to-package-directory and no terminal, SwiftPM
 #     refuses, naming the flag and the plugin's reason, and nothing is written;
 #   - `swift package --allow-writing-to-package-directory launchprof run
@@ -54,6 +55,12 @@ swift build --scratch-path "$own" >"$log" 2>&1 || fail "swift build of the packa
 compiled=$(find "$own" -name '*.o' ! -path '*/hello.build/*' ! -name 'hello.o')
 [ -z "$compiled" ] || fail "the package's own build compiled launchprof's code: $(echo "$compiled" | head -5)"
 find "$own" -path '*/hello.build/main.swift.o' | grep -q . || fail "the package's own build compiled no hello"
+# The samples are executable targets without products: a package that
+# depends on launchprof sees none of them (it could build a product).
+status=0
+swift build --scratch-path "$own" --product lp-sample-app >"$log" 2>&1 || status=$?
+[ "$status" -ne 0 ] && grep -q "no product named 'lp-sample-app'" "$log" \
+    || fail "a package that depends on launchprof sees lp-sample-app as a product"
 rm -rf "$own"
 
 echo "check-plugin: without the permission, no terminal" >&2

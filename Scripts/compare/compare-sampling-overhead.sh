@@ -70,7 +70,7 @@ int main(void) { double x = 0; for (int i = 0; i < 40; i++) x += descend(25, 100
 C
 cc -O1 -g -o "$work/deep" "$work/deep.c"
 for _ in $(seq "$HANDLER_RUNS"); do
-  "$bin/launchprof" profile --sampler in-process --quiet --hz 1000 --output-dir "$work" -- "$work/deep" 2>&1 | grep -E "handler"
+  "$bin/launchprof" profile --sampler in-process --quiet --runs 1 --hz 1000 --output-dir "$work" -- "$work/deep" 2>&1 | grep -E "handler"
 done | python3 -c '
 import re, statistics, sys
 medians = sorted(float(re.search(r"median ([0-9.]+) µs", line).group(1)) for line in sys.stdin)

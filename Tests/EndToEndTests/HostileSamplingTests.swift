@@ -34,7 +34,8 @@ struct HostileSamplingTests {
         _ command: [String], in directory: String, name: String, options: [String] = [], prefix: [String] = []
     ) throws -> CommandRun {
         let launchprof = try Products.path("launchprof")
-        let arguments = ["profile", "--quiet", "--hz", "1000", "--output-dir", directory, "--name", name] + options + ["--"] + command
+        let arguments =
+            ["profile", "--quiet", "--runs", "1", "--hz", "1000", "--output-dir", directory, "--name", name] + options + ["--"] + command
         if prefix.isEmpty { return try CommandRun.run(launchprof, arguments, timeout: 120) }
         return try CommandRun.run(prefix[0], Array(prefix.dropFirst()) + [launchprof] + arguments, timeout: 120)
     }
@@ -138,7 +139,7 @@ struct HostileSamplingTests {
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Products.path("launchprof"))
-        process.arguments = ["profile", "--quiet", "--hz", "1000", "--output-dir", output, "--name", "spin", "--", program]
+        process.arguments = ["profile", "--quiet", "--runs", "1", "--hz", "1000", "--output-dir", output, "--name", "spin", "--", program]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -161,7 +162,7 @@ struct HostileSamplingTests {
         #expect(stranded.allSatisfy { $0.hasPrefix("spin.lptrace.recording-") }, "only the staging directory: \(stranded)")
         let next = try CommandRun.run(
             try Products.path("launchprof"),
-            ["profile", "--quiet", "--hz", "1000", "--output-dir", output, "--name", "spin", "--", "/bin/true"])
+            ["profile", "--quiet", "--runs", "1", "--hz", "1000", "--output-dir", output, "--name", "spin", "--", "/bin/true"])
         #expect(next.status == 0, "\(next.standardError)")
         let left = try FileManager.default.contentsOfDirectory(atPath: output)
         #expect(!left.contains { $0.contains(".recording-") }, "the next profile removed it: \(left)")

@@ -116,7 +116,8 @@ struct ProfileCommandTests {
             let run = try CommandRun.run(
                 try Products.path("launchprof"),
                 [
-                    "profile", "--sampler", "in-process", "--quiet", "--hz", "10000", "--timeout", "30", "--output-dir", directory,
+                    "profile", "--sampler", "in-process", "--quiet", "--runs", "1", "--hz", "10000", "--timeout", "30", "--output-dir",
+                    directory,
                     "--name", "s", "--", binary, "1",
                 ],
                 timeout: 60)
@@ -124,5 +125,28 @@ struct ProfileCommandTests {
             let trace = try TraceReader.read(path: "\(directory)/s.lptrace")
             #expect((trace.sampling?.samples.count ?? 0) > 0, "round \(round)")
         }
+    }
+
+    /// With no sampling flag, `profile` takes `run --profile`'s defaults
+    /// (one option group, SamplingOptions): ten launches merged into one
+    /// profile, written under .launchprof/profiles of the working directory.
+    @Test func withoutFlagsTenLaunchesAreMergedIntoLaunchprofProfiles() throws {
+        let directory = Products.temporaryPath("profile-defaults")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try CommandRun.run(
+            try Products.path("launchprof"),
+            [
+                "profile", "--sampler", "in-process", "--quiet", "--", try Products.path("lp-sample-app"), "--hot-ms", "30",
+                "--words", "2000", "--workers", "1",
+            ],
+            workingDirectory: directory)
+        #expect(run.status == 0, "\(run.standardError)")
+        let profiles = "\(directory)/.launchprof/profiles"
+        let files = Set((try? FileManager.default.contentsOfDirectory(atPath: profiles)) ?? [])
+        let traces = (1...10).map { "lp-sample-app-\($0).lptrace" }
+        #expect(files.isSuperset(of: traces + ["lp-sample-app.folded", "lp-sample-app.svg"]), "\(files.sorted())")
+        #expect(!files.contains("lp-sample-app-11.lptrace") && !files.contains("lp-sample-app.lptrace"), "\(files.sorted())")
+        #expect(run.standardError.contains("from 10 launches"), "\(run.standardError)")
     }
 }

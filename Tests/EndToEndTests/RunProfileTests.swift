@@ -179,7 +179,8 @@ struct RunProfileTests {
         let run = try CommandRun.run(
             try Products.path("launchprof"),
             [
-                "profile", "--sampler", "in-process", "--quiet", "--ready", "output:listening", "--grace", "1", "--output-dir",
+                "profile", "--sampler", "in-process", "--quiet", "--runs", "1", "--ready", "output:listening", "--grace", "1",
+                "--output-dir",
                 directory, "--", binary,
             ],
             timeout: 60)

@@ -47,7 +47,7 @@ grep -q "port:$port" port.json || fail "port.json does not name the probe port:$
 # walk the stacks), then the program's own (the preload library).
 for sampler in kernel in-process; do
     step "launchprof profile --sampler $sampler -- /opt/lp-check/busy"
-    "$launchprof" profile --quiet --sampler "$sampler" --output-dir "profile-$sampler" -- /opt/lp-check/busy
+    "$launchprof" profile --quiet --runs 1 --sampler "$sampler" --output-dir "profile-$sampler" -- /opt/lp-check/busy
     folded=profile-$sampler/busy.folded
     grep -q 'lp_check_busy' "$folded" || fail "the $sampler profile does not name lp_check_busy: $(head -c 400 "$folded")"
     echo "$(wc -l <"$folded") stacks; $(grep -c 'lp_check_inner' "$folded") through lp_check_inner"

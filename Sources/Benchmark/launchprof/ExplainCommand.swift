@@ -83,12 +83,15 @@ struct ExplainCommand: ParsableCommand {
         if loader, !rerunCommand, !chosen.contains(where: { $0.loader != nil }) {
             throw Output.fail(Self.noLoaderData(in: results, chosen: chosen), status: .usage)
         }
+        // The command's one spawner, for every launch --rerun-command makes;
+        // its process starts only if one is made.
+        let spawner = Spawner()
         var all: [TargetInsights] = []
         var tabled = Set<String>()
         var announced = Set<String>()
         for result in chosen {
             if rerunCommand, announced.insert(result.target.name).inserted { announce(result.target) }
-            let statistics = rerunCommand ? LoaderStatistics.measure(result.target) : nil
+            let statistics = rerunCommand ? LoaderStatistics.measure(result.target, spawner: spawner) : nil
             let resultTrace = traced.contains(result.target.name) ? traceFile : nil
             let insights = LaunchInsights.insights(for: result, trace: resultTrace, loader: statistics)
             Output.line("\(result.label)")
@@ -100,7 +103,7 @@ struct ExplainCommand: ParsableCommand {
             }
             if resultTrace == nil, result.runs.contains(where: \.exit.isSuccess) { Output.line("  (\(LaunchInsights.withoutTrace))") }
             if loader, tabled.insert(result.target.name).inserted {
-                printLoaderTable(for: result, in: document)
+                printLoaderTable(for: result, in: document, spawner: spawner)
             }
             all.append(TargetInsights(target: result.target.name, mode: result.mode.rawValue, insights: insights))
         }
@@ -135,7 +138,7 @@ struct ExplainCommand: ParsableCommand {
     /// The loader's time by library for `result`'s target, warm and cold: from
     /// the document where `run --loader` measured it, else, with
     /// `--rerun-command`, measured now, else named as missing.
-    private func printLoaderTable(for result: BenchmarkResult, in document: ResultsDocument) {
+    private func printLoaderTable(for result: BenchmarkResult, in document: ResultsDocument, spawner: Spawner) {
         let stored = document.results.filter { $0.target.name == result.target.name }
         var profiles: [LaunchMode: LoaderProfile] = [:]
         var problems: [String] = []
@@ -151,7 +154,7 @@ struct ExplainCommand: ParsableCommand {
                 continue
             }
             do {
-                let audit = LoaderAudit(library: try LoaderAudit.locateLibrary(), launches: loaderRuns)
+                let audit = LoaderAudit(library: try LoaderAudit.locateLibrary(), launches: loaderRuns, spawner: spawner)
                 profiles[mode] = try audit.profile(result.target, mode: mode)
             } catch {
                 problems.append("\(mode.rawValue): \(error)")

@@ -3,19 +3,22 @@ import Foundation
 import LaunchBenchmark
 
 /// `launchprof profile [--hz N] [--runs N] [--ready PROBE] [--output-dir D] -- CMD ARGS…`:
-/// sampled launches, written as traces, folded stacks, a speedscope profile,
-/// a flame graph and a pprof profile.
+/// sampled launches (`SamplingOptions`, shared with `run --profile`),
+/// written as traces, folded stacks, a speedscope profile, a flame graph
+/// and a pprof profile.
 struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
-        abstract: "Sample the call stacks of one launch and draw where its time goes.",
+        abstract: "Sample the call stacks of a program's launches and draw where their time goes.",
         discussion: """
             Works for any program. On the CPU clock the kernel samples (perf events the launched tree \
             inherits, as perf record does; the stacks are unwound after the launch), from the exec until \
             ready or exit; with --clock wall, --sampler in-process, or where perf events are refused, the \
             program samples itself: LaunchProf programs until launch complete, any other dynamically linked \
             program through liblaunchprof-preload.so in LD_PRELOAD (until exit). \
-            Writes NAME.lptrace (NAME-1.lptrace… with --runs), NAME.folded (flamegraph.pl/inferno), \
+            Samples 10 launches merged into one profile (--runs; the defaults are run --profile's) and \
+            writes into .launchprof/profiles (--output-dir): NAME-1.lptrace… (NAME.lptrace with --runs 1), \
+            NAME.folded (flamegraph.pl/inferno), \
             NAME.speedscope.json (open it at https://www.speedscope.app), NAME.svg (a flame graph; open it \
             in a browser) and NAME.pb.gz (pprof, for go tool pprof, Pyroscope and Parca). With --ready, a program that stays up is stopped with SIGTERM once ready; a \
             LaunchProf program writes its trace at launch complete. Exits with 2 on bad usage, 3 when the \
@@ -23,25 +26,14 @@ struct ProfileCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Samples per second of each thread's CPU time (1-100000).")
-    var hz: UInt32 = RunDefaults.profileRate
+    /// `profile`'s spelling of the sampling flags: `--hz`, `--runs`, `--output-dir`…
+    enum Spelling: SamplingSpelling {
+        static let prefix = ""
+        static let directoryName = "output-dir"
+        static let helpPrefix = ""
+    }
 
-    @Option(
-        help: ArgumentHelp(
-            "What a period counts: cpu (each thread's CPU time) or wall (every thread, running or waiting; each sample marked on or off CPU).",
-            valueName: "clock"),
-        transform: { try SamplingClock(parsing: $0, flag: "--clock") })
-    var clock: SamplingClock = .cpu
-
-    @Option(
-        help: ArgumentHelp(
-            "Who samples the CPU clock: kernel (perf events, nothing runs in the program; the default) or in-process (SIGPROF and libunwind in the program).",
-            valueName: "method"),
-        transform: { try SamplingMethod(parsing: $0, flag: "--sampler") })
-    var sampler: SamplingMethod = .kernel
-
-    @Option(help: "Launches to sample; their samples make one profile (a short launch gives few samples each).")
-    var runs: Int = 1
+    @OptionGroup var sampling: SamplingOptions<Spelling>
 
     @Option(
         help: ArgumentHelp(
@@ -51,9 +43,6 @@ struct ProfileCommand: ParsableCommand {
     var ready: ReadyProbe = .exit
 
     @OptionGroup var timing: LaunchTimingOptions
-
-    @Option(help: "The directory for the output files (created if missing).")
-    var outputDir: String = "."
 
     @Option(help: "The base name of the output files (default: the program's name).")
     var name: String?
@@ -79,8 +68,6 @@ struct ProfileCommand: ParsableCommand {
         if let first = command.first, first == "--help" || first == "-h" { throw CleanExit.helpRequest(self) }
         if command.first == "--" { command.removeFirst() }
         guard !command.isEmpty else { throw ValidationError("give the command to profile after '--', e.g. launchprof profile -- ./app") }
-        _ = try RunOptions.count(Int(hz), flag: "--hz", in: 1...100_000)
-        _ = try RunOptions.count(runs, flag: "--runs", in: 1...1000)
         if let name, name.isEmpty || name.contains("/") {
             throw ValidationError("--name must be a file name without '/', got '\(name)'")
         }
@@ -90,12 +77,9 @@ struct ProfileCommand: ParsableCommand {
         let program = URL(fileURLWithPath: command[0]).lastPathComponent
         let base = name ?? program
         let preload = ProfileRecorder.preloadLibrary(explicit: preloadLibrary, disabled: noPreload)
-        var settings = ProfilingSettings(runs: runs, rate: hz, directory: outputDir)
-        settings.clock = clock
-        settings.method = sampler
+        var settings = sampling.settings
         settings.preloadLibrary = preload.path
         settings.preloadRemedy = noPreload ? nil : "set LAUNCHPROF_PRELOAD_LIBRARY or --preload-library"
-        settings.directoryFlag = "--output-dir"
         settings.output = quiet ? .discard : .inherit
         // Named after its program (the pprof profile's `program` label);
         // its files after `base`.

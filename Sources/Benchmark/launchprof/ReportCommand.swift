@@ -63,8 +63,13 @@ struct ReportCommand: ParsableCommand {
             let baselineDocument = try baseline.map { name throws(BaselineError) in try BaselineStore().load(name) }
             let traces = try ReportTraces.assign(trace, to: document)
             let comparison = baselineDocument.map { document.comparison(against: $0, named: baseline ?? "baseline") }
+            // The run wrote its differential flame graphs; this later
+            // command draws them from those files.
+            let saved = HTMLReport.savedDifferentialFlameGraphs(of: comparison ?? document.comparison)
+            for problem in saved.problems { Output.note("\(problem): named, not drawn", command: "report") }
             report = HTMLReport(
-                document: document, baseline: baselineDocument, comparison: comparison, traces: traces, source: results)
+                document: document, baseline: baselineDocument, comparison: comparison, traces: traces,
+                differentialFlameGraphs: saved.flameGraphs, source: results)
         } catch {
             throw fail("\(error)")
         }

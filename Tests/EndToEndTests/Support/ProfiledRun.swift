@@ -22,15 +22,16 @@ struct ProfiledRun {
         return Double(hits) / Double(max(total, 1))
     }
 
-    /// `launchprof profile --quiet --hz HZ OPTIONS --output-dir TMP --name NAME -- COMMAND`,
-    /// which must succeed; the caller removes `directory`.
+    /// `launchprof profile --quiet --runs 1 --hz HZ OPTIONS --output-dir TMP --name NAME -- COMMAND`
+    /// (one launch: its trace is NAME.lptrace), which must succeed; the caller removes `directory`.
     static func profile(
         _ command: [String], name: String, hz: Int = 1000, options: [String] = [], environment: [String: String] = [:]
     ) throws -> ProfiledRun {
         let directory = Products.temporaryPath("profile")
         let run = try CommandRun.run(
             try Products.path("launchprof"),
-            ["profile", "--quiet", "--hz", String(hz), "--output-dir", directory, "--name", name] + options + ["--"] + command,
+            ["profile", "--quiet", "--runs", "1", "--hz", String(hz), "--output-dir", directory, "--name", name] + options + ["--"]
+                + command,
             environment: environment)
         try #require(run.status == 0, "launchprof profile failed: \(run.standardError)")
         let speedscope =

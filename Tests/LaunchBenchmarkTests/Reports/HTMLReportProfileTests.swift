@@ -57,6 +57,45 @@ import Testing
         #expect(html.contains("Profile files: flame graph <code>prof/sample-app.svg</code>"))
     }
 
+    /// `run --profile --baseline --report`: the differential flame graph is
+    /// written once and drawn from memory; with its file gone before the
+    /// page is made, the page still draws it. A later `report` reads the
+    /// file, and names it when it cannot.
+    @Test func theDifferentialFlameGraphIsDrawnFromMemoryNotReadBack() throws {
+        let directory = Products.temporaryPath("diff-in-memory")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var before = Self.record()
+        before.folded = "\(directory)/before.folded"
+        try "main;work(size: Swift.Int) -> () 8\nmain;memcpy 2\n".write(toFile: before.folded, atomically: true, encoding: .utf8)
+        var current = Self.record()
+        current.folded = "\(directory)/sample-app.folded"  // never written: the profile is in memory
+        let (differences, flameGraphs) = BenchmarkSession.profileDifferences(
+            baseline: [before], current: [current], profiles: ["sample-app": Self.profile()])
+        let difference = try #require(differences.first)
+        let path = try #require(difference.flameGraph)
+        #expect(path == "\(directory)/sample-app-diff.svg")
+        let svg = try #require(flameGraphs["sample-app"])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == svg, "the file holds what is kept in memory")
+        try FileManager.default.removeItem(atPath: path)
+        var comparison = BaselineComparison(
+            baseline: "before", baselineDate: "2026-11-27", baselineToolVersion: "test", warnings: [], changes: [])
+        comparison.profileDifferences = differences
+        var document = ReportFixtures.document()
+        document.profiles = [current]
+        let html = HTMLReport(document: document, comparison: comparison, differentialFlameGraphs: flameGraphs).html()
+        #expect(MarkupInspection.parse(html).error == nil)
+        #expect(html.contains("<figure class=\"flame\"><svg"), "drawn from memory, with its file gone")
+        // A later report: the file is gone, so it is named, with the reason.
+        let saved = HTMLReport.savedDifferentialFlameGraphs(of: comparison)
+        #expect(saved.flameGraphs.isEmpty)
+        #expect(saved.problems == ["differential flame graph '\(path)' of 'sample-app': it does not exist"])
+        let later = HTMLReport(document: document, comparison: comparison, differentialFlameGraphs: saved.flameGraphs).html()
+        #expect(
+            !later.contains("<figure class=\"flame\">")
+                && later.contains("Differential flame graph: <code>\(MarkupText.escape(path))</code>"))
+    }
+
     @Test func widthsAreProportionalToWeight() throws {
         var chart = ProfileChart(target: "sample-app", profile: Self.profile(), id: "p")
         chart.width = 1016  // 1000 px for the frames

@@ -22,6 +22,13 @@ public struct BenchmarkOutcome: Sendable {
     public var profiling: ProfilingOutcome?
     /// Why profiling could not run at all (its directory vanished, …).
     public var profilingError: String?
+    /// Each differential flame graph drawn against the baseline's profile,
+    /// by target: the SVG as written to its file, kept for the HTML report,
+    /// which draws it from here, never reading the file back.
+    package var differentialFlameGraphs: [String: String] = [:]
+    /// The session's spawner, for the Pushgateway push's curl: the
+    /// command's one spawner to the end (nil: an outcome made by hand).
+    package var spawner: Spawner?
     /// Where the baseline was saved, when asked for.
     public var savedBaseline: String?
     /// Why the baseline could not be saved.
@@ -79,11 +86,11 @@ public struct BenchmarkOutcome: Sendable {
     /// Returns the URLs pushed to.
     @discardableResult
     public func write(_ files: ResultsFiles) throws(ResultsWriteError) -> [String] {
-        try files.write(document) { path in
+        try files.write(document, spawner: spawner) { path in
             try HTMLReport(
                 document: document, baseline: baseline?.document,
                 comparison: baseline.map { document.comparison(against: $0.document, named: $0.name) },
-                profiles: profiling?.byTarget ?? [:]
+                profiles: profiling?.byTarget ?? [:], differentialFlameGraphs: differentialFlameGraphs
             ).write(to: path)
         }
     }

@@ -7,7 +7,7 @@ extension BenchmarkSession {
     /// audit library) keeps no profile, and a note says why; the results
     /// are written all the same.
     static func withLoaderProfiles(
-        _ results: [BenchmarkResult], launches: Int, dropCaches: Bool, events: (BenchmarkEvent) -> Void
+        _ results: [BenchmarkResult], launches: Int, dropCaches: Bool, spawner: Spawner, events: (BenchmarkEvent) -> Void
     ) -> [BenchmarkResult] {
         let library: String
         do {
@@ -16,7 +16,7 @@ extension BenchmarkSession {
             events(.note("--loader: \(error)"))
             return results
         }
-        let audit = LoaderAudit(library: library, launches: launches)
+        let audit = LoaderAudit(library: library, launches: launches, spawner: spawner)
         let evictor = try? PageCacheEvictor(dropAllCaches: dropCaches)
         return results.map { result in
             var result = result

@@ -37,6 +37,11 @@ public struct BenchmarkSession: Sendable {
     package var plan: BenchmarkPlan
     /// How it runs and what it is checked against.
     public var settings: BenchmarkSettings
+    /// The session's one spawner, for everything it starts: validation
+    /// resolves each program with it (and it keeps what it resolved), the
+    /// measured runs, the loader's audited launches and the profiled ones go
+    /// through it. Its process starts on first use.
+    let spawner = Spawner()
 
     /// A benchmark of `plan` under `settings`.
     package init(plan: BenchmarkPlan, settings: BenchmarkSettings = BenchmarkSettings()) {
@@ -70,19 +75,10 @@ public struct BenchmarkSession: Sendable {
 
     /// Checks everything that needs no run, so that a typo does not cost a
     /// whole benchmark; returns the baseline, read. Creates the output and
-    /// profile directories.
+    /// profile directories. Each program is resolved with the spawner the
+    /// runs use, which keeps what it resolved: once per benchmark.
     @discardableResult
     public func validate() throws(BenchmarkSessionError) -> (document: ResultsDocument, name: String)? {
-        try validate(resolvingWith: Spawner())
-    }
-
-    /// ``validate()`` with the spawner the runs will use, which keeps the
-    /// programs it resolved: each target is resolved once per benchmark.
-    func validate(
-        resolvingWith spawner: Spawner
-    ) throws(BenchmarkSessionError) -> (
-        document: ResultsDocument, name: String
-    )? {
         guard !plan.targets.isEmpty else { throw .usage("no target to benchmark") }
         if let reference = settings.reference, !plan.targets.contains(where: { $0.name == reference }) {
             throw .usage("--reference '\(reference)' names no target; use a command as written, its --command-name or a target name")
@@ -211,8 +207,7 @@ public struct BenchmarkSession: Sendable {
     }
 
     func run(interrupt: InterruptMonitor, events: (BenchmarkEvent) -> Void) throws(BenchmarkSessionError) -> BenchmarkOutcome {
-        let spawner = Spawner()
-        let baseline = try validate(resolvingWith: spawner)
+        let baseline = try validate()
         var session = self
         if calibrates { session.plan = plan.calibrated() }
         // The X display of desktop programs, for the measured runs and the
@@ -228,7 +223,7 @@ public struct BenchmarkSession: Sendable {
         var measured = try session.measure(spawner: spawner, display: display, interrupt: interrupt, events: events)
         if let launches = settings.loaderLaunches, measured.failure == nil, !measured.interrupted {
             measured.results = Self.withLoaderProfiles(
-                measured.results, launches: launches, dropCaches: settings.dropCaches, events: events)
+                measured.results, launches: launches, dropCaches: settings.dropCaches, spawner: spawner, events: events)
         }
         var document = ResultsDocument.measuredNow(
             commandLine: settings.commandLine, reference: settings.reference, results: measured.results)
@@ -244,6 +239,7 @@ public struct BenchmarkSession: Sendable {
         var outcome = BenchmarkOutcome(
             document: document, measured: document, failure: measured.failure, interrupted: measured.interrupted,
             baseline: baseline)
+        outcome.spawner = spawner
         // Profiled once measuring is done and reported (never while
         // measuring): the results list the profiles and the HTML report
         // draws their flame graphs.
@@ -256,10 +252,11 @@ public struct BenchmarkSession: Sendable {
                 outcome.profiling = profiled
                 if !profiled.profiles.isEmpty { outcome.document.profiles = profiled.records }
                 if let baseline, outcome.document.comparison != nil {
-                    let differences = Self.profileDifferences(
+                    let (differences, flameGraphs) = Self.profileDifferences(
                         baseline: baseline.document.profiles ?? [], current: profiled.records, profiles: profiled.byTarget)
-                    outcome.document.comparison?.profileDifferences = differences
-                    for difference in differences ?? [] {
+                    outcome.document.comparison?.profileDifferences = differences.isEmpty ? nil : differences
+                    outcome.differentialFlameGraphs = flameGraphs
+                    for difference in differences {
                         let lines =
                             difference.summaryLines
                             + (difference.flameGraph.map { ["\(difference.target): differential flame graph \($0)"] } ?? [])
@@ -284,14 +281,16 @@ public struct BenchmarkSession: Sendable {
     }
 
     /// The differential profile of each target profiled on both sides, its
-    /// differential flame graph written beside the current profile's files.
-    /// The baseline's stacks are read from its saved folded file; the
+    /// differential flame graph written beside the current profile's files
+    /// and returned by target (for the HTML report: written once, never read
+    /// back). The baseline's stacks are read from its saved folded file; the
     /// current ones come from the profile in memory (`profiles`, by target),
     /// never read back from the file this session just wrote.
     static func profileDifferences(
         baseline: [ProfileRecord], current: [ProfileRecord], profiles: [String: SymbolizedProfile] = [:]
-    ) -> [ProfileDifference]? {
+    ) -> (differences: [ProfileDifference], flameGraphs: [String: String]) {
         var differences: [ProfileDifference] = []
+        var flameGraphs: [String: String] = [:]
         for record in current {
             guard let old = baseline.first(where: { $0.target == record.target }),
                 let before = try? String(contentsOfFile: old.folded, encoding: .utf8),
@@ -305,9 +304,10 @@ public struct BenchmarkSession: Sendable {
                 before: before, launchesBefore: old.launches, after: after, launchesAfter: record.launches,
                 title: "\(record.target): launch profile against the baseline")
             if (try? AtomicFile.write(svg, to: path)) != nil { difference.flameGraph = path }
+            flameGraphs[record.target] = svg
             differences.append(difference)
         }
-        return differences.isEmpty ? nil : differences
+        return (differences, flameGraphs)
     }
 
     /// `--display virtual`: a private Xvfb for the benchmark, else nil.

@@ -38,12 +38,13 @@ package struct MetricsExport: Sendable, Equatable {
         }
     }
 
-    /// Writes the exposition file, then pushes; returns the URLs pushed to.
+    /// Writes the exposition file, then pushes (through `spawner`, the
+    /// command's; nil: one for the push); returns the URLs pushed to.
     /// Each is done whole or reported, and the push is tried even when the
     /// file cannot be written: the file is written atomically, and a failed
     /// push names the group's URL.
     @discardableResult
-    package func export(_ document: ResultsDocument) throws(ResultsWriteError) -> [String] {
+    package func export(_ document: ResultsDocument, spawner: Spawner? = nil) throws(ResultsWriteError) -> [String] {
         let exposition = PrometheusExposition(labels: labels)
         var failures: [ResultsWriteFailure] = []
         if let file {
@@ -56,7 +57,7 @@ package struct MetricsExport: Sendable, Equatable {
         var pushed: [String] = []
         if let gateway {
             do {
-                pushed = try gateway.push(document, exposition: exposition)
+                pushed = try gateway.push(document, exposition: exposition, spawner: spawner)
             } catch {
                 failures.append(ResultsWriteFailure(output: "--push-gateway", path: gateway.url, reason: "\(error)"))
             }

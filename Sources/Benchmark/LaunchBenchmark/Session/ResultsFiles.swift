@@ -71,8 +71,11 @@ public struct ResultsFiles: Sendable, Equatable {
     }
 
     /// The files in order, `html` writing the HTML report (nil: skipped),
-    /// then the metrics; failures are collected, not stopped at.
-    func write(_ document: ResultsDocument, html writeHTML: ((String) throws -> Void)?) throws(ResultsWriteError) -> [String] {
+    /// then the metrics, pushed through `spawner` (the session's; nil: one
+    /// for the push); failures are collected, not stopped at.
+    func write(
+        _ document: ResultsDocument, spawner: Spawner? = nil, html writeHTML: ((String) throws -> Void)?
+    ) throws(ResultsWriteError) -> [String] {
         var failures: [ResultsWriteFailure] = []
         let exports: [(String, String?, any ResultsExporter)] = [
             ("--export-json", json, JSONExporter()), ("--export-markdown", markdown, MarkdownExporter()),
@@ -95,7 +98,7 @@ public struct ResultsFiles: Sendable, Equatable {
         var pushed: [String] = []
         if let metrics {
             do {
-                pushed = try metrics.export(document)
+                pushed = try metrics.export(document, spawner: spawner)
             } catch {
                 failures += error.failures
             }

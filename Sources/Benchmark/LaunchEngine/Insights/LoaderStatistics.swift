@@ -18,10 +18,10 @@ package struct LoaderStatistics: Sendable, Equatable, Codable {
     package var relativeRelocations: Int
 
     /// Launches `target`'s command once more with LD_DEBUG=statistics (its
-    /// output to files, through the same spawner as every measured run,
-    /// bounded by `timeout`) and parses what the loader said; nil when it
-    /// cannot be started or said nothing (a static program).
-    package static func measure(_ target: LaunchTarget, timeout: Duration = RunDefaults.timeout) -> LoaderStatistics? {
+    /// output to files, through `spawner`, the command's, bounded by
+    /// `timeout`) and parses what the loader said; nil when it cannot be
+    /// started or said nothing (a static program).
+    package static func measure(_ target: LaunchTarget, timeout: Duration = RunDefaults.timeout, spawner: Spawner) -> LoaderStatistics? {
         guard let directory = try? PrivateDirectory.make(prefix: "launchprof-ld-debug") else { return nil }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var run = target
@@ -30,7 +30,7 @@ package struct LoaderStatistics: Sendable, Equatable, Codable {
         run.activation = nil
         let request = RunRequest(
             target: run, timeout: timeout, output: .files(stdout: directory + "/stdout", stderr: directory + "/stderr"))
-        guard (try? Spawner().run(request)) != nil,
+        guard (try? spawner.run(request)) != nil,
             let text = try? String(contentsOfFile: directory + "/stderr", encoding: .utf8)
         else { return nil }
         return parse(text)

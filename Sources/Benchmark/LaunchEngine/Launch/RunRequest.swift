@@ -80,7 +80,7 @@ extension Spawner {
     /// stopped, or times out: everything the run loop saw.
     package func run(_ request: RunRequest, interrupt: InterruptMonitor? = nil) throws(LaunchError) -> ObservedRun {
         if request.counts == .callgrind {
-            let counter = try CallgrindCounter(wrapping: request.target, commandLine: try commandLine(of: request.target))
+            let counter = try CallgrindCounter(wrapping: request.target, commandLine: try Self.commandLine(of: request.target))
             defer { counter.remove() }
             let process = try spawn(counter.target, options: request.spawnOptions, interrupt: interrupt)
             var observed = try RunLoop(process: process, settings: request.settings, interrupt: interrupt).run()

@@ -15,12 +15,16 @@ package struct LoaderAudit: Sendable {
     package var launches: Int
     /// Each launch is killed if not over by then.
     package var timeout: Duration
+    /// The command's spawner, which starts every audited launch.
+    package var spawner: Spawner
 
-    /// An audit of `launches` launches per mode with the audit library at `library`.
-    package init(library: String, launches: Int = 5, timeout: Duration = RunDefaults.timeout) {
+    /// An audit of `launches` launches per mode with the audit library at
+    /// `library`, started through `spawner` (the command's).
+    package init(library: String, launches: Int = 5, timeout: Duration = RunDefaults.timeout, spawner: Spawner) {
         self.library = library
         self.launches = max(1, launches)
         self.timeout = timeout
+        self.spawner = spawner
     }
 
     /// The file's name, and where it is looked for (`CompanionFile`).
@@ -100,7 +104,7 @@ package struct LoaderAudit: Sendable {
         // stopped once ready, long after la_preinit sent its last record.
         let observed: ObservedRun
         do {
-            observed = try Spawner().run(RunRequest(target: run, timeout: timeout))
+            observed = try spawner.run(RunRequest(target: run, timeout: timeout))
         } catch {
             throw .launch(command: command, reason: "\(error)")
         }

@@ -15,7 +15,7 @@ extension LaunchTarget {
             words.append("env")
             for (name, value) in environment.sorted(by: { $0.key < $1.key }) { words.append(quoted("\(name)=\(value)")) }
         }
-        let argv = (try? Spawner().commandLine(of: self)) ?? arguments
+        let argv = (try? Spawner.commandLine(of: self)) ?? arguments
         words += argv.map { TerminalText.sanitized(Spawner.shellQuoted($0).string) }
         return words.joined(separator: " ")
     }

@@ -221,7 +221,7 @@ package struct ProfileRecorder: Sendable {
         }
         let profile: SymbolizedProfile
         do {
-            profile = try Symbolizer().symbolize(launches.map(\.trace), name: base)
+            profile = try Symbolizer(spawner: spawner).symbolize(launches.map(\.trace), name: base)
         } catch {
             throw .symbolize(error)
         }

@@ -7,6 +7,8 @@ import LaunchAnalysis
 struct SourceLineLookup {
     var tool: String
     var timeout: Duration
+    /// The command's spawner, which runs the tool.
+    var spawner: Spawner
 
     /// Why a module's addresses got no source lines.
     enum Failure: Error, CustomStringConvertible {
@@ -36,7 +38,7 @@ struct SourceLineLookup {
         do {
             run = try ToolProcess.run(
                 tool, arguments: ["--obj=\(module)", "--output-style=JSON", "--inlines", "--no-demangle"],
-                input: Data(input.utf8), timeout: timeout)
+                input: Data(input.utf8), timeout: timeout, spawner: spawner)
         } catch {
             throw .cannotRun(error)
         }

@@ -17,11 +17,16 @@ package struct Symbolizer: Sendable {
     package var lineTool: SourceLineTool
     /// How long llvm-symbolizer may take over one module before it is stopped.
     package var lineTimeout: Duration
+    /// What runs llvm-symbolizer: the command's spawner (`profile`'s is its
+    /// recorder's). It starts its process only when the tool first runs.
+    package var spawner: Spawner
 
-    /// A symbolizer that finds source lines with `lineTool`, each call within `lineTimeout`.
-    package init(lineTool: SourceLineTool = .locate(), lineTimeout: Duration = RunDefaults.timeout) {
+    /// A symbolizer that finds source lines with `lineTool`, each call within
+    /// `lineTimeout`, run through `spawner`.
+    package init(lineTool: SourceLineTool = .locate(), lineTimeout: Duration = RunDefaults.timeout, spawner: Spawner = Spawner()) {
         self.lineTool = lineTool
         self.lineTimeout = lineTimeout
+        self.spawner = spawner
     }
 
     /// Why a trace cannot be profiled.
@@ -143,7 +148,7 @@ package struct Symbolizer: Sendable {
         case .notFound:
             return ([:], !Self.addressesWithDebugInfo(in: samplings, tables: &tables).isEmpty)
         case .tool(let path):
-            let lookup = SourceLineLookup(tool: path, timeout: lineTimeout)
+            let lookup = SourceLineLookup(tool: path, timeout: lineTimeout, spawner: spawner)
             var frames: [String: [UInt64: [SourceFrame]]] = [:]
             for (module, addresses) in Self.addressesWithDebugInfo(in: samplings, tables: &tables).sorted(by: { $0.key < $1.key }) {
                 do {

@@ -25,12 +25,14 @@ package struct ToolProcess {
     package var interrupted = false
 
     /// Runs `executable` with `arguments`, `input` as its standard input and
-    /// the harness's environment, for at most `timeout`, through the same
-    /// spawner as every measured process; in `workingDirectory` (nil: the
-    /// harness's own), stopped by `interrupt` when it fires.
+    /// the harness's environment, for at most `timeout`, through `spawner`,
+    /// the command's (the one its measured processes go through; a command
+    /// that passes none gets a spawner, and its process, for this tool
+    /// alone); in `workingDirectory` (nil: the harness's own), stopped by
+    /// `interrupt` when it fires.
     package static func run(
         _ executable: String, arguments: [String], input: Data, timeout: Duration, workingDirectory: String? = nil,
-        interrupt: InterruptMonitor? = nil
+        interrupt: InterruptMonitor? = nil, spawner: Spawner = Spawner()
     ) throws(LaunchError) -> ToolProcess {
         let directory: String
         do {
@@ -43,7 +45,7 @@ package struct ToolProcess {
         guard FileManager.default.createFile(atPath: inputPath, contents: input) else {
             throw .system(SystemCallError(call: "write", subject: inputPath, errno: errno), program: executable)
         }
-        let observed = try Spawner().run(
+        let observed = try spawner.run(
             RunRequest(
                 target: LaunchTarget(name: executable, arguments: [executable] + arguments, workingDirectory: workingDirectory),
                 timeout: timeout, output: .files(stdout: outputPath, stderr: errorPath), input: inputPath),

@@ -44,7 +44,7 @@ package struct Spawner: Sendable {
     package func spawn(
         _ target: LaunchTarget, options: SpawnOptions = SpawnOptions(), interrupt: InterruptMonitor? = nil
     ) throws(LaunchError) -> LaunchedProcess {
-        let arguments = try commandLine(of: target)
+        let arguments = try Self.commandLine(of: target)
         let program = try resolve(arguments[0], for: target)
         try Self.checkEnvironment(of: target)
         if case .port(let number) = target.ready {
@@ -98,7 +98,7 @@ package struct Spawner: Sendable {
     /// The file `target` would execute; throws the error a spawn would, so a
     /// missing or non-executable program is reported before any run.
     package func resolveProgram(of target: LaunchTarget) throws(LaunchError) -> String {
-        try resolve(try commandLine(of: target)[0], for: target)
+        try resolve(try Self.commandLine(of: target)[0], for: target)
     }
 
     /// `name` (argv[0]) as the file to execute, resolved once per spawner:
@@ -115,7 +115,8 @@ package struct Spawner: Sendable {
     /// argv as executed: the target's own, or `/bin/sh -c SCRIPT` for
     /// `--shell`: one string is the script as written; several words are
     /// each quoted, so `--shell -- printf '%s\n' "a b"` runs what it says.
-    func commandLine(of target: LaunchTarget) throws(LaunchError) -> [ByteString] {
+    /// A function of the target alone: showing a command needs no spawner.
+    static func commandLine(of target: LaunchTarget) throws(LaunchError) -> [ByteString] {
         guard let first = target.arguments.first, !first.isEmpty else { throw .emptyCommand(target: target.name) }
         for (index, argument) in target.arguments.enumerated() {
             if let offset = argument.firstNUL { throw .nulByte(target: target.name, in: "argument \(index)", offset: offset) }

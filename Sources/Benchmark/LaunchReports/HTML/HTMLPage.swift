@@ -150,8 +150,8 @@ struct HTMLPage {
     }
 
     /// The differential profile against the baseline: the functions that
-    /// changed most and the differential flame graph, drawn here when its
-    /// file can be read.
+    /// changed most and the differential flame graph, drawn here when the
+    /// report was given it (else its file is named).
     private func differentialProfile(_ difference: ProfileDifference) -> String {
         var text = "<h3>Against the baseline's profile</h3>\n<ul>"
         for function in difference.functions.prefix(5) {
@@ -161,10 +161,10 @@ struct HTMLPage {
                 + "\(HumanUnits.fixed(function.totalAfter, decimals: 1)) samples per launch</li>"
         }
         text += "</ul>"
-        if let path = difference.flameGraph, let svg = try? String(contentsOfFile: path, encoding: .utf8),
-            let start = svg.range(of: "<svg")
-        {
+        if let svg = report.differentialFlameGraphs[difference.target], let start = svg.range(of: "<svg") {
             text += "\n<figure class=\"flame\">\(svg[start.lowerBound...])</figure>"
+        } else if let path = difference.flameGraph {
+            text += "\n<p class=\"files\">Differential flame graph: <code>\(escape(path))</code></p>"
         }
         return text
     }

@@ -22,6 +22,10 @@ package struct HTMLReport: Sendable {
     /// Launch profiles by target name (`run --profile`); each adds a flame
     /// graph after that target's distributions.
     package var profiles: [String: SymbolizedProfile]
+    /// Differential flame graphs against the baseline's profile, by target
+    /// (SVG documents): the session's, in memory, or those a later `report`
+    /// read from the files the results name (`savedDifferentialFlameGraphs`).
+    package var differentialFlameGraphs: [String: String]
     /// Where the results came from, for the footer ("results.json").
     package var source: String?
     /// The changes against the baseline the report shows (see `init`).
@@ -33,12 +37,14 @@ package struct HTMLReport: Sendable {
     /// results hold. A `baseline`'s runs are drawn beside the current ones.
     package init(
         document: ResultsDocument, baseline: ResultsDocument? = nil, comparison: BaselineComparison? = nil,
-        traces: [String: Trace] = [:], profiles: [String: SymbolizedProfile] = [:], source: String? = nil
+        traces: [String: Trace] = [:], profiles: [String: SymbolizedProfile] = [:],
+        differentialFlameGraphs: [String: String] = [:], source: String? = nil
     ) {
         self.document = document
         self.baseline = baseline
         self.traces = traces
         self.profiles = profiles
+        self.differentialFlameGraphs = differentialFlameGraphs
         self.source = source
         self.comparison = comparison ?? document.comparison
     }

@@ -29,9 +29,13 @@ package enum PrometheusHistory {
         }
         let metrics = Self.metrics
         let names = metrics.keys.sorted().joined(separator: "|")
+        // One spawner for both queries' curl: the command's.
+        let spawner = Spawner()
         let medians = try query(
-            server: server, "last_over_time({__name__=~\"\(names)\",quantile=\"0.5\"}[\(range)])", timeout: timeout)
-        let times = try query(server: server, "last_over_time(launchprof_last_run_timestamp_seconds[\(range)])", timeout: timeout)
+            server: server, "last_over_time({__name__=~\"\(names)\",quantile=\"0.5\"}[\(range)])", timeout: timeout,
+            spawner: spawner)
+        let times = try query(
+            server: server, "last_over_time(launchprof_last_run_timestamp_seconds[\(range)])", timeout: timeout, spawner: spawner)
         // When each run (its labels but the metric's name) was measured.
         var measured: [String: Double] = [:]
         for sample in times { measured[identity(sample.labels)] = sample.value }
@@ -89,7 +93,7 @@ package enum PrometheusHistory {
             .map { "\($0.key)=\($0.value)" }.joined(separator: "\u{0}")
     }
 
-    static func query(server: String, _ promql: String, timeout: Duration) throws(HistoryError) -> [Sample] {
+    static func query(server: String, _ promql: String, timeout: Duration, spawner: Spawner) throws(HistoryError) -> [Sample] {
         let url = server.hasSuffix("/") ? server + "api/v1/query" : server + "/api/v1/query"
         let arguments = [
             "--silent", "--show-error", "--fail-with-body", "--max-time", String(Int(timeout.seconds.rounded(.up))),
@@ -97,7 +101,7 @@ package enum PrometheusHistory {
         ]
         let tool: ToolProcess
         do {
-            tool = try ToolProcess.run("curl", arguments: arguments, input: Data(), timeout: timeout + .seconds(5))
+            tool = try ToolProcess.run("curl", arguments: arguments, input: Data(), timeout: timeout + .seconds(5), spawner: spawner)
         } catch {
             throw .prometheus(url: server, reason: "cannot run curl: \(error)")
         }

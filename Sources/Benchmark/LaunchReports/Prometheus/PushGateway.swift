@@ -36,21 +36,25 @@ package struct PushGateway: Sendable, Equatable {
             + "/mode/\(mode.rawValue)/machine@base64/\(Self.base64URL(machine))"
     }
 
-    /// Pushes every target and mode of `document` as its own group; returns
-    /// the URLs pushed to. Stops at the first push that fails.
+    /// Pushes every target and mode of `document` as its own group, curl
+    /// started through `spawner` (the command's; nil: one for the push);
+    /// returns the URLs pushed to. Stops at the first push that fails.
     @discardableResult
-    package func push(_ document: ResultsDocument, exposition: PrometheusExposition) throws(PushError) -> [String] {
+    package func push(
+        _ document: ResultsDocument, exposition: PrometheusExposition, spawner: Spawner? = nil
+    ) throws(PushError) -> [String] {
+        let spawner = spawner ?? Spawner()
         let machine = exposition.labels["machine"] ?? document.machine.hostname
         var pushed: [String] = []
         for group in exposition.groups(document) {
             let target = groupURL(target: group.target, mode: group.mode, machine: machine)
-            try put(Data(group.text.utf8), to: target)
+            try put(Data(group.text.utf8), to: target, spawner: spawner)
             pushed.append(target)
         }
         return pushed
     }
 
-    func put(_ body: Data, to target: String) throws(PushError) {
+    func put(_ body: Data, to target: String, spawner: Spawner) throws(PushError) {
         let arguments = [
             "--silent", "--show-error", "--fail-with-body", "--max-time", String(Int(timeout.seconds.rounded(.up))),
             "--request", "PUT", "--header", "Content-Type: text/plain; version=0.0.4; charset=utf-8",
@@ -58,7 +62,7 @@ package struct PushGateway: Sendable, Equatable {
         ]
         let tool: ToolProcess
         do {
-            tool = try ToolProcess.run("curl", arguments: arguments, input: body, timeout: timeout + .seconds(5))
+            tool = try ToolProcess.run("curl", arguments: arguments, input: body, timeout: timeout + .seconds(5), spawner: spawner)
         } catch {
             throw .curl(url: target, reason: "\(error)")
         }

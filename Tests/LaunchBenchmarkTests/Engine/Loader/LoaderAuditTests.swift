@@ -26,7 +26,7 @@ struct LoaderAuditTests {
     func slowConstructorIsTop() throws {
         let scratch = try ScratchDirectory()
         let pair = try LibraryPair.build(in: scratch.path, library: Self.slowLibrary)
-        let audit = LoaderAudit(library: try LoaderAudit.locateLibrary(), launches: 3)
+        let audit = LoaderAudit(library: try LoaderAudit.locateLibrary(), launches: 3, spawner: Spawner())
         for mode in [LaunchMode.warm, .cold] {
             let profile = try audit.profile(LaunchTarget(name: "after", arguments: [ByteString(pair.after)]), mode: mode)
             let top = try #require(profile.libraries.first)
@@ -81,7 +81,7 @@ struct LoaderAuditTests {
 
     @Test("a static program loads no audit library: a sentence, not a hang or a trap")
     func staticProgramIsRefused() throws {
-        let audit = LoaderAudit(library: try LoaderAudit.locateLibrary(), launches: 1)
+        let audit = LoaderAudit(library: try LoaderAudit.locateLibrary(), launches: 1, spawner: Spawner())
         let target = LaunchTarget(name: "c", arguments: [ByteString(try Products.path("lp-hello-c"))])
         #expect {
             _ = try audit.profile(target, mode: .warm)
