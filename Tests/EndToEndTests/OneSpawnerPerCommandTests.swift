@@ -59,4 +59,27 @@ struct OneSpawnerPerCommandTests {
             in: directory, status: 2)
         #expect(push == 1, "run --push-gateway started \(push) spawners")
     }
+
+    /// `gate --base REV --build`: git, the two builds, every measured run
+    /// and the Why's traced runs and audited launches, through one spawner
+    /// (before, each git command and each build started one, and the gate
+    /// another).
+    @Test func aGateOfRevisionsStartsOneSpawner() throws {
+        let scratch = try ScratchDirectory()
+        let repository = scratch.file("repo")
+        try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
+        try RevisionGateTests.git(["init", "--quiet", "--initial-branch=main"], in: repository)
+        for rounds in [1_000_000, 20_000_000] {
+            let source = spinProgram.replacingOccurrences(of: "long rounds = text ? atol(text) : 0;", with: "long rounds = \(rounds);")
+            try source.write(toFile: repository + "/app.c", atomically: true, encoding: .utf8)
+            try RevisionGateTests.git(["add", "app.c"], in: repository)
+            try RevisionGateTests.git(["commit", "--quiet", "-m", "\(rounds) rounds"], in: repository)
+        }
+        let starts = try spawnerStarts(
+            [
+                "gate", "--base", "HEAD~1", "--build", "mkdir -p out && cc -O1 -o out/app app.c", "--threshold", "10",
+                "--max-time", "60", "--cache-dir", scratch.file("builds"), "--", "out/app",
+            ], in: repository, status: 1)
+        #expect(starts == 1, "gate --base started \(starts) spawners")
+    }
 }

@@ -41,6 +41,7 @@ struct GateCommand: ParsableCommand {
         let ready = try options.measuring.probe()
         var base: LaunchTarget
         var head: LaunchTarget
+        var spawner: Spawner?
         if let baseCommand = options.baseCommand {
             let words: [String]
             do {
@@ -54,11 +55,12 @@ struct GateCommand: ParsableCommand {
             base = LaunchTarget(name: "base", arguments: words, environment: environment, ready: ready)
             head = LaunchTarget(name: "head", arguments: command, environment: environment, ready: ready)
         } else {
-            (base, head) = try revisionTargets(environment: environment, ready: ready)
+            (base, head, spawner) = try revisionTargets(environment: environment, ready: ready)
         }
         base.activation = activation
         head.activation = activation
-        let session = GateSession(base: base, head: head, settings: settings)
+        var session = GateSession(base: base, head: head, settings: settings)
+        session.spawner = spawner
         let line = ProgressLine()
         let document: GateDocument
         do {
@@ -81,8 +83,11 @@ struct GateCommand: ParsableCommand {
     }
 
     /// `--base REV [--head REV] --build`: each revision built in its
-    /// worktree, the program taken inside it.
-    private func revisionTargets(environment: [String: String], ready: ReadyProbe) throws -> (LaunchTarget, LaunchTarget) {
+    /// worktree, the program taken inside it; and the spawner that built
+    /// them, for the gate to measure through.
+    private func revisionTargets(
+        environment: [String: String], ready: ReadyProbe
+    ) throws -> (LaunchTarget, LaunchTarget, Spawner) {
         guard let baseRevision = options.base, let buildCommand = options.build else {
             throw Output.fail("--base REV needs --build 'COMMAND'", status: .usage)
         }
@@ -107,7 +112,7 @@ struct GateCommand: ParsableCommand {
                     LaunchTarget(
                         name: name, arguments: arguments, environment: environment, workingDirectory: built.directory, ready: ready))
             }
-            return (targets[0], targets[1])
+            return (targets[0], targets[1], builds.spawner)
         } catch {
             throw Output.fail(error.description, status: error.status)
         }

@@ -29,7 +29,7 @@ struct BisectRange: Sendable {
             throw BisectError(
                 status: .usage, message: "--good '\(goodRevision)' and --bad '\(badRevision)' are the same commit (\(goodHash.prefix(12)))")
         }
-        let ancestor = try Self.git(["merge-base", "--is-ancestor", goodHash, badHash], in: repository)
+        let ancestor = try Self.git(["merge-base", "--is-ancestor", goodHash, badHash], in: repository, spawner: builds.spawner)
         guard ancestor.status == 0 else {
             throw BisectError(
                 status: .usage,
@@ -42,8 +42,9 @@ struct BisectRange: Sendable {
         // The first-parent chain, kept to the commits that descend from
         // good: when good came in by a merge, the chain starts at that merge
         // (git 2.39's log lists nothing for both flags at once then).
-        let listed = try Self.git(["log", "--first-parent", "--reverse", format, "\(goodHash)..\(badHash)"], in: repository)
-        let descendants = try Self.git(["rev-list", "--ancestry-path", "\(goodHash)..\(badHash)"], in: repository)
+        let listed = try Self.git(
+            ["log", "--first-parent", "--reverse", format, "\(goodHash)..\(badHash)"], in: repository, spawner: builds.spawner)
+        let descendants = try Self.git(["rev-list", "--ancestry-path", "\(goodHash)..\(badHash)"], in: repository, spawner: builds.spawner)
         guard listed.status == 0, descendants.status == 0 else {
             throw BisectError(
                 status: .usage,
@@ -61,7 +62,7 @@ struct BisectRange: Sendable {
                 status: .usage, message: "\(commits.count) commits from '\(goodRevision)' to '\(badRevision)': more than \(Self.most)")
         }
         bad = last
-        let shown = try Self.git(["log", "-1", format, goodHash], in: repository)
+        let shown = try Self.git(["log", "-1", format, goodHash], in: repository, spawner: builds.spawner)
         good = shown.lines.first.flatMap(Self.commit) ?? BisectCommit(hash: goodHash, subject: "", date: "")
     }
 
@@ -72,9 +73,9 @@ struct BisectRange: Sendable {
         return BisectCommit(hash: fields[0], subject: fields[1], date: fields[2])
     }
 
-    static func git(_ arguments: [String], in repository: String) throws(BisectError) -> RevisionBuilds.GitResult {
+    static func git(_ arguments: [String], in repository: String, spawner: Spawner) throws(BisectError) -> RevisionBuilds.GitResult {
         do {
-            return try RevisionBuilds.git(arguments, in: repository)
+            return try RevisionBuilds.git(arguments, in: repository, spawner: spawner)
         } catch {
             throw BisectError(status: .usage, message: error.description)
         }

@@ -116,6 +116,7 @@ struct BisectRun {
         var gate = GateSession(
             base: target(baseBuild, name: "base"), head: target(headBuild, name: "head"), settings: session.settings)
         gate.interrupt = interrupt
+        gate.spawner = builds.spawner
         do {
             gates[number]?.why = try gate.explain(document)
         } catch {
@@ -173,6 +174,7 @@ struct BisectRun {
         }
         var gate = GateSession(base: target(baseBuild, name: "base"), head: target(headBuild, name: "head"), settings: settings)
         gate.interrupt = interrupt
+        gate.spawner = builds.spawner
         let document: GateDocument
         do {
             document = try gate.runSynchronously()

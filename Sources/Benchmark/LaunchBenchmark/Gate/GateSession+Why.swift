@@ -56,7 +56,8 @@ extension GateSession {
         if !isStatic, !interrupt.isInterrupted {
             do {
                 let audit = LoaderAudit(
-                    library: try LoaderAudit.locateLibrary(), launches: Self.auditedLaunches, timeout: settings.timeout)
+                    library: try LoaderAudit.locateLibrary(), launches: Self.auditedLaunches, timeout: settings.timeout,
+                    spawner: spawner)
                 baseline.loader = try audit.profile(base, mode: settings.mode, evictor: coldCache)
                 current.loader = try audit.profile(head, mode: settings.mode, evictor: coldCache)
                 audited = Self.auditedLaunches

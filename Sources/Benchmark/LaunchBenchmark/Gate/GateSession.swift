@@ -22,6 +22,9 @@ public struct GateSession: Sendable {
     /// A monitor the caller owns and keeps (a bisect, across its gates);
     /// nil: the gate makes its own, catching signals as `settings` says.
     package var interrupt: InterruptMonitor?
+    /// The command's spawner (a gate of revisions: the one that built
+    /// them); nil: the gate makes its own.
+    package var spawner: Spawner?
 
     /// A gate of `head` against `base`.
     public init(base: LaunchTarget, head: LaunchTarget, settings: GateSettings = GateSettings()) {
@@ -103,7 +106,8 @@ public struct GateSession: Sendable {
 
     /// Runs `body` with what measuring needs, made once for the command:
     /// the targets checked and their programs found, the CPUs pinned
-    /// (`--affinity`, undone after), one `Spawner`, the interrupt monitor,
+    /// (`--affinity`, undone after), one `Spawner` (the command's, when it
+    /// has one), the interrupt monitor,
     /// and the page-cache evictor in cold mode.
     private func measuring<T>(
         _ body: (Spawner, InterruptMonitor, PageCacheEvictor?) -> T
@@ -128,7 +132,7 @@ public struct GateSession: Sendable {
             }
         }
         defer { try? restore?.restore() }
-        let spawner = Spawner()
+        let spawner = self.spawner ?? Spawner()
         for target in [base, head] {
             do {
                 _ = try spawner.resolveProgram(of: target)

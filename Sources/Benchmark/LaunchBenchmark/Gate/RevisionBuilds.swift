@@ -29,13 +29,18 @@ public struct RevisionBuilds: Sendable {
     public var buildTimeout: Duration = .seconds(3600)
     /// Stops a build when it fires (the worktree is then removed).
     package var interrupt: InterruptMonitor?
+    /// Runs git and the builds; the command's gates measure through it too
+    /// (one spawner per command).
+    package let spawner: Spawner
 
     /// The builds of the repository `directory` is in, with `buildCommand`;
     /// `cacheDirectory` nil: the repository's git directory's `launchprof/builds`.
     public init(
         in directory: String, buildCommand: String, cacheDirectory: String? = nil
     ) throws(RevisionBuildError) {
-        let top = try Self.git(["rev-parse", "--show-toplevel"], in: directory)
+        let spawner = Spawner()
+        self.spawner = spawner
+        let top = try Self.git(["rev-parse", "--show-toplevel"], in: directory, spawner: spawner)
         guard top.status == 0, let repository = top.lines.first else {
             throw .notARepository(directory: directory, message: top.errorSummary)
         }
@@ -44,7 +49,8 @@ public struct RevisionBuilds: Sendable {
         if let cacheDirectory {
             self.cacheDirectory = cacheDirectory
         } else {
-            let common = try Self.git(["rev-parse", "--path-format=absolute", "--git-common-dir"], in: repository)
+            let common = try Self.git(
+                ["rev-parse", "--path-format=absolute", "--git-common-dir"], in: repository, spawner: spawner)
             guard common.status == 0, let gitDirectory = common.lines.first else {
                 throw .git(step: "rev-parse --git-common-dir", message: common.errorSummary)
             }
@@ -54,7 +60,8 @@ public struct RevisionBuilds: Sendable {
 
     /// The commit `revision` names.
     public func commit(of revision: String) throws(RevisionBuildError) -> String {
-        let parsed = try Self.git(["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"], in: repository)
+        let parsed = try Self.git(
+            ["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"], in: repository, spawner: spawner)
         guard parsed.status == 0, let commit = parsed.lines.first, commit.count >= 40 else {
             throw .unknownRevision(revision, message: parsed.errorSummary.isEmpty ? "no such commit" : parsed.errorSummary)
         }
@@ -97,7 +104,7 @@ public struct RevisionBuilds: Sendable {
         unlink(marker)
         removeWorktree(directory)
         note("checking out \(revision) (\(commit.prefix(12))) in \(directory)")
-        let added = try Self.git(["worktree", "add", "--detach", "--quiet", directory, commit], in: repository)
+        let added = try Self.git(["worktree", "add", "--detach", "--quiet", directory, commit], in: repository, spawner: spawner)
         guard added.status == 0 else {
             removeWorktree(directory)
             throw .git(step: "worktree add \(directory)", message: added.errorSummary)
@@ -107,7 +114,7 @@ public struct RevisionBuilds: Sendable {
         do {
             built = try ToolProcess.run(
                 "/bin/sh", arguments: ["-c", buildCommand], input: Data(), timeout: buildTimeout, workingDirectory: directory,
-                interrupt: interrupt)
+                interrupt: interrupt, spawner: spawner)
         } catch {
             removeWorktree(directory)
             throw .buildFailed(revision: revision, commit: commit, status: "\(error)", log: log, lastLines: [])
@@ -141,10 +148,10 @@ public struct RevisionBuilds: Sendable {
     /// Removes a worktree, registered or not, and git's record of it.
     public func removeWorktree(_ directory: String) {
         if access(directory, F_OK) == 0 {
-            _ = try? Self.git(["worktree", "remove", "--force", "--force", directory], in: repository)
+            _ = try? Self.git(["worktree", "remove", "--force", "--force", directory], in: repository, spawner: spawner)
             try? FileManager.default.removeItem(atPath: directory)
         }
-        _ = try? Self.git(["worktree", "prune"], in: repository)
+        _ = try? Self.git(["worktree", "prune"], in: repository, spawner: spawner)
     }
 
     /// What a git command printed and how it ended.
@@ -154,10 +161,11 @@ public struct RevisionBuilds: Sendable {
         var errorSummary: String
     }
 
-    static func git(_ arguments: [String], in directory: String) throws(RevisionBuildError) -> GitResult {
+    static func git(_ arguments: [String], in directory: String, spawner: Spawner) throws(RevisionBuildError) -> GitResult {
         let run: ToolProcess
         do {
-            run = try ToolProcess.run("git", arguments: ["-C", directory] + arguments, input: Data(), timeout: .seconds(300))
+            run = try ToolProcess.run(
+                "git", arguments: ["-C", directory] + arguments, input: Data(), timeout: .seconds(300), spawner: spawner)
         } catch {
             throw .git(step: arguments.first ?? "", message: "\(error)")
         }
