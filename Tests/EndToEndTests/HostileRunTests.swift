@@ -72,7 +72,8 @@ struct HostileRunTests {
         let launchprof = try Products.path("launchprof")
         // A copy of yes under a name of its own, so only this test's is looked for.
         let yes = Products.temporaryPath("yes")
-        try FileManager.default.copyItem(atPath: "/usr/bin/yes", toPath: yes)
+        // Through a close-on-exec descriptor (ExecutableFile: ETXTBSY otherwise).
+        try ExecutableFile.write(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/bin/yes"))), to: yes)
         defer { unlink(yes) }
         // head exits after one line; the target keeps printing.
         let run = try CommandRun.run(

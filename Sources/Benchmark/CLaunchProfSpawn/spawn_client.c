@@ -29,6 +29,12 @@ pid_t lp_spawn_start(const char *path, int *control) {
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     // stderr stays launchprof's: the spawner reports only what makes it quit.
     posix_spawn_file_actions_adddup2(&actions, ends[1], LP_SPAWN_CONTROL_FD);
+    // Nothing else of launchprof's: a descriptor its process left
+    // inheritable (a pipe a library user reads until EOF, one of the many a
+    // test suite opens at once) would stay open in the spawner for its whole
+    // life, and its reader would never see EOF. The suite hung so: an
+    // lp-spawn held 1,000 of the test process's pipes. (glibc 2.34+.)
+    posix_spawn_file_actions_addclosefrom_np(&actions, LP_SPAWN_CONTROL_FD + 1);
     sigset_t empty;
     sigemptyset(&empty);
     posix_spawnattr_setsigmask(&attributes, &empty);

@@ -198,7 +198,11 @@ struct HostileSpawnTests {
             return
         }
         let program = directory + "/traced"
-        try FileManager.default.copyItem(atPath: try Products.path("lp-hello-traced"), toPath: program)
+        // Copied through a close-on-exec descriptor: FileManager's copy left
+        // its descriptor inheritable, a child another test forked meanwhile
+        // kept it open, and runuser's exec failed with ETXTBSY (env: 126).
+        let binary = try Data(contentsOf: URL(fileURLWithPath: try Products.path("lp-hello-traced")))
+        try ExecutableFile.write(bytes: Array(binary), to: program)
         chmod(program, 0o4755)  // setuid root
         let trace = directory + "/chosen-by-caller.lptrace"
         let status = try CommandRun.run(
