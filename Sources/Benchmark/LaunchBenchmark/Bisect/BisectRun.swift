@@ -112,7 +112,7 @@ struct BisectRun {
         else { return }
         let step = steps[number - 1]
         guard let baseBuild = built[step.base.hash], let headBuild = built[step.head.hash] else { return }
-        note("the Why: \(step.head.hash.prefix(12)) against \(step.base.hash.prefix(12)), traced runs of both")
+        note("the Why: \(step.head.hash.prefix(12)) against \(step.base.hash.prefix(12)), more runs of both")
         var gate = GateSession(
             base: target(baseBuild, name: "base"), head: target(headBuild, name: "head"), settings: session.settings)
         gate.interrupt = interrupt

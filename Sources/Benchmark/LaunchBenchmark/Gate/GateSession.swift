@@ -107,8 +107,8 @@ public struct GateSession: Sendable {
     /// Runs `body` with what measuring needs, made once for the command:
     /// the targets checked and their programs found, the CPUs pinned
     /// (`--affinity`, undone after), one `Spawner` (the command's, when it
-    /// has one), the interrupt monitor,
-    /// and the page-cache evictor in cold mode.
+    /// has one), the interrupt monitor, and the page-cache evictor in cold
+    /// mode.
     private func measuring<T>(
         _ body: (Spawner, InterruptMonitor, PageCacheEvictor?) -> T
     ) throws(BenchmarkSessionError) -> T {
