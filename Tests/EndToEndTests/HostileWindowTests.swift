@@ -364,4 +364,113 @@ struct HostileWindowTests {
             run.standardError.contains("belongs to pid \(instance.processIdentifier) (foreign-window)"), "\(run.standardError)")
         #expect(run.standardError.contains("not the launched process"), "\(run.standardError)")
     }
+
+    // MARK: - 7. A window id another client left
+
+    /// `foreign FIFO FILE`: waits for a byte on FIFO, maps a window, writes
+    /// its id to FILE and leaves (the window is destroyed, its id free).
+    /// `program FIFO FILE`: asks the foreign client for its window, then
+    /// connects until the server gives it the id range that client left,
+    /// and 300 ms later maps its own window, of the same id.
+    static let reuseProgram = """
+        #include <fcntl.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+        #include <unistd.h>
+        #include <xcb/xcb.h>
+        static xcb_window_t open_window(xcb_connection_t *c, const char *title) {
+            xcb_screen_t *s = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
+            xcb_window_t w = xcb_generate_id(c);
+            uint32_t values[] = {s->white_pixel};
+            xcb_create_window(c, XCB_COPY_FROM_PARENT, w, s->root, 0, 0, 300, 200, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,
+                              s->root_visual, XCB_CW_BACK_PIXEL, values);
+            xcb_change_property(c, XCB_PROP_MODE_REPLACE, w, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8, strlen(title), title);
+            xcb_map_window(c, w);
+            free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL));
+            return w;
+        }
+        int main(int argc, char **argv) {
+            if (argc < 4) return 64;
+            char path[4096];
+            snprintf(path, sizeof path, "%s.tmp", argv[3]);
+            if (strcmp(argv[1], "foreign") == 0) {
+                char byte;
+                int fd = open(argv[2], O_RDONLY);
+                if (fd < 0 || read(fd, &byte, 1) != 1) return 3;
+                xcb_connection_t *c = xcb_connect(NULL, NULL);
+                if (xcb_connection_has_error(c)) return 2;
+                xcb_window_t w = open_window(c, "theirs");
+                FILE *f = fopen(path, "w");
+                if (f == NULL || fprintf(f, "%u\\n", w) < 0 || fclose(f) != 0 || rename(path, argv[3]) != 0) return 5;
+                xcb_disconnect(c);
+                return 0;
+            }
+            int fd = open(argv[2], O_WRONLY);
+            if (fd < 0 || write(fd, "x", 1) != 1) return 3;
+            close(fd);
+            unsigned theirs = 0;
+            for (int i = 0; i < 6000 && theirs == 0; i++) {
+                FILE *f = fopen(argv[3], "r");
+                if (f == NULL || fscanf(f, "%u", &theirs) != 1) usleep(10000);
+                if (f) fclose(f);
+            }
+            if (theirs == 0) return 4;
+            for (int i = 0; i < 6000; i++) {
+                xcb_connection_t *c = xcb_connect(NULL, NULL);
+                if (xcb_connection_has_error(c)) return 2;
+                const xcb_setup_t *setup = xcb_get_setup(c);
+                if ((theirs & ~setup->resource_id_mask) == setup->resource_id_base) {
+                    usleep(300000);
+                    if (open_window(c, "mine") != theirs) return 6;
+                    pause();
+                }
+                xcb_disconnect(c);
+                usleep(10000);
+            }
+            return 7;
+        }
+        """
+
+    @Test(
+        "a window id another client left, taken by the program's own window: judged again, ready at the program's map, not the other's"
+    )
+    func reusedWindowIdIsJudgedAgain() throws {
+        // X gives a client that connects the id range of one that left, so
+        // a run's program often makes the very window id the previous run's
+        // program had, and a late event about the old window is asked about
+        // once the id is the new one's. Here within one run, every step on
+        // a scripted event: a client outside the run maps a window and
+        // leaves; the program connects until it has that client's id range
+        // and maps a window of the same id 300 ms later.
+        let scratch = try ScratchDirectory()
+        let program = try scratch.compile("reuse", Self.reuseProgram, flags: ["-lxcb"])
+        let xvfb = try VirtualDisplay()
+        defer { xvfb.stop() }
+        let fifo = scratch.file("open-window")
+        let idFile = scratch.file("their-window")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let foreign = Process()
+        foreign.executableURL = URL(fileURLWithPath: program)
+        foreign.arguments = ["foreign", fifo, idFile]
+        foreign.environment = ["DISPLAY": xvfb.name]
+        try foreign.run()
+        defer {
+            kill(foreign.processIdentifier, SIGKILL)
+            foreign.waitUntilExit()
+        }
+        let json = scratch.file("reuse.json")
+        let run = try launchprof(
+            [
+                "run", "--display", xvfb.name, "--ready", "window", "--timeout", "60", "-r", "1", "-w", "0", "--export-json", json,
+                "--", program, "program", fifo, idFile,
+            ],
+            timeout: 180)
+        #expect(run.status == 0, "\(run.standardError)")
+        foreign.waitUntilExit()
+        #expect(foreign.terminationStatus == 0)
+        let result = try #require(try ResultsDocument.load(from: json).results.first)
+        let ready = try #require(result.runs.first?.wallToReady)
+        #expect(ready >= 300_000_000, "ready at \(ready) ns: the other client's window was taken for the program's")
+    }
 }

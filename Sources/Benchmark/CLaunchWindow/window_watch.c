@@ -562,6 +562,7 @@ struct lp_window_event lp_window_next(lp_window_watch *w) {
             return result;
         }
         result.nanoseconds = now_ns();
+        result.sequence = event->full_sequence;
         uint8_t type = event->response_type & 0x7f;
         if (type == XCB_CREATE_NOTIFY) {
             xcb_create_notify_event_t *created = (xcb_create_notify_event_t *)event;
@@ -581,6 +582,9 @@ struct lp_window_event lp_window_next(lp_window_watch *w) {
                 result.kind = LP_WINDOW_RENAMED;
                 result.window = property->window;
             }
+        } else if (type == XCB_DESTROY_NOTIFY) {
+            result.kind = LP_WINDOW_DESTROYED;
+            result.window = ((xcb_destroy_notify_event_t *)event)->window;
         } else if (w->damage_ready && type == w->damage_event) {
             xcb_damage_notify_event_t *damaged = (xcb_damage_notify_event_t *)event;
             result.kind = LP_WINDOW_DAMAGED;
@@ -778,7 +782,7 @@ static int take_reply(lp_window_watch *w, struct lp_ticket *t, void *reply, xcb_
 }
 
 struct lp_window_answer lp_window_answer(lp_window_watch *w, int ticket, char *title, size_t title_size) {
-    struct lp_window_answer answer = {0, 0, 0};
+    struct lp_window_answer answer = {0, 0, 0, 0};
     if (title_size > 0) title[0] = 0;
     if (ticket < 0 || ticket >= LP_WINDOW_MAX_ASKED || !w->tickets[ticket].used) {
         answer.state = -1;
@@ -801,9 +805,10 @@ struct lp_window_answer lp_window_answer(lp_window_watch *w, int ticket, char *t
         free(error);
         if (done) {
             t->used = 0;
+            answer.sequence = t->sequence;
             return answer;
         }
-        answer = (struct lp_window_answer){0, 0, 0};
+        answer = (struct lp_window_answer){0, 0, 0, 0};
         send_stage(w, t);
     }
 }

@@ -39,6 +39,9 @@ enum lp_window_event_kind {
     LP_WINDOW_RENAMED = 4,
     /// The connection to the X server broke.
     LP_WINDOW_BROKEN = 5,
+    /// A top-level (or watched) window was destroyed: its id is free, and
+    /// the server gives it to the next client that connects.
+    LP_WINDOW_DESTROYED = 6,
 };
 
 struct lp_window_event {
@@ -49,6 +52,10 @@ struct lp_window_event {
     int override_redirect;
     /// CLOCK_MONOTONIC when the event was read.
     uint64_t nanoseconds;
+    /// The last of this connection's requests the server had handled when
+    /// it made the event: the event came before that request's reply, and
+    /// after the replies of the requests before it.
+    uint32_t sequence;
 };
 
 enum lp_window_open_status {
@@ -119,6 +126,10 @@ struct lp_window_answer {
     int value;
     /// For OWNER: 1 when the pid came from the X-Resource extension.
     int from_resource_extension;
+    /// The request whose reply (or error) answered: the answer is what the
+    /// server knew when it handled that request, after every event whose
+    /// sequence is lower.
+    uint32_t sequence;
 };
 
 /// The answer to `ticket` if it came, without waiting. Once the state is

@@ -79,17 +79,20 @@ final class WindowWatch {
         return ticket < 0 ? nil : ticket
     }
 
-    /// The answer to `ticket` if it came (then the ticket is spent), else nil.
-    func answer(_ ticket: Int32) -> Answer? {
+    /// The answer to `ticket` if it came (then the ticket is spent), else
+    /// nil; with the sequence number of the request it answers: it says
+    /// what the server knew after every event of a lower sequence.
+    func answer(_ ticket: Int32) -> (answer: Answer, sequence: UInt32)? {
         var buffer = [CChar](repeating: 0, count: 4097)
         let answer = lp_window_answer(watch, ticket, &buffer, buffer.count)
         switch answer.state {
         case 0: return nil
-        case -1: return .gone
-        case -2: return .broken
+        case -1: return (.gone, answer.sequence)
+        case -2: return (.broken, answer.sequence)
         default:
-            guard buffer[0] != 0 else { return .value(answer.value) }
-            return .title(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            guard buffer[0] != 0 else { return (.value(answer.value), answer.sequence) }
+            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return (.title(text), answer.sequence)
         }
     }
 

@@ -179,11 +179,37 @@ final class WindowReadiness: RunEventSource {
                 return .done(nil)
             }
             return .done(.ready(at: event.nanoseconds))
+        case Int(LP_WINDOW_DESTROYED.rawValue):
+            // Its id is free: the server gives it to the next client that
+            // connects (often the next run's program, or this run's after
+            // another client left), and what was judged of it does not hold
+            // for the window that takes it.
+            ours.remove(window)
+            others.remove(window)
+            mapped[window] = nil
+            return .done(nil)
         case Int(LP_WINDOW_BROKEN.rawValue):
             broken = true
             return .done(nil)
         default:
             return .done(nil)
+        }
+    }
+
+    /// Whether `window`, as the step being handled knew it, was destroyed
+    /// before the server handled request `sequence`: then an answer to
+    /// that request is about nothing, or about another client's window that
+    /// took its id. A stale event (a run's program's window, read after the
+    /// next run began) asked about once the next program had made a window
+    /// of the same id was judged that program's (its map the next run's
+    /// ready, early), or judged another's and the new window with it (the
+    /// run never ready). Every event the server made before that answer
+    /// came before it on the connection, so all are read first.
+    private func destroyed(_ window: UInt32, before sequence: UInt32) -> Bool {
+        while readEvents() == Self.slice {}
+        return steps.dropFirst().contains {
+            Int($0.event.kind) == Int(LP_WINDOW_DESTROYED.rawValue) && $0.event.window == window
+                && Int32(bitPattern: sequence &- $0.event.sequence) > 0
         }
     }
 
@@ -235,7 +261,8 @@ final class WindowReadiness: RunEventSource {
     private func ask(_ question: WindowWatch.Question, about window: UInt32, _ step: inout Step) -> WindowWatch.Answer? {
         if let answer = step.answers[question] { return answer }
         if let ticket = step.tickets[question] {
-            guard let answer = watch.answer(ticket) else { return nil }
+            guard let (reply, sequence) = watch.answer(ticket) else { return nil }
+            let answer = destroyed(window, before: sequence) ? .gone : reply
             step.tickets[question] = nil
             step.answers[question] = answer
             step.answered = true
