@@ -105,9 +105,21 @@ print(statistics.median(ratios), statistics.median(r["wallToReady"] for r in a))
 PY
 }
 
-# K: about half the launch, from a first rough measurement of one round.
-read -r r0 launch0 < <(calibrate 1000000)
-calrounds=$(python3 -c "import math; print(max(10000, int(0.5 * 1000000 / math.expm1($r0))))")
+# K: about half the launch, from a first rough measurement: 1,000,000
+# rounds, ten times more while that is under a tenth of the launch (a 20 ms
+# launch hid 1,000,000 rounds in its noise: the median ratio came out at or
+# below zero, K fell to its floor and every slowdown was sized from noise).
+first=1000000
+while :; do
+    read -r r0 launch0 < <(calibrate "$first")
+    python3 -c "import sys; sys.exit(0 if $r0 >= 0.1 else 1)" && break
+    if [ "$first" -ge 10000000000 ]; then
+        echo "gate-power: $first rounds of injected work did not lengthen the launch measurably (ln ratio $r0)" >&2
+        exit 2
+    fi
+    first=$((first * 10))
+done
+calrounds=$(python3 -c "import math; print(max(10000, int(0.5 * $first / math.expm1($r0))))")
 echo "target $target: launch median $(python3 -c "print(round($launch0/1e6, 3))") ms; calibration rounds $calrounds; threshold $threshold%, load $load, $tries tries, budget ${maxtime}s${AFFINITY:+, affinity $AFFINITY}${INTERVAL:+, interval $INTERVAL}" >&2
 
 start_load() {

@@ -262,7 +262,7 @@ final class WindowReadiness: RunEventSource {
         if let answer = step.answers[question] { return answer }
         if let ticket = step.tickets[question] {
             guard let (reply, sequence) = watch.answer(ticket) else { return nil }
-            let answer = destroyed(window, before: sequence) ? .gone : reply
+            let answer = reply != .broken && destroyed(window, before: sequence) ? .gone : reply
             step.tickets[question] = nil
             step.answers[question] = answer
             step.answered = true
