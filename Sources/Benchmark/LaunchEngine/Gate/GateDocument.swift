@@ -32,7 +32,8 @@ public struct GateDocument: Sendable, Codable {
     public var looks: [GateLook]
     /// The base against itself.
     public var noiseFloor: GateNoiseFloor?
-    /// The smallest change the session could have called regressed or improved.
+    /// The smallest change the session could have called regressed or
+    /// improved; nil when its final interval fell short of its confidence.
     public var smallestResolvable: Double?
     /// With `--counts`: instructions to ready, head over base.
     public var instructions: GateLook?

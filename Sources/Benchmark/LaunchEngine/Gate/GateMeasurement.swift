@@ -42,8 +42,11 @@ package struct GateMeasurement: Sendable {
     /// The smallest change this session could have called regressed or
     /// improved at its final precision: the threshold plus the final
     /// interval's half-width (a change that large would, with an interval
-    /// as wide, have lain beyond the threshold about half the time).
+    /// as wide, have lain beyond the threshold about half the time). Nil
+    /// when the final interval is short of its confidence (too few pairs
+    /// for any pair of ranks to reach it): then no change could be resolved.
     package func smallestResolvable(threshold: Double) -> Double? {
-        final.map { threshold + $0.halfWidth }
+        guard let final, final.coverage >= final.confidence else { return nil }
+        return threshold + final.halfWidth
     }
 }

@@ -126,6 +126,35 @@ struct GateRunnerTests {
         #expect(measurement.baseRuns.count + measurement.headRuns.count < 120)
     }
 
+    @Test("a budget that ends at a few pairs: no interval reaches its confidence, and no change is said resolvable")
+    func tooFewPairs() throws {
+        let executor = ScriptedGateExecutor(seed: 10) { head, _, run in
+            2_000_000 * (head ? 1.20 : 1) * ScriptedGateExecutor.noise(run, 0.001)
+        }
+        var gate = try runner(executor)
+        // Each reading of the clock is 1 s later: 8 s is a few runs.
+        let ticks = Mutex<UInt64>(0)
+        gate.clock = {
+            ticks.withLock {
+                $0 += 1_000_000_000
+                return $0
+            }
+        }
+        gate.maxTime = .seconds(8)
+        let measurement = gate.run()
+        // A 20% slower head, every pair agreeing: still too few pairs to decide.
+        #expect(measurement.verdict == .inconclusive)
+        let final = try #require(measurement.final)
+        #expect(final.pairs <= 6)
+        #expect(final.coverage < final.confidence)
+        #expect(measurement.smallestResolvable(threshold: 0.02) == nil)
+        let summary = GateReport.summary(
+            verdict: measurement.verdict, stop: measurement.stop, final: final, threshold: 0.02, elapsed: 8,
+            smallestResolvable: measurement.smallestResolvable(threshold: 0.02))
+        #expect(summary.contains("pairs cannot give a 95.0% interval, so no change could be resolved"), "\(summary)")
+        #expect(!summary.contains("smallest change"))
+    }
+
     @Test("a head that fails to launch stops the gate with status 3, naming the run")
     func failed() throws {
         let executor = ScriptedGateExecutor(seed: 6) { head, _, run in head && run > 8 ? nil : 2_000_000 }
