@@ -9,8 +9,9 @@
 #
 # TARGET=c (default: a C program whose main spins LP_SPIN=ROUNDS rounds, 3–5
 #   ms), hummingbird (HB_BIN, the Hummingbird integration's sample, ready
-#   when it is accepting: --ready tracer) or async (lp-sample-async-server,
-#   --ready tracer).
+#   when it is accepting: --ready tracer), async (lp-sample-async-server,
+#   --ready tracer) or app (lp-sample-app, the Swift sample app, --ready
+#   tracer: its launch complete).
 # SLOWDOWNS="0 1 2 3 5": slowdowns in percent of the launch; or
 # SLOWDOWN_US="0 500": absolute microseconds of CPU work instead.
 # LOAD=quiet (default), busy (one busy loop for the whole run: one core of two
@@ -81,7 +82,12 @@ async)
     program=("$bin/lp-sample-async-server")
     ready=(--ready tracer)
     ;;
-*) echo "gate-power: TARGET must be c, hummingbird or async, not '$target'" >&2; exit 2 ;;
+app)
+    [ -n "${NO_BUILD:-}" ] || swift build -c "$config" --product lp-sample-app >&2
+    program=("$bin/lp-sample-app")
+    ready=(--ready tracer)
+    ;;
+*) echo "gate-power: TARGET must be c, hummingbird, async or app, not '$target'" >&2; exit 2 ;;
 esac
 # The verdict is what is measured: no Why after a regressed one.
 gate_options=("${ready[@]}" --why-runs 0)
