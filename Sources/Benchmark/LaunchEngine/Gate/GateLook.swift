@@ -35,4 +35,9 @@ public struct GateLook: Sendable, Equatable, Codable {
 
     /// Half the interval's width: how precisely this look knew the change.
     public var halfWidth: Double { (high - low) / 2 }
+
+    /// Whether the interval covers less than it was asked to (too few
+    /// pairs for any pair of ranks to reach the confidence): such a look
+    /// decides nothing and resolves no change.
+    package var isShortOfConfidence: Bool { coverage < confidence }
 }

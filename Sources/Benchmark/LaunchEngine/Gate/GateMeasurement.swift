@@ -46,7 +46,7 @@ package struct GateMeasurement: Sendable {
     /// when the final interval is short of its confidence (too few pairs
     /// for any pair of ranks to reach it): then no change could be resolved.
     package func smallestResolvable(threshold: Double) -> Double? {
-        guard let final, final.coverage >= final.confidence else { return nil }
+        guard let final, !final.isShortOfConfidence else { return nil }
         return threshold + final.halfWidth
     }
 }

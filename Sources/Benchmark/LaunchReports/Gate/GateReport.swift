@@ -20,12 +20,14 @@ package enum GateReport {
         case .improved?: return "improved: \(interval ?? "head faster") lies below −\(limit)"
         case .unchanged?: return "unchanged: \(interval ?? "no change") lies within ±\(limit)"
         case .inconclusive?:
-            var resolvable =
-                smallestResolvable.map { "; the smallest change this session could resolve was ±\(percent($0, signed: false))" } ?? ""
-            if let final, final.coverage < final.confidence {
+            let resolvable: String
+            if let final, final.isShortOfConfidence {
                 resolvable =
                     "; \(final.pairs) pairs cannot give a \(HumanUnits.fixed(final.confidence * 100, decimals: 1))% interval, "
                     + "so no change could be resolved"
+            } else {
+                resolvable =
+                    smallestResolvable.map { "; the smallest change this session could resolve was ±\(percent($0, signed: false))" } ?? ""
             }
             return "inconclusive (\(stop.description)): \(interval ?? "too few pairs") straddles ±\(limit)\(resolvable)"
         case nil:

@@ -104,22 +104,28 @@ struct GateRunnerTests {
         #expect(resolvable > 0.02)
     }
 
+    /// `gate` with a scripted clock that moves `nanoseconds` at each
+    /// reading, and a time budget of `budget`.
+    func ticking(_ gate: GateRunner, every nanoseconds: UInt64, budget: Duration) -> GateRunner {
+        var gate = gate
+        let ticks = Mutex<UInt64>(0)
+        gate.clock = {
+            ticks.withLock {
+                $0 += nanoseconds
+                return $0
+            }
+        }
+        gate.maxTime = budget
+        return gate
+    }
+
     @Test("the time budget ends the gate with a closing look")
     func timeBudget() throws {
         let executor = ScriptedGateExecutor(seed: 5) { head, _, run in
             2_000_000 * (head ? 1.02 : 1) * ScriptedGateExecutor.noise(run, 0.10)
         }
-        var gate = try runner(executor)
         // Each reading of the clock is 0.1 s later: 10 s is about 100 runs.
-        let ticks = Mutex<UInt64>(0)
-        gate.clock = {
-            ticks.withLock {
-                $0 += 100_000_000
-                return $0
-            }
-        }
-        gate.maxTime = .seconds(10)
-        let measurement = gate.run()
+        let measurement = try ticking(runner(executor), every: 100_000_000, budget: .seconds(10)).run()
         #expect(measurement.stop == .maxTime(.seconds(10)))
         #expect(measurement.verdict == .inconclusive)
         #expect(measurement.exitStatus == .inconclusive)
@@ -131,17 +137,8 @@ struct GateRunnerTests {
         let executor = ScriptedGateExecutor(seed: 10) { head, _, run in
             2_000_000 * (head ? 1.20 : 1) * ScriptedGateExecutor.noise(run, 0.001)
         }
-        var gate = try runner(executor)
         // Each reading of the clock is 1 s later: 8 s is a few runs.
-        let ticks = Mutex<UInt64>(0)
-        gate.clock = {
-            ticks.withLock {
-                $0 += 1_000_000_000
-                return $0
-            }
-        }
-        gate.maxTime = .seconds(8)
-        let measurement = gate.run()
+        let measurement = try ticking(runner(executor), every: 1_000_000_000, budget: .seconds(8)).run()
         // A 20% slower head, every pair agreeing: still too few pairs to decide.
         #expect(measurement.verdict == .inconclusive)
         let final = try #require(measurement.final)
