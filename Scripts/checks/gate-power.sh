@@ -99,8 +99,10 @@ command_words() { echo env LD_PRELOAD="$work/inject.so" LP_INJECT_ROUNDS="$1" "$
 
 # What K rounds are worth, now: prints "r launch_ns" (r = median same-CPU
 # ln(with K / without), launch = the median launch without).
+# With AFFINITY the sizing runs are pinned as the gate's are (a pinned launch
+# can be faster than an unpinned one: 48 against 58 ms for the sample app).
 calibrate() {
-    "$bin/launchprof" run --runs "$calruns" "${ready[@]}" --export-json "$work/cal.json" \
+    ${AFFINITY:+taskset -c "$AFFINITY"} "$bin/launchprof" run --runs "$calruns" "${ready[@]}" --export-json "$work/cal.json" \
         "$(command_words 0)" "$(command_words "$1")" >/dev/null 2>&1
     python3 - "$work/cal.json" <<'PY'
 import json, math, statistics, sys

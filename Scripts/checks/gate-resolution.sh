@@ -8,8 +8,12 @@
 #   Scripts/checks/gate-resolution.sh [TRIES] [SECONDS]       (default 5 10)
 # SETTINGS="none 0 1": "none" is unpinned, a number an --affinity; LOAD=quiet
 # (default) or busy (one busy loop: one core of two kept busy); ROUNDS: the
-# C program's launch work (default 1000000, 3–5 ms); NO_BUILD=1 uses the
-# binaries as built.
+# C program's launch work (default 1000000, 3–5 ms); TARGET=c (default), app
+# (lp-sample-app, the Swift sample app, to its launch complete) or async
+# (lp-sample-async-server, an async-main program, to its launch complete;
+# both --ready tracer); NO_BUILD=1 uses the binaries as built; BIN=DIR
+# takes launchprof, lp-spawn and the sample from DIR; CONFIG=debug|release
+# (default debug).
 # Prints, per setting, the median over tries of: same-CPU pairs, runs left
 # unpaired, and the 95% half-width of each interval (one fixed confidence,
 # so the widths compare; a gate's looks use their spent confidence).
@@ -18,11 +22,17 @@ cd "$(dirname "$0")/../.."
 tries=${1:-5}
 seconds=${2:-10}
 settings=${SETTINGS:-"none 0 1"}
+target=${TARGET:-c}
+config=${CONFIG:-debug}
 if [ -z "${NO_BUILD:-}" ]; then
-    swift build --product launchprof >&2
-    swift build --product lp-spawn >&2
+    swift build -c "$config" --product launchprof >&2
+    swift build -c "$config" --product lp-spawn >&2
+    case "$target" in
+    app) swift build -c "$config" --product lp-sample-app >&2 ;;
+    async) swift build -c "$config" --product lp-sample-async-server >&2 ;;
+    esac
 fi
-bin=$(swift build --show-bin-path)
+bin=${BIN:-$(swift build -c "$config" --show-bin-path)}
 work=$(mktemp -d)
 busy=()
 cleanup() {
@@ -30,15 +40,30 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
-cc -O1 -o "$work/spin" Scripts/checks/gate_spin.c
+ready=()
+case "$target" in
+c)
+    cc -O1 -o "$work/spin" Scripts/checks/gate_spin.c
+    program=(env "LP_SPIN=${ROUNDS:-1000000}" "$work/spin")
+    ;;
+app)
+    program=("$bin/lp-sample-app")
+    ready=(--ready tracer)
+    ;;
+async)
+    program=("$bin/lp-sample-async-server")
+    ready=(--ready tracer)
+    ;;
+*) echo "gate-resolution: TARGET must be c, app or async, not '$target'" >&2; exit 2 ;;
+esac
 [ "${LOAD:-quiet}" = busy ] && { sh -c 'while :; do :; done' & busy+=($!); }
-echo "load ${LOAD:-quiet} ($(cut -d' ' -f1-3 /proc/loadavg) load average at the start), $tries tries of ${seconds}s" >&2
+echo "target $target, load ${LOAD:-quiet} ($(cut -d' ' -f1-3 /proc/loadavg) load average at the start), $tries tries of ${seconds}s" >&2
 for try in $(seq "$tries"); do
     for setting in $settings; do
         pin=()
         [ "$setting" = none ] || pin=(--affinity "$setting")
-        "$bin/launchprof" gate "${pin[@]}" --threshold 0.1 --max-time "$seconds" --export-json "$work/$setting-$try.json" \
-            --base-command "env LP_SPIN=${ROUNDS:-1000000} $work/spin" -- env "LP_SPIN=${ROUNDS:-1000000}" "$work/spin" \
+        "$bin/launchprof" gate "${pin[@]}" "${ready[@]}" --why-runs 0 --threshold 0.1 --max-time "$seconds" \
+            --export-json "$work/$setting-$try.json" --base-command "${program[*]}" -- "${program[@]}" \
             >/dev/null 2>&1 || true
     done
 done
