@@ -24,13 +24,17 @@ seconds=${2:-10}
 settings=${SETTINGS:-"none 0 1"}
 target=${TARGET:-c}
 config=${CONFIG:-debug}
+# The sample the target names (none for the C program, built below).
+case "$target" in
+c) sample= ;;
+app) sample=lp-sample-app ;;
+async) sample=lp-sample-async-server ;;
+*) echo "gate-resolution: TARGET must be c, app or async, not '$target'" >&2; exit 2 ;;
+esac
 if [ -z "${NO_BUILD:-}" ]; then
     swift build -c "$config" --product launchprof >&2
     swift build -c "$config" --product lp-spawn >&2
-    case "$target" in
-    app) swift build -c "$config" --product lp-sample-app >&2 ;;
-    async) swift build -c "$config" --product lp-sample-async-server >&2 ;;
-    esac
+    [ -z "$sample" ] || swift build -c "$config" --product "$sample" >&2
 fi
 bin=${BIN:-$(swift build -c "$config" --show-bin-path)}
 work=$(mktemp -d)
@@ -40,22 +44,14 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
-ready=()
-case "$target" in
-c)
+if [ -z "$sample" ]; then
     cc -O1 -o "$work/spin" Scripts/checks/gate_spin.c
     program=(env "LP_SPIN=${ROUNDS:-1000000}" "$work/spin")
-    ;;
-app)
-    program=("$bin/lp-sample-app")
+    ready=()
+else
+    program=("$bin/$sample")
     ready=(--ready tracer)
-    ;;
-async)
-    program=("$bin/lp-sample-async-server")
-    ready=(--ready tracer)
-    ;;
-*) echo "gate-resolution: TARGET must be c, app or async, not '$target'" >&2; exit 2 ;;
-esac
+fi
 [ "${LOAD:-quiet}" = busy ] && { sh -c 'while :; do :; done' & busy+=($!); }
 echo "target $target, load ${LOAD:-quiet} ($(cut -d' ' -f1-3 /proc/loadavg) load average at the start), $tries tries of ${seconds}s" >&2
 for try in $(seq "$tries"); do
