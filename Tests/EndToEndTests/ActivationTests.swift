@@ -114,17 +114,36 @@ struct ActivationTests {
             unlink(server)
             unlink(json)
         }
-        let run = try launchprof(["run", "--activate", "tcp:0", "-r", "10", "-w", "2", "--export-json", json, server])
-        try #require(run.status == 0, "\(run.standardError)")
-        let launchprofMedian = try #require(try Self.medians(json)["wall_to_ready"])
-
-        var reference: [Double] = []
-        for _ in 0..<10 { reference.append(try Self.referenceRequest(server: server)) }
-        let referenceMedian = reference.sorted()[reference.count / 2]
-        let difference = abs(launchprofMedian - referenceMedian)
+        // Interleaved, one of each at a time, in turns (ABBA): the tests run in
+        // parallel on a shared machine, and two medians measured seconds apart
+        // differ by whatever else ran then (CI once saw 32 ms against 24 ms).
+        // Each pair shares its moment; the median of the pairs' differences is
+        // what launchprof adds or misses, and the load cancels.
+        var differences: [Double] = []
+        var launchprofTimes: [Double] = [], referenceTimes: [Double] = []
+        for pair in 0..<10 {
+            var measured: Double = 0, reference: Double = 0
+            for side in pair % 2 == 0 ? [0, 1] : [1, 0] {
+                if side == 0 {
+                    let run = try launchprof([
+                        "run", "--activate", "tcp:0", "-r", "1", "-w", "1", "--export-json", json, server,
+                    ])
+                    try #require(run.status == 0, "\(run.standardError)")
+                    measured = Double(try #require(try ResultsDocument.load(from: json).results.first?.runs.first?.wallToReady))
+                } else {
+                    reference = try Self.referenceRequest(server: server)
+                }
+            }
+            launchprofTimes.append(measured)
+            referenceTimes.append(reference)
+            differences.append(measured - reference)
+        }
+        let difference = abs(differences.sorted()[differences.count / 2])
+        let referenceMedian = referenceTimes.sorted()[referenceTimes.count / 2]
         #expect(
             difference <= max(5_000_000, 0.25 * referenceMedian),
-            "launchprof \(launchprofMedian / 1e6) ms, systemd-socket-activate \(referenceMedian / 1e6) ms")
+            "median difference of 10 pairs \(difference / 1e6) ms; launchprof \(launchprofTimes.map { $0 / 1e6 }) ms, systemd-socket-activate \(referenceTimes.map { $0 / 1e6 }) ms"
+        )
     }
 
     /// One request through `systemd-socket-activate -l 127.0.0.1:PORT
