@@ -43,7 +43,7 @@ struct RegressionGateTests {
         return path
     }
 
-    @Test("50 ms more work (LP_SAMPLE_EXTRA_MS=50) is flagged as a regression; the same binary twice is not")
+    @Test("150 ms more work (LP_SAMPLE_EXTRA_MS=150) is flagged as a regression; the same binary twice is not")
     func regressionAndNot() throws {
         let directory = try scratchDirectory("gate")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -63,7 +63,15 @@ struct RegressionGateTests {
         #expect(same.standardOutput.contains("drift      ref (warm) wall_to_ready p50"), "\(same.standardOutput)")
         #expect(same.standardOutput.contains("PASSED: no regression against main"))
 
-        _ = try config(in: directory, extra: 50)
+        // 150 ms of CPU on a launch of about 220 ms (debug), +70%: far beyond
+        // what the machine's own noise moves a comparison across time. 50 ms
+        // (+22%) was once missed in CI, the machine otherwise idle: the
+        // reference's runs spread ±31 ms (MAD), the relative change came out
+        // +15.4% [+1.5%, +36%], p = 0.011, short of p < 0.01. This test is of
+        // the comparison's behaviour; its power is measured by
+        // Scripts/checks/check-regression-gate.sh, and `launchprof gate` is
+        // what resolves small changes.
+        _ = try config(in: directory, extra: 150)
         let junit = "\(directory)/junit.xml"
         let slower = try launchprof(common + ["--baseline", "main", "--export-junit", junit], in: directory)
         #expect(slower.status == 1, "\(slower.standardOutput)\(slower.standardError)")
