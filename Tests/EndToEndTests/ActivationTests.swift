@@ -119,25 +119,22 @@ struct ActivationTests {
         // differ by whatever else ran then (CI once saw 32 ms against 24 ms).
         // Each pair shares its moment; the median of the pairs' differences is
         // what launchprof adds or misses, and the load cancels.
-        var differences: [Double] = []
+        func launchprofRequest() throws -> Double {
+            let run = try launchprof(["run", "--activate", "tcp:0", "-r", "1", "-w", "1", "--export-json", json, server])
+            try #require(run.status == 0, "\(run.standardError)")
+            return Double(try #require(try ResultsDocument.load(from: json).results.first?.runs.first?.wallToReady))
+        }
         var launchprofTimes: [Double] = [], referenceTimes: [Double] = []
         for pair in 0..<10 {
-            var measured: Double = 0, reference: Double = 0
-            for side in pair % 2 == 0 ? [0, 1] : [1, 0] {
-                if side == 0 {
-                    let run = try launchprof([
-                        "run", "--activate", "tcp:0", "-r", "1", "-w", "1", "--export-json", json, server,
-                    ])
-                    try #require(run.status == 0, "\(run.standardError)")
-                    measured = Double(try #require(try ResultsDocument.load(from: json).results.first?.runs.first?.wallToReady))
-                } else {
-                    reference = try Self.referenceRequest(server: server)
-                }
+            if pair % 2 == 0 {
+                launchprofTimes.append(try launchprofRequest())
+                referenceTimes.append(try Self.referenceRequest(server: server))
+            } else {
+                referenceTimes.append(try Self.referenceRequest(server: server))
+                launchprofTimes.append(try launchprofRequest())
             }
-            launchprofTimes.append(measured)
-            referenceTimes.append(reference)
-            differences.append(measured - reference)
         }
+        let differences = zip(launchprofTimes, referenceTimes).map { $0 - $1 }
         let difference = abs(differences.sorted()[differences.count / 2])
         let referenceMedian = referenceTimes.sorted()[referenceTimes.count / 2]
         #expect(
