@@ -59,6 +59,7 @@ public struct GateSession: Sendable {
             var document = GateDocument(
                 base: Self.commandLine(base), head: Self.commandLine(head), mode: settings.mode, rule: rule,
                 measurement: measurement, summary: summary)
+            document.affinity = settings.affinity?.description
             if measurement.verdict == .regressed, settings.whyRuns > 0 {
                 document.why = why(
                     base: measurement.baseRuns, head: measurement.headRuns, runner: runner, spawner: spawner, interrupt: interrupt,

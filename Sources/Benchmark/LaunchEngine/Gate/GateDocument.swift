@@ -35,6 +35,14 @@ public struct GateDocument: Sendable, Codable {
     /// The smallest change the session could have called regressed or
     /// improved; nil when its final interval fell short of its confidence.
     public var smallestResolvable: Double?
+    /// For an inconclusive gate: the seconds of measuring, at this
+    /// session's pace, after which the interval would have narrowed to the
+    /// estimate's distance from the threshold
+    /// (``GateMeasurement/growthToResolve(threshold:)``); nil otherwise.
+    public var timeToResolve: Double?
+    /// `--affinity` as given ("0", "1,3"), nil when the programs ran
+    /// where the scheduler put them.
+    public var affinity: String?
     /// With `--counts`: instructions to ready, head over base.
     public var instructions: GateLook?
     /// The base's median time to ready, in nanoseconds.
@@ -79,6 +87,7 @@ public struct GateDocument: Sendable, Codable {
         looks = measurement.looks
         noiseFloor = measurement.noiseFloor
         smallestResolvable = measurement.smallestResolvable(threshold: rule.threshold)
+        timeToResolve = measurement.growthToResolve(threshold: rule.threshold).map { $0 * measurement.elapsed }
         instructions = measurement.instructions
         baseMedian = Statistics.median(measurement.observations.filter { $0.side == .base }.map(\.value))
         headMedian = Statistics.median(measurement.observations.filter { $0.side == .head }.map(\.value))

@@ -49,4 +49,26 @@ package struct GateMeasurement: Sendable {
         guard let final, !final.isShortOfConfidence else { return nil }
         return threshold + final.halfWidth
     }
+
+    /// For an inconclusive gate: how many times its pairs a session at the
+    /// same pace would need for the interval to narrow to the final
+    /// estimate's distance from the nearer of ±threshold: (part / distance)²,
+    /// where part is the interval's part on the threshold's side of the
+    /// estimate, since an interval's width falls as one over the square root
+    /// of the pairs. Such a session would decide about half the time if the
+    /// change is what this one estimated: a projection from one estimate,
+    /// not a promise. Nil for any other verdict, when the final interval
+    /// fell short of its confidence, and when the estimate lies on the
+    /// threshold.
+    package func growthToResolve(threshold: Double) -> Double? {
+        guard verdict == .inconclusive, let final, !final.isShortOfConfidence else { return nil }
+        let distance = abs(abs(final.change) - threshold)
+        // The bound that must cross the threshold: the lower one above
+        // +threshold or inside it below 0, else the upper one.
+        let lowerFaces = final.change > threshold || (final.change < 0 && final.change >= -threshold)
+        let part = lowerFaces ? final.change - final.low : final.high - final.change
+        guard distance > 0, part > 0 else { return nil }
+        let ratio = part / distance
+        return max(1, ratio * ratio)
+    }
 }

@@ -79,6 +79,7 @@ package enum GateReport {
             let cpus = document.pairsByCPU.sorted { $0.key < $1.key }.map { "\($0.key == "-1" ? "unknown" : "cpu \($0.key)"): \($0.value)" }
             lines.append("  pairs by CPU: \(cpus.joined(separator: ", ")); \(document.unpaired) runs unpaired")
         }
+        if let resolve = resolving(document) { lines.append(resolve) }
         if let counted = document.instructions {
             let verdict = counted.verdict.map { " (\($0))" } ?? ""
             lines.append("  instructions: head \(percent(counted.change)) [\(percent(counted.low)), \(percent(counted.high))]\(verdict)")
@@ -88,6 +89,37 @@ package enum GateReport {
             lines += why.lines.map { "    " + $0 }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// For an inconclusive gate, what would have decided it: "  to decide:
+    /// the estimate lies 0.62% above +2%; at this pace (8.1 pairs a second)
+    /// the interval would narrow that far after about 2.8 min of measuring
+    /// (--max-time 171)", and, unpinned, that pinning may narrow it sooner.
+    package static func resolving(_ document: GateDocument) -> String? {
+        guard let seconds = document.timeToResolve, seconds.isFinite, let final = document.looks.last, document.elapsed > 0
+        else { return nil }
+        let limit = percent(document.threshold, signed: false)
+        let distance = abs(abs(final.change) - document.threshold)
+        let side =
+            abs(final.change) < document.threshold ? "inside ±\(limit)" : final.change > 0 ? "above +\(limit)" : "below −\(limit)"
+        let pace = Double(final.pairs) / document.elapsed
+        var line =
+            "  to decide: the estimate lies \(HumanUnits.fixed(distance * 100, decimals: 2))% \(side); at this pace "
+            + "(\(HumanUnits.significant(pace)) pairs a second) the interval would narrow that far after about "
+        if seconds <= 3600 {
+            let whole = Int(seconds.rounded(.up))
+            let time = whole < 120 ? "\(whole) s" : "\(HumanUnits.fixed(seconds / 60, decimals: 1)) min"
+            line += time + " of measuring (--max-time \(whole))"
+        } else {
+            let hours = seconds / 3600
+            line +=
+                (hours < 48 ? "\(HumanUnits.fixed(hours, decimals: 1)) h" : "\(HumanUnits.significant(hours / 24)) days")
+                + " of measuring: a change this near the threshold is better judged with another --threshold"
+        }
+        if document.affinity == nil {
+            line += "; pinned (--affinity), a launch whose threads seldom run at once may narrow it sooner (docs/gate.md, \"Pinning\")"
+        }
+        return line
     }
 
     /// What the Why was made from: "the gate's runs, 20 traced runs and 5

@@ -67,6 +67,7 @@ struct GateRunnerTests {
         #expect(abs(change - 0.10) < 0.02)
         #expect(Set(measurement.pairsByCPU.keys) == [0, 1])
         #expect(measurement.baseRuns.count >= 10 && measurement.headRuns.count >= 10)
+        #expect(measurement.growthToResolve(threshold: 0.02) == nil)
     }
 
     @Test("the same program on both sides is unchanged, and the noise floor is near zero")
@@ -130,6 +131,39 @@ struct GateRunnerTests {
         #expect(measurement.verdict == .inconclusive)
         #expect(measurement.exitStatus == .inconclusive)
         #expect(measurement.baseRuns.count + measurement.headRuns.count < 120)
+    }
+
+    @Test("an inconclusive gate projects the measuring that would narrow its interval to the estimate's distance from the threshold")
+    func projection() throws {
+        let executor = ScriptedGateExecutor(seed: 4) { head, _, run in
+            2_000_000 * (head ? 1.02 : 1) * ScriptedGateExecutor.noise(run, 0.10)
+        }
+        // Each reading of the clock is 10 ms later: 3 s is about 150 pairs,
+        // too few to place a change on the threshold.
+        let measurement = try ticking(runner(executor), every: 10_000_000, budget: .seconds(3)).run()
+        #expect(measurement.verdict == .inconclusive)
+        let final = try #require(measurement.final)
+        let growth = try #require(measurement.growthToResolve(threshold: 0.02))
+        let faces = final.change > 0.02 || (final.change < 0 && final.change >= -0.02)
+        let ratio = (faces ? final.change - final.low : final.high - final.change) / abs(abs(final.change) - 0.02)
+        #expect(abs(growth - max(1, ratio * ratio)) < 1e-9)
+        var document = GateDocument(
+            base: "base", head: "head", mode: .warm, rule: try SequentialDecisionRule(threshold: 0.02, maxPairs: 1000),
+            measurement: measurement, summary: "")
+        #expect(document.timeToResolve == growth * measurement.elapsed)
+        let line = try #require(GateReport.resolving(document))
+        #expect(line.hasPrefix("  to decide: the estimate lies "), "\(line)")
+        #expect(line.contains("pairs a second) the interval would narrow that far after about "), "\(line)")
+        #expect(line.contains("(docs/gate.md, \"Pinning\")"), "\(line)")
+        document.timeToResolve = 170.2
+        document.affinity = "0"
+        let pinned = try #require(GateReport.resolving(document))
+        #expect(pinned.hasSuffix("after about 2.8 min of measuring (--max-time 171)"), "\(pinned)")
+        document.timeToResolve = 5 * 3600
+        let far = try #require(GateReport.resolving(document))
+        #expect(far.hasSuffix("5.0 h of measuring: a change this near the threshold is better judged with another --threshold"), "\(far)")
+        document.timeToResolve = .infinity
+        #expect(GateReport.resolving(document) == nil)
     }
 
     @Test("a budget that ends at a few pairs: no interval reaches its confidence, and no change is said resolvable")
