@@ -95,7 +95,18 @@ gate_options=("${ready[@]}" --why-runs 0)
 [ -n "${INTERVAL:-}" ] && gate_options+=(--interval "$INTERVAL")
 
 # A command line for `run` (one string) and the words for `gate`.
-command_words() { echo env LD_PRELOAD="$work/inject.so" LP_INJECT_ROUNDS="$1" "${program[@]}"; }
+# One side's command as one string for launchprof, each word single-quoted
+# (launchprof splits it with shell quoting rules): a path with a space in
+# BIN or HB_BIN stays one word.
+side_words() { side=(env LD_PRELOAD="$work/inject.so" LP_INJECT_ROUNDS="$1" "${program[@]}"); }
+command_words() {
+    local word quoted=() side
+    side_words "$1"
+    for word in "${side[@]}"; do
+        quoted+=("'${word//\'/\'\\\'\'}'")
+    done
+    echo "${quoted[*]}"
+}
 
 # What K rounds are worth, now: prints "r launch_ns" (r = median same-CPU
 # ln(with K / without), launch = the median launch without).
@@ -162,9 +173,9 @@ PY
         sized+=("$percent")
         [ "$load" = half ] && start_load
         status=0
-        # shellcheck disable=SC2046
+        side_words "$extra"
         "$bin/launchprof" gate --base-command "$(command_words 0)" --threshold "$threshold" "${gate_options[@]}" \
-            --max-time "$maxtime" --export-json "$work/gate.json" -- $(command_words "$extra") \
+            --max-time "$maxtime" --export-json "$work/gate.json" -- "${side[@]}" \
             >"$work/out.txt" 2>&1 || status=$?
         [ "$load" = half ] && stop_busy
         read -r verdict elapsed change < <(python3 - "$work/gate.json" <<'PY' 2>/dev/null || echo "none 0 nan"

@@ -44,6 +44,9 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
+# The words as one --base-command string, each single-quoted (launchprof
+# splits it with shell quoting rules): a path with a space stays one word.
+quoted() { local word out=(); for word; do out+=("'${word//\'/\'\\\'\'}'"); done; echo "${out[*]}"; }
 if [ -z "$sample" ]; then
     cc -O1 -o "$work/spin" Scripts/checks/gate_spin.c
     program=(env "LP_SPIN=${ROUNDS:-1000000}" "$work/spin")
@@ -59,7 +62,7 @@ for try in $(seq "$tries"); do
         pin=()
         [ "$setting" = none ] || pin=(--affinity "$setting")
         "$bin/launchprof" gate "${pin[@]}" "${ready[@]}" --why-runs 0 --threshold 0.1 --max-time "$seconds" \
-            --export-json "$work/$setting-$try.json" --base-command "${program[*]}" -- "${program[@]}" \
+            --export-json "$work/$setting-$try.json" --base-command "$(quoted "${program[@]}")" -- "${program[@]}" \
             >/dev/null 2>&1 || true
     done
 done
