@@ -22,6 +22,9 @@ package enum GateExports {
                     + "[\(GateReport.percent(floor.low)), \(GateReport.percent(floor.high))]; minimum detectable effect "
                     + "\(GateReport.percent(floor.minimumDetectableEffect, signed: false)).")
         }
+        if let resolve = GateReport.resolving(document)?.trimmingPrefix("  ") {
+            lines += ["", resolve.prefix(1).uppercased() + resolve.dropFirst() + "."]
+        }
         if let why = document.why {
             lines += ["", "### Why the head is slower", "", "From \(GateReport.whySource(why)).", ""]
             if let attribution = why.attribution {
@@ -69,9 +72,10 @@ package enum GateExports {
         default: kind = "notice"
         }
         let title = "launchprof gate: \(document.verdict?.rawValue ?? "no verdict")"
-        // A regression's Why under its verdict: the annotation is what a
-        // pull request shows.
-        let message = ([document.summary] + (document.why?.attribution?.summaryLines ?? [])).joined(separator: "\n")
+        // A regression's Why under its verdict, an inconclusive gate's
+        // "to decide": the annotation is what a pull request shows.
+        let resolve = GateReport.resolving(document).map { [String($0.trimmingPrefix("  "))] } ?? []
+        let message = ([document.summary] + (document.why?.attribution?.summaryLines ?? []) + resolve).joined(separator: "\n")
         return ["::\(kind) title=\(GitHubAnnotations.property(title))::\(GitHubAnnotations.data(message))"]
     }
 

@@ -155,6 +155,10 @@ struct GateRunnerTests {
         #expect(line.hasPrefix("  to decide: the estimate lies "), "\(line)")
         #expect(line.contains("pairs a second) the interval would narrow that far after about "), "\(line)")
         #expect(line.contains("(docs/gate.md, \"Pinning\")"), "\(line)")
+        // What a pull request shows says it too.
+        #expect(GateExports.markdown(document).contains("\nTo decide: the estimate lies "))
+        let annotation = try #require(GateExports.annotations(document).first)
+        #expect(annotation.hasPrefix("::warning ") && annotation.contains("%0Ato decide: the estimate lies "), "\(annotation)")
         document.timeToResolve = 170.2
         document.affinity = "0"
         let pinned = try #require(GateReport.resolving(document))
