@@ -20,13 +20,18 @@ package enum LaunchWarning: Sendable, CustomStringConvertible {
         package var path: String
         /// The share of its pages resident before the cold run.
         package var fraction: Double
+        /// The most of its pages seen resident before a cold run: the
+        /// warning names the files that kept the most cached first.
+        package var residentPages: Int
         /// Why it stayed resident, when known.
         package var note: String?
 
-        /// A file `path` with `fraction` of its pages resident.
-        package init(path: String, fraction: Double, note: String?) {
+        /// A file `path` with `residentPages` pages, `fraction` of it,
+        /// resident.
+        package init(path: String, fraction: Double, residentPages: Int, note: String?) {
             self.path = path
             self.fraction = fraction
+            self.residentPages = residentPages
             self.note = note
         }
     }

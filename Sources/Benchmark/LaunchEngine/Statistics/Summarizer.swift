@@ -149,13 +149,18 @@ package struct Summarizer: Sendable {
                 guard fraction > residencyThreshold else { continue }
                 if let position = files.firstIndex(where: { $0.path == file.path }) {
                     files[position].fraction = max(files[position].fraction, fraction)
+                    files[position].residentPages = max(files[position].residentPages, file.residentPages)
                     files[position].note = files[position].note ?? file.note
                 } else {
-                    files.append(.init(path: file.path, fraction: fraction, note: file.note))
+                    files.append(.init(path: file.path, fraction: fraction, residentPages: file.residentPages, note: file.note))
                 }
             }
         }
-        files.sort { $0.fraction > $1.fraction }
+        // The files that kept the most cached first (a large library wholly
+        // resident weighs on a cold launch more than a small one), then by
+        // path: many files are often 100% resident, and the warning names
+        // only the first few, the same ones every time.
+        files.sort { $0.residentPages != $1.residentPages ? $0.residentPages > $1.residentPages : $0.path < $1.path }
         let worst = warm.map { $0.residency?.unexpectedResidentFraction ?? 0 }.max() ?? 0
         return .residencyStayedHigh(
             runs: warm.map { $0.index + 1 }, worstFraction: worst, files: files, total: runs.count,

@@ -119,6 +119,31 @@ import Testing
         #expect(Self.warnings(runs, mode: .warm).isEmpty)
     }
 
+    @Test("still-cached files are named largest first, ties by path, so the few named are the ones that weigh most")
+    func highResidencyNamesTheLargestFirst() throws {
+        // Seven libraries wholly resident (as when other processes map them):
+        // the warning names five, and the largest must be among them whatever
+        // order the files came in.
+        let sizes = [
+            ("libswift_RegexParser.so", 170), ("libswiftCore.so", 2600), ("libswiftGlibc.so", 20), ("libdispatch.so", 130),
+            ("libswift_Concurrency.so", 200), ("libBlocksRuntime.so", 4), ("libswiftSwiftOnoneSupport.so", 60),
+        ]
+        let stuck = ResidencyReport(
+            files: sizes.map {
+                .init(path: "/opt/swift/lib/\($0.0)", residentPages: $0.1, totalPages: $0.1, note: "mapped by another process")
+            })
+        let runs = (0..<10).map { Self.run($0, ms: 10, residency: stuck) }
+        let text = try #require(Self.warnings(runs, mode: .cold).first)
+        let named = [
+            "libswiftCore.so", "libswift_Concurrency.so", "libswift_RegexParser.so", "libdispatch.so", "libswiftSwiftOnoneSupport.so",
+        ]
+        let positions = named.map { name in text.range(of: "/\(name) 100% resident")?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil }, "\(text)")
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(text)")
+        #expect(text.hasSuffix("and 2 more."), "\(text)")
+        #expect(!text.contains("libswiftGlibc.so") && !text.contains("libBlocksRuntime.so"))
+    }
+
     @Test func allEqualRunsGiveNoWarnings() {
         let runs = (0..<10).map { Self.run($0, ms: 5) }
         #expect(Self.warnings(runs).isEmpty)
