@@ -47,7 +47,11 @@ struct RunProfileTests {
         let comparison = try #require(try ResultsDocument.load(from: "\(directory)/after.json").comparison)
         let difference = try #require(comparison.profileDifferences?.first)
         let burn = try #require(difference.functions.first { $0.name.contains("SampleApp.burn") }, "\(difference.functions.map(\.name))")
-        #expect(burn.totalBefore == 0 && burn.totalAfter > 5, "the added work: \(burn)")
+        // The baseline calls burn too, with 0 ms: a sample may catch that
+        // call now and then (a thread preempted there is sampled off CPU
+        // there on a busy machine: 1 sample in 6 runs in CI), so "before"
+        // is under a sample a run, not none.
+        #expect(burn.totalBefore < 1 && burn.totalAfter > 5, "the added work: \(burn)")
         let svg = try String(contentsOfFile: try #require(difference.flameGraph), encoding: .utf8)
         #expect(svg.contains("SampleApp.burn") && svg.contains("rgb(255,"), "the grown frames are drawn red")
         let attribution = try #require(comparison.attribution(of: "app", .warm))
