@@ -55,7 +55,12 @@ struct AsyncMainAttributionTests {
         let unexplained = try #require(attribution.unexplained)
         #expect(abs(counted + unexplained - attribution.totalChange) < 1, "\(counted) + \(unexplained) ≠ \(attribution.totalChange)")
         #expect(!why.contains { $0.contains("main thread") || $0.contains("other threads") }, "\(why)")
-        #expect(!why.contains { $0.contains("→") }, "a phase after main overlaps the intervals and is not named: \(why)")
+        // A phase after main overlaps the intervals and is never named. One
+        // before main may be: it is apart from them (in CI, under load,
+        // spawn → process entry came out +2.98 ms, p = 0.0028, and was).
+        let afterMain = attribution.phases.filter { $0.isPreMain != true }.map(\.name)
+        #expect(afterMain.contains { $0.hasPrefix("main → ") }, "\(afterMain)")
+        #expect(!why.contains { line in afterMain.contains { line.contains($0) } }, "a phase after main is named: \(why)")
         // Awaited work is on the path.
         let names = Set(attribution.intervals.map(\.name))
         #expect(names.contains("interval 'load config' (launch path)"), "\(names)")
