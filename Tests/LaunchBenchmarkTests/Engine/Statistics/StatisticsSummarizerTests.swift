@@ -119,7 +119,7 @@ import Testing
         #expect(Self.warnings(runs, mode: .warm).isEmpty)
     }
 
-    @Test("still-cached files are named largest first, ties by path, so the few named are the ones that weigh most")
+    @Test("still-cached files are named largest first, so the few named are the ones that weigh most")
     func highResidencyNamesTheLargestFirst() throws {
         // Seven libraries wholly resident (as when other processes map them):
         // the warning names five, and the largest must be among them whatever
