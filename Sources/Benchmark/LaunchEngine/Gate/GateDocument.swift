@@ -38,7 +38,7 @@ public struct GateDocument: Sendable, Codable {
     /// For an inconclusive gate: the seconds of measuring, at this
     /// session's pace, after which the interval would have narrowed to the
     /// estimate's distance from the threshold
-    /// (``GateMeasurement/growthToResolve(threshold:)``); nil otherwise.
+    /// (`GateMeasurement.growthToResolve(threshold:)`); nil otherwise.
     public var timeToResolve: Double?
     /// `--affinity` as given ("0", "1,3"), nil when the programs ran
     /// where the scheduler put them.
