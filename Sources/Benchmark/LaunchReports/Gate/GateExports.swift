@@ -22,7 +22,7 @@ package enum GateExports {
                     + "[\(GateReport.percent(floor.low)), \(GateReport.percent(floor.high))]; minimum detectable effect "
                     + "\(GateReport.percent(floor.minimumDetectableEffect, signed: false)).")
         }
-        if let resolve = GateReport.resolving(document)?.trimmingPrefix("  ") {
+        if let resolve = GateReport.resolving(document) {
             lines += ["", resolve.prefix(1).uppercased() + resolve.dropFirst() + "."]
         }
         if let why = document.why {
@@ -74,7 +74,7 @@ package enum GateExports {
         let title = "launchprof gate: \(document.verdict?.rawValue ?? "no verdict")"
         // A regression's Why under its verdict, an inconclusive gate's
         // "to decide": the annotation is what a pull request shows.
-        let resolve = GateReport.resolving(document).map { [String($0.trimmingPrefix("  "))] } ?? []
+        let resolve = GateReport.resolving(document).map { [$0] } ?? []
         let message = ([document.summary] + (document.why?.attribution?.summaryLines ?? []) + resolve).joined(separator: "\n")
         return ["::\(kind) title=\(GitHubAnnotations.property(title))::\(GitHubAnnotations.data(message))"]
     }

@@ -79,7 +79,7 @@ package enum GateReport {
             let cpus = document.pairsByCPU.sorted { $0.key < $1.key }.map { "\($0.key == "-1" ? "unknown" : "cpu \($0.key)"): \($0.value)" }
             lines.append("  pairs by CPU: \(cpus.joined(separator: ", ")); \(document.unpaired) runs unpaired")
         }
-        if let resolve = resolving(document) { lines.append(resolve) }
+        if let resolve = resolving(document) { lines.append("  " + resolve) }
         if let counted = document.instructions {
             let verdict = counted.verdict.map { " (\($0))" } ?? ""
             lines.append("  instructions: head \(percent(counted.change)) [\(percent(counted.low)), \(percent(counted.high))]\(verdict)")
@@ -91,7 +91,7 @@ package enum GateReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// For an inconclusive gate, what would have decided it: "  to decide:
+    /// For an inconclusive gate, what would have decided it: "to decide:
     /// the estimate lies 0.62% above +2%; at this pace (8.1 pairs a second)
     /// the interval would narrow that far after about 2.8 min of measuring
     /// (--max-time 171)", and, unpinned, that pinning may narrow it sooner.
@@ -104,7 +104,7 @@ package enum GateReport {
             abs(final.change) < document.threshold ? "inside ±\(limit)" : final.change > 0 ? "above +\(limit)" : "below −\(limit)"
         let pace = Double(final.pairs) / document.elapsed
         var line =
-            "  to decide: the estimate lies \(HumanUnits.fixed(distance * 100, decimals: 2))% \(side); at this pace "
+            "to decide: the estimate lies \(HumanUnits.fixed(distance * 100, decimals: 2))% \(side); at this pace "
             + "(\(HumanUnits.significant(pace)) pairs a second) the interval would narrow that far after about "
         if seconds <= 3600 {
             let whole = Int(seconds.rounded(.up))
