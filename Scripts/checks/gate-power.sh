@@ -15,8 +15,15 @@
 # SLOWDOWNS="0 1 2 3 5": slowdowns in percent of the launch; or
 # SLOWDOWN_US="0 500": absolute microseconds of CPU work instead.
 # LOAD=quiet (default), busy (one busy loop for the whole run: one core of two
-#   kept busy) or half (a busy loop during the first half of each gate).
-# MAXTIME the budget (default 60 s); AFFINITY passes --affinity; INTERVAL
+#   kept busy), half (a busy loop during the first half of each gate's
+#   budget) or alternate (a busy loop on for PERIOD seconds, default 10, then
+#   off for PERIOD, and so on from each gate's start: a core busy about half
+#   of any session longer than a period, whenever it decides, and the load
+#   switching on and off while it measures).
+# MAXTIME the budget (default 120 s, the gate's own default: the target is a
+#   median of 60 s to a verdict, not a verdict within 60 s; the tables of
+#   docs/gate.md before 2026-11-28 14:00 used MAXTIME=60); AFFINITY passes
+#   --affinity; INTERVAL
 # passes --interval; CONFIG=debug|release (default debug); NO_BUILD=1 uses
 # the binaries as built; BIN=DIR takes launchprof and lp-spawn from DIR (a
 # copy, so that a build meanwhile does not swap them); VERBOSE=1 prints every try.
@@ -35,8 +42,13 @@ cd "$(dirname "$0")/../.."
 tries=${1:-20}
 threshold=${2:-2}
 load=${LOAD:-quiet}
+case "$load" in
+quiet | busy | half | alternate) ;;
+*) echo "gate-power: LOAD must be quiet, busy, half or alternate, not '$load'" >&2; exit 2 ;;
+esac
 target=${TARGET:-c}
-maxtime=${MAXTIME:-60}
+maxtime=${MAXTIME:-120}
+period=${PERIOD:-10}
 config=${CONFIG:-debug}
 calruns=${CALRUNS:-60}
 if [ -z "${NO_BUILD:-}" ]; then
@@ -145,6 +157,9 @@ start_load() {
     case "$load" in
     busy) sh -c 'while :; do :; done' & busy+=($!) ;;
     half) sh -c "end=\$(( \$(date +%s) + $maxtime / 2 )); while [ \"\$(date +%s)\" -lt \"\$end\" ]; do :; done" & busy+=($!) ;;
+    # bash's SECONDS, not date: the loop spins without starting processes;
+    # the sleep is waited for so that a TERM stops it too, not only the loop.
+    alternate) bash -c "trap 'kill \$! 2>/dev/null; exit 0' TERM; while :; do end=\$((SECONDS + $period)); while ((SECONDS < end)); do :; done; sleep $period & wait \$!; done" & busy+=($!) ;;
     esac
 }
 
@@ -171,13 +186,13 @@ print(int(round(extra)), round(extra * per_round / launch * 100, 2))
 PY
         )
         sized+=("$percent")
-        [ "$load" = half ] && start_load
+        case "$load" in half | alternate) start_load ;; esac
         status=0
         side_words "$extra"
         "$bin/launchprof" gate --base-command "$(command_words 0)" --threshold "$threshold" "${gate_options[@]}" \
             --max-time "$maxtime" --export-json "$work/gate.json" -- "${side[@]}" \
             >"$work/out.txt" 2>&1 || status=$?
-        [ "$load" = half ] && stop_busy
+        case "$load" in half | alternate) stop_busy ;; esac
         read -r verdict elapsed change < <(python3 - "$work/gate.json" <<'PY' 2>/dev/null || echo "none 0 nan"
 import json, sys
 d = json.load(open(sys.argv[1]))
