@@ -49,6 +49,9 @@ esac
 target=${TARGET:-c}
 maxtime=${MAXTIME:-120}
 period=${PERIOD:-10}
+case "$maxtime$period" in
+*[!0-9]* | '') echo "gate-power: MAXTIME and PERIOD must be whole seconds, not '$maxtime' and '$period'" >&2; exit 2 ;;
+esac
 config=${CONFIG:-debug}
 calruns=${CALRUNS:-60}
 if [ -z "${NO_BUILD:-}" ]; then
