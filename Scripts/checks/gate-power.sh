@@ -60,11 +60,7 @@ if [ -z "${NO_BUILD:-}" ]; then
 fi
 bin=${BIN:-$(swift build -c "$config" --show-bin-path)}
 work=$(mktemp -d)
-busy=()
-stop_busy() {
-    for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-    busy=()
-}
+. Scripts/checks/busy-loops.sh
 cleanup() { stop_busy; rm -rf "$work"; }
 trap cleanup EXIT INT TERM
 
@@ -158,7 +154,7 @@ echo "target $target: launch median $(python3 -c "print(round($launch0/1e6, 3))"
 
 start_load() {
     case "$load" in
-    busy) sh -c 'while :; do :; done' & busy+=($!) ;;
+    busy) start_busy ;;
     half) sh -c "end=\$(( \$(date +%s) + $maxtime / 2 )); while [ \"\$(date +%s)\" -lt \"\$end\" ]; do :; done" & busy+=($!) ;;
     # bash's SECONDS, not date: the loop spins without starting processes;
     # the sleep is waited for so that a TERM stops it too, not only the loop.

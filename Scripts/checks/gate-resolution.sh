@@ -38,11 +38,8 @@ if [ -z "${NO_BUILD:-}" ]; then
 fi
 bin=${BIN:-$(swift build -c "$config" --show-bin-path)}
 work=$(mktemp -d)
-busy=()
-cleanup() {
-    for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
+. Scripts/checks/busy-loops.sh
+cleanup() { stop_busy; rm -rf "$work"; }
 trap cleanup EXIT INT TERM
 # The words as one --base-command string, each single-quoted (launchprof
 # splits it with shell quoting rules): a path with a space stays one word.
@@ -55,7 +52,7 @@ else
     program=("$bin/$sample")
     ready=(--ready tracer)
 fi
-[ "${LOAD:-quiet}" = busy ] && { sh -c 'while :; do :; done' & busy+=($!); }
+[ "${LOAD:-quiet}" = busy ] && start_busy
 echo "target $target, load ${LOAD:-quiet} ($(cut -d' ' -f1-3 /proc/loadavg) load average at the start), $tries tries of ${seconds}s" >&2
 for try in $(seq "$tries"); do
     for setting in $settings; do

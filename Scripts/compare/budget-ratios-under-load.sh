@@ -19,11 +19,7 @@ if [ -z "${NO_BUILD:-}" ]; then
 fi
 bin=$(swift build -c "$config" --show-bin-path)
 work=$(mktemp -d)
-busy=()
-stop_busy() {
-    for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-    busy=()
-}
+. Scripts/checks/busy-loops.sh
 cleanup() { stop_busy; rm -rf "$work"; }
 trap cleanup EXIT INT TERM
 
@@ -47,10 +43,7 @@ YAML
 echo "$(nproc) CPUs, $(cut -d' ' -f1-3 /proc/loadavg) load average at the start, $sessions sessions per load" >&2
 printf '%-10s %-8s %-22s %-22s\n' "busy loops" session "time to ready ratio" "CPU time ratio"
 for loops in 0 1 2; do
-    for _ in $(seq "$loops"); do
-        (while :; do :; done) &
-        busy+=("$!")
-    done
+    for _ in $(seq "$loops"); do start_busy; done
     for session in $(seq "$sessions"); do
         output=$("$bin/launchprof" run --config "$work/launchprof.yml" 2>&1) || {
             echo "$output" >&2
