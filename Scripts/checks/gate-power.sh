@@ -27,6 +27,7 @@
 # passes --interval; CONFIG=debug|release (default debug); NO_BUILD=1 uses
 # the binaries as built; BIN=DIR takes launchprof and lp-spawn from DIR (a
 # copy, so that a build meanwhile does not swap them); VERBOSE=1 prints every try.
+# CALCHECK=N only measures how precisely the tries are sized (see below).
 #
 # Sizing: a slowdown must be its nominal size relative to the launch *as
 # measured in the same conditions*, or the table measures the sizing, not the
@@ -161,6 +162,20 @@ start_load() {
     alternate) bash -c "trap 'kill \$! 2>/dev/null; exit 0' TERM; while :; do end=\$((SECONDS + $period)); while ((SECONDS < end)); do :; done; sleep $period & wait \$!; done" & busy+=($!) ;;
     esac
 }
+
+# CALCHECK=N: how precisely a try is sized. N calibrations in a row, as each
+# try makes one (under the busy loop with LOAD=busy), each printed as
+# e^r − 1 (what the calibration rounds add, relative to the launch); a
+# slowdown's size is off by the same relative amount. No gate runs.
+if [ -n "${CALCHECK:-}" ]; then
+    case "$CALCHECK" in *[!0-9]*) echo "gate-power: CALCHECK must be a count, not '$CALCHECK'" >&2; exit 2 ;; esac
+    [ "$load" = busy ] && start_load
+    for _ in $(seq "$CALCHECK"); do
+        read -r r launch < <(calibrate "$calrounds")
+        python3 -c "import math; print(f'e^r - 1 = {math.expm1($r):.4f} (launch {$launch / 1e6:.2f} ms)')"
+    done
+    exit 0
+fi
 
 if [ -n "${SLOWDOWN_US:-}" ]; then sizes=$SLOWDOWN_US unit=us; else sizes=${SLOWDOWNS:-"0 1 2 3 5"} unit=%; fi
 printf '%-10s %9s %9s %9s %12s %10s %8s %10s %10s\n' slowdown regressed improved unchanged inconclusive "median s" "max s" measured "sized %"
