@@ -50,6 +50,7 @@ esac
 target=${TARGET:-c}
 maxtime=${MAXTIME:-120}
 period=${PERIOD:-10}
+case "${CALCHECK:-0}" in *[!0-9]*) echo "gate-power: CALCHECK must be a count, not '$CALCHECK'" >&2; exit 2 ;; esac
 case "$maxtime$period" in
 *[!0-9]* | '') echo "gate-power: MAXTIME and PERIOD must be whole seconds, not '$maxtime' and '$period'" >&2; exit 2 ;;
 esac
@@ -168,7 +169,6 @@ start_load() {
 # e^r − 1 (what the calibration rounds add, relative to the launch); a
 # slowdown's size is off by the same relative amount. No gate runs.
 if [ -n "${CALCHECK:-}" ]; then
-    case "$CALCHECK" in *[!0-9]*) echo "gate-power: CALCHECK must be a count, not '$CALCHECK'" >&2; exit 2 ;; esac
     [ "$load" = busy ] && start_load
     for _ in $(seq "$CALCHECK"); do
         read -r r launch < <(calibrate "$calrounds")
