@@ -14,6 +14,11 @@
 #   tracer: its launch complete).
 # SLOWDOWNS="0 1 2 3 5": slowdowns in percent of the launch; or
 # SLOWDOWN_US="0 500": absolute microseconds of CPU work instead.
+# INJECT=rounds (default: the constructor spins a number of rounds, CPU work
+#   whose cost moves with the load, as a real regression's does) or wall (it
+#   spins until LP_INJECT_NS nanoseconds of CLOCK_MONOTONIC have passed: a
+#   slowdown of a known wall time even under load, sized from the launch's
+#   median alone; see "Sizing").
 # LOAD=quiet (default), busy (one busy loop for the whole run: one core of two
 #   kept busy), half (a busy loop during the first half of each gate's
 #   budget) or alternate (a busy loop on for PERIOD seconds, default 10, then
@@ -38,6 +43,16 @@
 # launch now (K rounds add e^r − 1 of it), and a slowdown s gets
 # s·K/(e^r − 1) rounds (rounds are CPU work, linear in their number). The
 # last column, "sized", is what was injected, relative to the launch.
+# Under load the rounds' worth moves from minute to minute, not only with
+# calibration noise: with a core busy, ten calibrations in a row of the
+# async-main program (CALRUNS=30 CALCHECK=10) gave e^r − 1 from 0.27 to
+# 0.39, ±18%, and ten of 200 pairs each with four times the rounds still
+# moved ±15% (1.10–1.47): the spin runs on the busy CPU or beside it. So
+# a nominal 3% was 2.5–3.5% of the session that followed. INJECT=wall takes the
+# stimulus out of that question: its spin ends at a wall time, so a
+# slowdown is the same number of nanoseconds in every run (a spin that is
+# preempted at its end can overrun by a time slice), and only the launch's
+# median, a few percent under load, sizes it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tries=${1:-20}
@@ -68,17 +83,35 @@ trap cleanup EXIT INT TERM
 
 cat >"$work/inject.c" <<'C'
 #include <stdlib.h>
-/* CPU work before main: LP_INJECT_ROUNDS rounds of a multiply-add. */
+#include <time.h>
+static long long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+/* CPU work before main: LP_INJECT_ROUNDS rounds of a multiply-add, or a spin
+   until LP_INJECT_NS nanoseconds of wall time have passed. */
 __attribute__((constructor)) static void lp_inject(void) {
     const char *text = getenv("LP_INJECT_ROUNDS");
     long rounds = text ? atol(text) : 0;
     volatile unsigned long sum = 0;
     for (long i = 0; i < rounds; i++) sum += (unsigned long)i * 2654435761u;
+    const char *wall = getenv("LP_INJECT_NS");
+    long long ns = wall ? atoll(wall) : 0;
+    if (ns > 0) {
+        long long end = now_ns() + ns;
+        while (now_ns() < end) sum += 1;
+    }
 }
 C
 cc -O1 -shared -fPIC -o "$work/inject.so" "$work/inject.c"
 
 ready=()
+inject=${INJECT:-rounds}
+case "$inject" in
+rounds | wall) ;;
+*) echo "gate-power: INJECT must be rounds or wall, not '$inject'" >&2; exit 2 ;;
+esac
 case "$target" in
 c)
     cc -O1 -o "$work/spin" Scripts/checks/gate_spin.c
@@ -111,7 +144,11 @@ gate_options=("${ready[@]}" --why-runs 0)
 # One side's command as one string for launchprof, each word single-quoted
 # (launchprof splits it with shell quoting rules): a path with a space in
 # BIN or HB_BIN stays one word.
-side_words() { side=(env LD_PRELOAD="$work/inject.so" LP_INJECT_ROUNDS="$1" "${program[@]}"); }
+side_words() {
+    local knob=LP_INJECT_ROUNDS
+    [ "$inject" = wall ] && knob=LP_INJECT_NS
+    side=(env LD_PRELOAD="$work/inject.so" "$knob=$1" "${program[@]}")
+}
 command_words() {
     local word quoted=() side
     side_words "$1"
@@ -142,7 +179,10 @@ PY
 # launch hid 1,000,000 rounds in its noise: the median ratio came out at or
 # below zero, K fell to its floor and every slowdown was sized from noise).
 first=1000000
-while :; do
+# With INJECT=wall only the launch is measured: 0 ns against 1 (two commands
+# that differ, as `run` requires; 1 ns is one clock read).
+[ "$inject" = wall ] && read -r r0 launch0 < <(calibrate 1)
+while [ "$inject" = rounds ]; do
     read -r r0 launch0 < <(calibrate "$first")
     python3 -c "import sys; sys.exit(0 if $r0 >= 0.1 else 1)" && break
     if [ "$first" -ge 10000000000 ]; then
@@ -151,8 +191,9 @@ while :; do
     fi
     first=$((first * 10))
 done
-calrounds=$(python3 -c "import math; print(max(10000, int(0.5 * $first / math.expm1($r0))))")
-echo "target $target: launch median $(python3 -c "print(round($launch0/1e6, 3))") ms; calibration rounds $calrounds; threshold $threshold%, load $load, $tries tries, budget ${maxtime}s${AFFINITY:+, affinity $AFFINITY}${INTERVAL:+, interval $INTERVAL}" >&2
+calrounds=1
+[ "$inject" = rounds ] && calrounds=$(python3 -c "import math; print(max(10000, int(0.5 * $first / math.expm1($r0))))")
+echo "target $target: launch median $(python3 -c "print(round($launch0/1e6, 3))") ms; $([ "$inject" = wall ] && echo "injected: wall time" || echo "calibration rounds $calrounds"); threshold $threshold%, load $load, $tries tries, budget ${maxtime}s${AFFINITY:+, affinity $AFFINITY}${INTERVAL:+, interval $INTERVAL}" >&2
 
 start_load() {
     case "$load" in
@@ -167,7 +208,8 @@ start_load() {
 # CALCHECK=N: how precisely a try is sized. N calibrations in a row, as each
 # try makes one (under the busy loop with LOAD=busy), each printed as
 # e^r − 1 (what the calibration rounds add, relative to the launch); a
-# slowdown's size is off by the same relative amount. No gate runs.
+# slowdown's size is off by the same relative amount (with INJECT=wall, e^r − 1
+# of 0 ns against 1, and the launch median, which sizes a slowdown). No gate runs.
 if [ -n "${CALCHECK:-}" ]; then
     [ "$load" = busy ] && start_load
     for _ in $(seq "$CALCHECK"); do
@@ -186,9 +228,14 @@ for size in $sizes; do
         [ "$load" = busy ] && [ "${#busy[@]}" -eq 0 ] && start_load
         read -r r launch < <(calibrate "$calrounds")
         # The rounds for this size, and the size they are relative to the launch.
-        read -r extra percent < <(python3 - "$size" "$unit" "$r" "$launch" "$calrounds" <<'PY'
+        read -r extra percent < <(python3 - "$size" "$unit" "$r" "$launch" "$calrounds" "$inject" <<'PY'
 import math, sys
 size, unit, r, launch, k = float(sys.argv[1]), sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+if sys.argv[6] == "wall":
+    # Nanoseconds of wall time: s of the launch, or the microseconds asked.
+    extra = size / 100 * launch if unit == "%" else size * 1000
+    print(int(round(extra)), round(extra / launch * 100, 2))
+    sys.exit(0)
 per_round = launch * math.expm1(r) / k  # ns of one round, now
 if unit == "%":
     # The launch is L + rounds·c: k rounds made it e^r times longer, so s
