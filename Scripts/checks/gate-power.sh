@@ -254,10 +254,12 @@ PY
             --max-time "$maxtime" --export-json "$work/gate.json" -- "${side[@]}" \
             >"$work/out.txt" 2>&1 || status=$?
         case "$load" in half | alternate) stop_busy ;; esac
-        read -r verdict elapsed change < <(python3 - "$work/gate.json" <<'PY' 2>/dev/null || echo "none 0 nan"
+        read -r verdict elapsed change medians < <(python3 - "$work/gate.json" <<'PY' 2>/dev/null || echo "none 0 nan -"
 import json, sys
 d = json.load(open(sys.argv[1]))
-print(d["verdict"] or "none", d["elapsed"], d["looks"][-1]["change"] if d["looks"] else "nan")
+b, h = d.get("baseMedian"), d.get("headMedian")
+medians = f"{b / 1e6:.2f}/{h / 1e6:.2f}ms" if b and h else "-"
+print(d["verdict"] or "none", d["elapsed"], d["looks"][-1]["change"] if d["looks"] else "nan", medians)
 PY
         )
         times+=("$elapsed")
@@ -268,7 +270,7 @@ PY
         unchanged) counts_unchanged=$((counts_unchanged + 1)) ;;
         *) counts_inconclusive=$((counts_inconclusive + 1)) ;;
         esac
-        if [ -n "${VERBOSE:-}" ]; then echo "  $size$unit try $try (sized +$percent%): $(head -1 "$work/out.txt") (exit $status)" >&2; fi
+        if [ -n "${VERBOSE:-}" ]; then echo "  $size$unit try $try (sized +$percent% of $(python3 -c "print(round($launch / 1e6, 2))") ms; base/head medians $medians): $(head -1 "$work/out.txt") (exit $status)" >&2; fi
     done
     stats=$(python3 -c "import statistics,sys; t=[float(x) for x in sys.argv[1:]]; print(round(statistics.median(t),1), round(max(t),1))" "${times[@]}")
     measured=$(python3 -c "import statistics,sys; c=[float(x) for x in sys.argv[1:] if x!='nan']; print(f'{statistics.median(c)*100:+.2f}%' if c else '-')" "${changes[@]}")
