@@ -17,8 +17,8 @@
 # INJECT=rounds (default: the constructor spins a number of rounds, CPU work
 #   whose cost moves with the load, as a real regression's does) or wall (it
 #   spins until LP_INJECT_NS nanoseconds of CLOCK_MONOTONIC have passed: a
-#   slowdown of a known wall time even under load, sized from the launch's
-#   median alone; see "Sizing").
+#   known wall time even under load, though not a known cost to the launch;
+#   see "Sizing").
 # LOAD=quiet (default), busy (one busy loop for the whole run: one core of two
 #   kept busy), half (a busy loop during the first half of each gate's
 #   budget) or alternate (a busy loop on for PERIOD seconds, default 10, then
@@ -48,11 +48,14 @@
 # async-main program (CALRUNS=30 CALCHECK=10) gave e^r − 1 from 0.27 to
 # 0.39, ±18%, and ten of 200 pairs each with four times the rounds still
 # moved ±15% (1.10–1.47): the spin runs on the busy CPU or beside it. So
-# a nominal 3% was 2.5–3.5% of the session that followed. INJECT=wall takes the
-# stimulus out of that question: its spin ends at a wall time, so a
-# slowdown is the same number of nanoseconds in every run (a spin that is
-# preempted at its end can overrun by a time slice), and only the launch's
-# median, a few percent under load, sizes it.
+# a nominal 3% was 2.5–3.5% of the session that followed. INJECT=wall
+# spins until a wall time instead: the same nanoseconds in every run, sized
+# from the launch's median alone. That fixes what is injected, not what it
+# costs: a spin that ends at a wall time is a delay, and other work overlaps
+# it. With a core busy, the async-main program measured its +3% as +3.22%
+# (median of 20 gates), but the Hummingbird server measured a 600 µs spin
+# (3% of its launch) as +0.4% to +1.6% (gate medians of 18.00 against 18.18
+# ms), and 200-run `run` sessions back to back as −0.3% to +4.8%.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tries=${1:-20}
