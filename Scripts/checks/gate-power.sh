@@ -46,8 +46,8 @@
 # Under load the rounds' worth moves from minute to minute, not only with
 # calibration noise: with a core busy, ten calibrations in a row of the
 # async-main program (CALRUNS=30 CALCHECK=10) gave e^r − 1 from 0.27 to
-# 0.39, ±18%, and ten of 200 pairs each with four times the rounds still
-# moved ±15% (1.10–1.47): the spin runs on the busy CPU or beside it. So
+# 0.39, ±18%, and ten of 200 pairs each with about five times the rounds
+# still moved ±15% (1.10–1.47): the spin runs on the busy CPU or beside it. So
 # a nominal 3% was 2.5–3.5% of the session that followed. INJECT=wall
 # spins until a wall time instead: the same nanoseconds in every run, sized
 # from the launch's median alone. That fixes what is injected, not what it
