@@ -31,7 +31,8 @@
 #   --affinity; INTERVAL
 # passes --interval; CONFIG=debug|release (default debug); NO_BUILD=1 uses
 # the binaries as built; BIN=DIR takes launchprof and lp-spawn from DIR (a
-# copy, so that a build meanwhile does not swap them); VERBOSE=1 prints every try.
+# copy, so that a build meanwhile does not swap them); VERBOSE=1 prints every try;
+# KEEP=DIR keeps each gate's --export-json there (3pct-1.json, 500us-1.json: every run).
 # CALCHECK=N only measures how precisely the tries are sized (see below).
 #
 # Sizing: a slowdown must be its nominal size relative to the launch *as
@@ -252,11 +253,14 @@ PY
         sized+=("$percent")
         case "$load" in half | alternate) start_load ;; esac
         status=0
+        # A gate that writes nothing must not be read as the try before it.
+        rm -f "$work/gate.json"
         side_words "$extra"
         "$bin/launchprof" gate --base-command "$(command_words 0)" --threshold "$threshold" "${gate_options[@]}" \
             --max-time "$maxtime" --export-json "$work/gate.json" -- "${side[@]}" \
             >"$work/out.txt" 2>&1 || status=$?
         case "$load" in half | alternate) stop_busy ;; esac
+        if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp "$work/gate.json" "$KEEP/$size${unit/\%/pct}-$try.json" 2>/dev/null || true; fi
         read -r verdict elapsed change medians < <(python3 - "$work/gate.json" <<'PY' 2>/dev/null || echo "none 0 nan -"
 import json, sys
 d = json.load(open(sys.argv[1]))
