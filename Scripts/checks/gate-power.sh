@@ -52,11 +52,12 @@
 # a nominal 3% was 2.5–3.5% of the session that followed. INJECT=wall
 # spins until a wall time instead: the same nanoseconds in every run, sized
 # from the launch's median alone. That fixes what is injected, not what it
-# costs: a spin that ends at a wall time is a delay, and other work overlaps
-# it. With a core busy, the async-main program measured its +3% as +3.22%
-# (median of 20 gates), but the Hummingbird server measured a 600 µs spin
-# (3% of its launch) as +0.4% to +1.6% (gate medians of 18.00 against 18.18
-# ms), and 200-run `run` sessions back to back as −0.3% to +4.8%.
+# costs: with a core busy, the async-main program measured its +3% as
+# +3.22% (median of 20 gates), but the Hummingbird server measured a 600 µs
+# spin (3% of its launch) as +0.4% to +1.6% (gate medians of 18.00 against
+# 18.18 ms), as it does rounds: under load its launch moves in 4 ms steps,
+# the kernel's tick (docs/gate.md, "A multi-threaded launch under load
+# moves in steps").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tries=${1:-20}

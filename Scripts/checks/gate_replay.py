@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""What other centres make of a gate's own runs.
+
+    Scripts/checks/gate_replay.py GATE.json...
+
+Reads gates' --export-json (gate-power.sh KEEP=DIR keeps one per try),
+pairs the runs as the gate does (SameCPUPairing: each run with the nearest
+earlier unpaired run of the other side on the same CPU, at most 3 positions
+back) and judges the paired log-ratios at the confidence of the look that
+ended the session by two centres:
+
+- the median, with the sign test's interval (normal approximation of the
+  binomial ranks; the gate's own interval intersects it with the
+  signed-rank one, so its bounds differ a little);
+- the 20%-trimmed mean, with Yuen's interval (winsorized variance, normal
+  quantile: the sessions here have hundreds of pairs or more).
+
+A change that moves a few runs a whole step (a launch quantized by the
+kernel's tick under load) moves the median of the pairs less than their
+mean: docs/gate.md, "A multi-threaded launch under load moves in steps".
+The last column is the gate's verdict with an "unchanged" kept only when
+the trimmed mean's interval also lies within the threshold.
+"""
+import json
+import math
+import statistics
+import sys
+from statistics import NormalDist
+
+WINDOW = 3
+TRIM = 0.2
+
+
+def pairs(runs):
+    """ln(head / base) of the gate's same-CPU pairs, in the order formed."""
+    waiting, ratios = [], []
+    for run in runs:
+        waiting = [w for w in waiting if run["position"] - w["position"] <= WINDOW]
+        match = [i for i, w in enumerate(waiting) if w["side"] != run["side"] and w["cpu"] == run["cpu"]]
+        if not match:
+            waiting.append(run)
+            continue
+        partner = waiting.pop(match[-1])
+        base, head = (partner, run) if run["side"] == "head" else (run, partner)
+        ratios.append(math.log(head["value"] / base["value"]))
+    return ratios
+
+
+def sign_interval(values, confidence):
+    v = sorted(values)
+    n = len(v)
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    low = max(0, math.floor(n / 2 - z * math.sqrt(n) / 2))
+    high = min(n - 1, math.ceil(n / 2 + z * math.sqrt(n) / 2))
+    return statistics.median(v), v[low], v[high]
+
+
+def yuen_interval(values, confidence):
+    v = sorted(values)
+    n = len(v)
+    g = int(TRIM * n)
+    kept = v[g:n - g]
+    centre = sum(kept) / len(kept)
+    winsorized = [min(max(x, v[g]), v[n - g - 1]) for x in v]
+    spread = statistics.stdev(winsorized)
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    half = z * spread / ((1 - 2 * TRIM) * math.sqrt(n))
+    return centre, centre - half, centre + half
+
+
+def verdict(low, high, threshold):
+    """As the gate decides (SequentialDecisionRule.decide): bounds and threshold as fractions."""
+    low, high = math.expm1(low), math.expm1(high)
+    if low > threshold:
+        return "regressed"
+    if high < -threshold:
+        return "improved"
+    if -threshold < low and high < threshold:
+        return "unchanged"
+    return "inconclusive"
+
+
+def load(path):
+    """The runs, the threshold (a fraction), the closing confidence and the verdict."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            doc = json.load(file)
+        runs = doc["runs"]
+        for run in runs:
+            if not (isinstance(run["value"], (int, float)) and run["value"] > 0 and run["side"] in ("base", "head")):
+                raise ValueError(f"a run at position {run.get('position')} has no positive value or no side")
+        threshold = float(doc["threshold"])
+        confidence = float(doc["looks"][-1]["confidence"]) if doc["looks"] else 0.95
+        return runs, threshold, confidence, doc.get("verdict") or "none"
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
+        sys.exit(f"gate_replay: {path}: not a gate's --export-json ({type(error).__name__}: {error})")
+
+
+def main(paths):
+    if not paths:
+        sys.exit(__doc__.split("\n\n")[1])
+    centres = {"median": [], "trimmed mean": []}
+    tally = {}
+    for path in paths:
+        runs, threshold, confidence, gate = load(path)
+        ratios = pairs(runs)
+        if len(ratios) < 10:
+            print(f"{path}: {len(ratios)} pairs, too few to judge")
+            continue
+        words = []
+        verdicts = {}
+        for name, interval in (("median", sign_interval), ("trimmed mean", yuen_interval)):
+            centre, low, high = interval(ratios, confidence)
+            centres[name].append(centre)
+            verdicts[name] = verdict(low, high, threshold)
+            words.append(f"{name} {100 * math.expm1(centre):+.2f}% [{100 * math.expm1(low):+.2f}%, "
+                         f"{100 * math.expm1(high):+.2f}%] {verdicts[name]}")
+        guarded = "inconclusive" if gate == "unchanged" and verdicts["trimmed mean"] != "unchanged" else gate
+        for key in (("gate", gate), ("trimmed mean", verdicts["trimmed mean"]), ("gate, unchanged guarded", guarded)):
+            tally[key] = tally.get(key, 0) + 1
+        print(f"{path}: {len(ratios)} pairs at {100 * confidence:.1f}%; gate {gate}; " + "; ".join(words)
+              + f"; guarded {guarded}")
+    for name, values in centres.items():
+        if values:
+            print(f"{name} of the pairs, over {len(values)} sessions: median {100 * math.expm1(statistics.median(values)):+.2f}%, "
+                  f"from {100 * math.expm1(min(values)):+.2f}% to {100 * math.expm1(max(values)):+.2f}%")
+    for (measure, word), count in sorted(tally.items()):
+        print(f"{measure}: {word} {count}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
