@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What other centres make of a gate's own runs.
 
-    Scripts/checks/gate_replay.py GATE.json...
+    Scripts/checks/gate_replay.py [--any-cpu] [--steps] GATE.json...
 
 Reads gates' --export-json (gate-power.sh KEEP=DIR keeps one per try),
 pairs the runs as the gate does (SameCPUPairing: each run with the nearest
@@ -19,7 +19,10 @@ A change that moves a few runs a whole step (a launch quantized by the
 kernel's tick under load) moves the median of the pairs less than their
 mean: docs/gate.md, "A multi-threaded launch under load moves in steps".
 The last column is the gate's verdict with an "unchanged" kept only when
-the trimmed mean's interval also lies within the threshold.
+the trimmed mean's interval also lies within the threshold. The summary
+also gives the pairs' plain mean. --any-cpu pairs each ABBA block's
+neighbours whatever their CPU instead (is the same-CPU pairing the cause?);
+--steps prints each session's base runs per 0.5 ms (the humps).
 """
 import json
 import math
@@ -31,12 +34,22 @@ WINDOW = 3
 TRIM = 0.2
 
 
-def pairs(runs):
-    """ln(head / base) of the gate's same-CPU pairs, in the order formed."""
+def pairs(runs, any_cpu=False):
+    """ln(head / base) of the gate's same-CPU pairs, in the order formed (a run
+    of unknown CPU pairs with another of unknown CPU, as in the gate); with
+    any_cpu, of each ABBA block's neighbours (positions 4k, 4k+1 and 4k+3, 4k+2)."""
+    if any_cpu:
+        at = {run["position"]: run for run in runs}
+        ratios = []
+        for first, second in ((p, p + 1) for k in range(0, max(at, default=0) + 1, 4) for p in (k, k + 2)):
+            if first in at and second in at and at[first]["side"] != at[second]["side"]:
+                base, head = sorted((at[first], at[second]), key=lambda run: run["side"] != "base")
+                ratios.append(math.log(head["value"] / base["value"]))
+        return ratios
     waiting, ratios = [], []
     for run in runs:
         waiting = [w for w in waiting if run["position"] - w["position"] <= WINDOW]
-        match = [i for i, w in enumerate(waiting) if w["side"] != run["side"] and w["cpu"] == run["cpu"]]
+        match = [i for i, w in enumerate(waiting) if w["side"] != run["side"] and w.get("cpu") == run.get("cpu")]
         if not match:
             waiting.append(run)
             continue
@@ -87,8 +100,9 @@ def load(path):
             doc = json.load(file)
         runs = doc["runs"]
         for run in runs:
-            if not (isinstance(run["value"], (int, float)) and run["value"] > 0 and run["side"] in ("base", "head")):
-                raise ValueError(f"a run at position {run.get('position')} has no positive value or no side")
+            if not (isinstance(run["value"], (int, float)) and run["value"] > 0 and run["side"] in ("base", "head")
+                    and isinstance(run["position"], int)):
+                raise ValueError(f"a run at position {run.get('position')} has no positive value, side or position")
         threshold = float(doc["threshold"])
         confidence = float(doc["looks"][-1]["confidence"]) if doc["looks"] else 0.95
         return runs, threshold, confidence, doc.get("verdict") or "none"
@@ -96,14 +110,27 @@ def load(path):
         sys.exit(f"gate_replay: {path}: not a gate's --export-json ({type(error).__name__}: {error})")
 
 
-def main(paths):
-    if not paths:
+def steps(runs):
+    """Base runs per 0.5 ms bin, the bins with at least 1% of them."""
+    values = [run["value"] / 1e6 for run in runs if run["side"] == "base"]
+    bins = {}
+    for value in values:
+        bins[math.floor(value * 2) / 2] = bins.get(math.floor(value * 2) / 2, 0) + 1
+    return " ".join(f"{start:.1f}:{count}" for start, count in sorted(bins.items()) if count >= len(values) / 100)
+
+
+def main(arguments):
+    flags = {"--any-cpu", "--steps"}
+    paths = [a for a in arguments if a not in flags]
+    if not paths or any(a.startswith("--") for a in paths):
         sys.exit(__doc__.split("\n\n")[1])
-    centres = {"median": [], "trimmed mean": []}
+    centres = {"median": [], "trimmed mean": [], "mean": []}
     tally = {}
     for path in paths:
         runs, threshold, confidence, gate = load(path)
-        ratios = pairs(runs)
+        if "--steps" in arguments:
+            print(f"{path}: base runs per 0.5 ms: {steps(runs)}")
+        ratios = pairs(runs, any_cpu="--any-cpu" in arguments)
         if len(ratios) < 10:
             print(f"{path}: {len(ratios)} pairs, too few to judge")
             continue
@@ -115,6 +142,7 @@ def main(paths):
             verdicts[name] = verdict(low, high, threshold)
             words.append(f"{name} {100 * math.expm1(centre):+.2f}% [{100 * math.expm1(low):+.2f}%, "
                          f"{100 * math.expm1(high):+.2f}%] {verdicts[name]}")
+        centres["mean"].append(statistics.mean(ratios))
         guarded = "inconclusive" if gate == "unchanged" and verdicts["trimmed mean"] != "unchanged" else gate
         for key in (("gate", gate), ("trimmed mean", verdicts["trimmed mean"]), ("gate, unchanged guarded", guarded)):
             tally[key] = tally.get(key, 0) + 1
