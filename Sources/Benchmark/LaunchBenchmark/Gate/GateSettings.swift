@@ -11,6 +11,10 @@ public struct GateSettings: Sendable {
     public var spending: ErrorSpending = .pocock
     /// The interval each look takes (docs/gate.md: why both, intersected).
     public var interval: GateInterval = .both
+    /// The trimmed mean's guard: the fraction of each tail its pairs'
+    /// trimmed mean drops (0.2); nil: the median-type interval alone
+    /// decides (docs/gate.md, "The trimmed mean's guard").
+    public var trimming: Double? = 0.2
     /// `--affinity`: the CPUs both programs run on; nil leaves them where
     /// the scheduler puts them, paired by the CPU they ran on (docs/gate.md,
     /// "Pinning": what each choice buys).
@@ -60,14 +64,16 @@ public struct GateSettings: Sendable {
     package func rule() throws(GateRuleError) -> SequentialDecisionRule {
         try SequentialDecisionRule(
             threshold: threshold, alpha: counts == nil ? alpha : alpha / 2, spending: spending, maxPairs: maxRuns,
-            interval: interval)
+            interval: interval, trimming: trimming)
     }
 
     /// The rule for instructions to ready (`instructionThreshold`, half of
-    /// `alpha`); nil without `counts`.
+    /// `alpha`), without the trimmed mean's guard: counts do not wait for
+    /// the scheduler's tick; nil without `counts`.
     package func instructionRule() throws(GateRuleError) -> SequentialDecisionRule? {
         guard counts != nil else { return nil }
         return try SequentialDecisionRule(
-            threshold: instructionThreshold, alpha: alpha / 2, spending: spending, maxPairs: maxRuns, interval: interval)
+            threshold: instructionThreshold, alpha: alpha / 2, spending: spending, maxPairs: maxRuns, interval: interval,
+            trimming: nil)
     }
 }

@@ -19,10 +19,18 @@ public struct GateLook: Sendable, Equatable, Codable {
     public var coverage: Double
     /// The verdict, or nil: keep measuring.
     public var verdict: ChangeVerdict?
+    /// With the trimmed mean's guard (docs/gate.md, "The trimmed mean's
+    /// guard"): the pairs' trimmed mean, as a fraction; nil without it.
+    public var trimmedChange: Double?
+    /// The lower bound of the trimmed mean's interval, as a fraction.
+    public var trimmedLow: Double?
+    /// The upper bound of the trimmed mean's interval, as a fraction.
+    public var trimmedHigh: Double?
 
     /// A look at `pairs` pairs.
     public init(
-        pairs: Int, change: Double, low: Double, high: Double, confidence: Double, coverage: Double, verdict: ChangeVerdict?
+        pairs: Int, change: Double, low: Double, high: Double, confidence: Double, coverage: Double, verdict: ChangeVerdict?,
+        trimmedChange: Double? = nil, trimmedLow: Double? = nil, trimmedHigh: Double? = nil
     ) {
         self.pairs = pairs
         self.change = change
@@ -31,10 +39,31 @@ public struct GateLook: Sendable, Equatable, Codable {
         self.confidence = confidence
         self.coverage = coverage
         self.verdict = verdict
+        self.trimmedChange = trimmedChange
+        self.trimmedLow = trimmedLow
+        self.trimmedHigh = trimmedHigh
     }
 
     /// Half the interval's width: how precisely this look knew the change.
     public var halfWidth: Double { (high - low) / 2 }
+
+    /// Whether the trimmed mean's interval lies beyond ±`threshold` where
+    /// the median's lies within it: the guard alone kept this look from
+    /// saying unchanged (docs/gate.md, "The trimmed mean's guard").
+    package func isHeldByTrimmedMean(threshold: Double) -> Bool {
+        guard let trimmedLow, let trimmedHigh, !isShortOfConfidence else { return false }
+        return low > -threshold && high < threshold && !(trimmedLow > -threshold && trimmedHigh < threshold)
+    }
+
+    /// The estimate and interval that must narrow for this look to decide:
+    /// the trimmed mean's when only its guard held the verdict, else the
+    /// median-type one.
+    package func pending(threshold: Double) -> (change: Double, low: Double, high: Double) {
+        if isHeldByTrimmedMean(threshold: threshold), let trimmedChange, let trimmedLow, let trimmedHigh {
+            return (trimmedChange, trimmedLow, trimmedHigh)
+        }
+        return (change, low, high)
+    }
 
     /// Whether the interval covers less than it was asked to (too few
     /// pairs for any pair of ranks to reach the confidence): such a look

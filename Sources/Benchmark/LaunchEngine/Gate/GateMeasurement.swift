@@ -62,11 +62,13 @@ package struct GateMeasurement: Sendable {
     /// threshold.
     package func growthToResolve(threshold: Double) -> Double? {
         guard verdict == .inconclusive, let final, !final.isShortOfConfidence else { return nil }
-        let distance = abs(abs(final.change) - threshold)
+        // When only the trimmed mean's guard held the verdict, its interval must narrow.
+        let (change, low, high) = final.pending(threshold: threshold)
+        let distance = abs(abs(change) - threshold)
         // The bound that must cross the threshold: the lower one above
         // +threshold or inside it below 0, else the upper one.
-        let lowerFaces = final.change > threshold || (final.change < 0 && final.change >= -threshold)
-        let part = lowerFaces ? final.change - final.low : final.high - final.change
+        let lowerFaces = change > threshold || (change < 0 && change >= -threshold)
+        let part = lowerFaces ? change - low : high - change
         guard distance > 0, part > 0 else { return nil }
         let ratio = part / distance
         return max(1, ratio * ratio)

@@ -26,6 +26,21 @@ import Glibc
 /// Needs: pairs independent and symmetric about the change (no normality),
 /// which paired same-CPU runs in ABBA order give (docs/gate.md); the sign
 /// interval needs only a common median.
+///
+/// The trimmed mean's guard (``trimming``, on by default): a launch that
+/// waits for the scheduler's tick moves in steps, and a change can then
+/// make more runs land in the slower step while the typical pair barely
+/// moves, so the pairs' median reads a fraction of a change their mean
+/// shows whole (docs/gate.md, "The trimmed mean's guard"). So each look
+/// also takes the pairs' trimmed mean with its interval
+/// (`TrimmedMeanInterval`), and the error is shared: the median-type
+/// interval gets 2/3 of the look's error with both (1/2 with one), the
+/// trimmed mean the rest. A look says unchanged only if both intervals lie
+/// within ±threshold, and regressed (improved) if either lies beyond
+/// +threshold (−threshold) and the other does not lie beyond the opposite
+/// one. A verdict is wrong only if an interval missed its own centre, so
+/// the union bound still holds, for the two centres together, without
+/// symmetry.
 package struct SequentialDecisionRule: Sendable, Equatable {
     /// The change, as a fraction, that matters (0.02 = 2%).
     package var threshold: Double
@@ -39,14 +54,22 @@ package struct SequentialDecisionRule: Sendable, Equatable {
     package var looks: [Int]
     /// The interval each look takes.
     package var interval: GateInterval
+    /// The trimmed mean's guard: the fraction trimmed from each tail; nil:
+    /// the median-type interval alone decides.
+    package var trimming: Double?
+
+    /// The guard's default trimming, 20% of each tail (Wilcox's default).
+    package static let defaultTrimming = 0.2
 
     /// A rule; looks at `firstLook` pairs, then each `growth` times more
     /// (rounded), and at `maxPairs`.
     package init(
         threshold: Double, alpha: Double = 0.05, spending: ErrorSpending = .pocock, maxPairs: Int = 1000,
-        firstLook: Int = 20, growth: Double = 1.5, interval: GateInterval = .both
+        firstLook: Int = 20, growth: Double = 1.5, interval: GateInterval = .both,
+        trimming: Double? = SequentialDecisionRule.defaultTrimming
     ) throws(GateRuleError) {
         guard threshold > 0, threshold < 1 else { throw .threshold(threshold) }
+        if let trimming, !(trimming > 0 && trimming < 0.5) { throw .trimming(trimming) }
         guard alpha > 0, alpha < 0.5 else { throw .alpha(alpha) }
         guard firstLook >= 6, maxPairs >= firstLook else { throw .looks(firstLook: Swift.max(firstLook, 6), maxPairs: maxPairs) }
         self.threshold = threshold
@@ -54,6 +77,7 @@ package struct SequentialDecisionRule: Sendable, Equatable {
         self.spending = spending
         self.maxPairs = maxPairs
         self.interval = interval
+        self.trimming = trimming
         var looks: [Int] = []
         var next = Double(firstLook)
         while Int(next.rounded()) < maxPairs {
@@ -93,14 +117,43 @@ package struct SequentialDecisionRule: Sendable, Equatable {
     /// empty sample.
     package func look(_ logRatios: [Double], confidence: Double, isLast: Bool) -> GateLook? {
         let sorted = logRatios.sorted()
-        guard let (center, low, high, coverage) = interval.estimate(sorted, confidence: confidence) else { return nil }
+        let error = 1 - confidence
+        // The median-type interval's share of the error; the trimmed mean
+        // gets the rest.
+        let share = trimming == nil ? 1 : interval == .both ? 2.0 / 3 : 0.5
+        let medianConfidence = 1 - error * share
+        guard let (center, low, high, coverage) = interval.estimate(sorted, confidence: medianConfidence) else { return nil }
+        let trimmed = trimming.flatMap {
+            TrimmedMeanInterval(sorted: sorted, trimming: $0, confidence: 1 - error * (1 - share))
+        }
         // A sample too small for any pair of ranks to reach the confidence
         // gets [min, max] with less coverage: it must not decide.
-        var verdict = coverage >= confidence ? decide(low: expm1(low), high: expm1(high)) : nil
+        var verdict: ChangeVerdict?
+        if coverage >= medianConfidence {
+            let median = decide(low: expm1(low), high: expm1(high))
+            if trimming == nil {
+                verdict = median
+            } else if let trimmed {
+                verdict = Self.joined(median, decide(low: expm1(trimmed.low), high: expm1(trimmed.high)))
+            }
+        }
         if verdict == nil, isLast { verdict = .inconclusive }
+        // What the whole look covers: a miss of either interval is a miss.
+        let total = Swift.max(0, coverage - (trimming == nil ? 0 : error * (1 - share)))
         return GateLook(
             pairs: sorted.count, change: expm1(center), low: expm1(low), high: expm1(high), confidence: confidence,
-            coverage: coverage, verdict: verdict)
+            coverage: total, verdict: verdict, trimmedChange: trimmed.map { expm1($0.mean) },
+            trimmedLow: trimmed.map { expm1($0.low) }, trimmedHigh: trimmed.map { expm1($0.high) })
+    }
+
+    /// The verdict of the median-type and the trimmed mean's intervals
+    /// together: regressed (improved) if either is and the other is not
+    /// the opposite; unchanged only if both are; otherwise nil.
+    package static func joined(_ median: ChangeVerdict?, _ trimmed: ChangeVerdict?) -> ChangeVerdict? {
+        let both = [median, trimmed]
+        if both.contains(.regressed), !both.contains(.improved) { return .regressed }
+        if both.contains(.improved), !both.contains(.regressed) { return .improved }
+        return median == .unchanged && trimmed == .unchanged ? .unchanged : nil
     }
 
     /// The verdict an interval (as fractions) gives, or nil.
@@ -123,6 +176,8 @@ package enum GateRuleError: Error, Sendable, Equatable, CustomStringConvertible 
     case alpha(Double)
     /// The first look or the most pairs cannot make a schedule.
     case looks(firstLook: Int, maxPairs: Int)
+    /// The trimmed mean's trimming is not a fraction in (0, 0.5).
+    case trimming(Double)
 
     package var description: String {
         switch self {
@@ -131,6 +186,8 @@ package enum GateRuleError: Error, Sendable, Equatable, CustomStringConvertible 
         case .alpha(let value): "the gate's error rate \(value) must be above 0 and below 0.5 (e.g. 0.05)"
         case .looks(let first, let most):
             "the gate needs at least \(first) pairs before its first look but may take only \(most): raise --max-runs to \(first) or more"
+        case .trimming(let value):
+            "the trimmed mean's trimming \(value) must be above 0 and below 0.5 of each tail (e.g. 0.2)"
         }
     }
 }

@@ -67,6 +67,25 @@ package struct StudentTTest: Sendable, Equatable {
         pValue = min(1, max(0, Self.regularizedIncompleteBeta(nu / (nu + t * t), a: nu / 2, b: 0.5)))
     }
 
+    /// The quantile of Student's t distribution with `degreesOfFreedom`
+    /// at `p` (0 < p < 1), by bisection on its distribution function,
+    /// P(T ≤ t) = 1 − I_{ν/(ν+t²)}(ν/2, 1/2)/2 for t ≥ 0: 200 halvings
+    /// reach full double precision, and a gate calls it once a look.
+    package static func quantile(_ p: Double, degreesOfFreedom: Int) -> Double {
+        guard p > 0, p < 1, degreesOfFreedom > 0 else { return p >= 0.5 ? .infinity : -.infinity }
+        if p < 0.5 { return -quantile(1 - p, degreesOfFreedom: degreesOfFreedom) }
+        let nu = Double(degreesOfFreedom)
+        let upper = { (t: Double) in 0.5 * regularizedIncompleteBeta(nu / (nu + t * t), a: nu / 2, b: 0.5) }
+        var low = 0.0
+        var high = 1.0
+        while upper(high) > 1 - p, high < 1e12 { high *= 2 }
+        for _ in 0..<200 where high - low > 1e-14 * high {
+            let mid = (low + high) / 2
+            if upper(mid) > 1 - p { low = mid } else { high = mid }
+        }
+        return (low + high) / 2
+    }
+
     /// I_x(a, b), for x in 0...1 and a, b > 0.
     static func regularizedIncompleteBeta(_ x: Double, a: Double, b: Double) -> Double {
         guard x > 0 else { return 0 }

@@ -4,7 +4,8 @@ import LaunchSupport
 /// A gate's verdict as the terminal shows it: one line that says the
 /// verdict with its interval, then how it was reached.
 package enum GateReport {
-    /// "regressed: head +5.2% [+3.9%, +6.6%] against base, beyond the +2% threshold …".
+    /// "regressed: head +5.2% [+3.9%, +6.6%] against base, beyond the +2% threshold …",
+    /// naming the trimmed mean when its guard decided or held the verdict.
     package static func summary(
         verdict: ChangeVerdict?, stop: GateStop, final: GateLook?, threshold: Double, elapsed: Double,
         smallestResolvable: Double?
@@ -15,11 +16,32 @@ package enum GateReport {
                 + "(\(HumanUnits.fixed(look.coverage * 100, decimals: 1))% interval, \(look.pairs) same-CPU pairs, "
                 + "\(HumanUnits.significant(elapsed)) s)"
         }
+        let trimmed = final.flatMap { look in
+            look.trimmedChange.map {
+                "its trimmed mean \(percent($0)) [\(percent(look.trimmedLow ?? $0)), \(percent(look.trimmedHigh ?? $0))]"
+            }
+        }
+        // Whether the median-type interval alone lies beyond the threshold
+        // the verdict names; if not, the trimmed mean's decided.
+        let medianBeyond = { (sign: Double) in final.map { sign > 0 ? $0.low > threshold : $0.high < -threshold } ?? true }
         switch verdict {
-        case .regressed?: return "regressed: \(interval ?? "head slower") lies above +\(limit)"
-        case .improved?: return "improved: \(interval ?? "head faster") lies below −\(limit)"
-        case .unchanged?: return "unchanged: \(interval ?? "no change") lies within ±\(limit)"
+        case .regressed?:
+            if let trimmed, !medianBeyond(1) {
+                return "regressed: \(trimmed) lies above +\(limit) (\(interval ?? "head slower"))"
+            }
+            return "regressed: \(interval ?? "head slower") lies above +\(limit)"
+        case .improved?:
+            if let trimmed, !medianBeyond(-1) {
+                return "improved: \(trimmed) lies below −\(limit) (\(interval ?? "head faster"))"
+            }
+            return "improved: \(interval ?? "head faster") lies below −\(limit)"
+        case .unchanged?:
+            return "unchanged: \(interval ?? "no change") lies within ±\(limit)" + (trimmed.map { ", and so does \($0)" } ?? "")
         case .inconclusive?:
+            if let final, let trimmed, final.isHeldByTrimmedMean(threshold: threshold) {
+                return "inconclusive (\(stop.description)): \(interval ?? "") lies within ±\(limit) but \(trimmed) does not: "
+                    + "the launch may move in steps that the median misses (docs/gate.md, \"The trimmed mean's guard\")"
+            }
             let resolvable: String
             if let final, final.isShortOfConfidence {
                 resolvable =
@@ -69,6 +91,11 @@ package enum GateReport {
             let looks = document.looks.map { "\($0.pairs): [\(percent($0.low)), \(percent($0.high))]" }
             lines.append("  looks (pairs: interval): " + looks.joined(separator: ", "))
         }
+        if let final = document.looks.last, let mean = final.trimmedChange, let low = final.trimmedLow, let high = final.trimmedHigh {
+            lines.append(
+                "  trimmed mean of the pairs (the guard; docs/gate.md, \"The trimmed mean's guard\"): "
+                    + "\(percent(mean)) [\(percent(low)), \(percent(high))] at the last look")
+        }
         if let floor = document.noiseFloor {
             lines.append(
                 "  noise floor, base against itself: \(percent(floor.change)) [\(percent(floor.low)), \(percent(floor.high))] "
@@ -99,12 +126,13 @@ package enum GateReport {
         guard let seconds = document.timeToResolve, seconds.isFinite, let final = document.looks.last, document.elapsed > 0
         else { return nil }
         let limit = percent(document.threshold, signed: false)
-        let distance = abs(abs(final.change) - document.threshold)
-        let side =
-            abs(final.change) < document.threshold ? "inside ±\(limit)" : final.change > 0 ? "above +\(limit)" : "below −\(limit)"
+        let change = final.pending(threshold: document.threshold).change
+        let distance = abs(abs(change) - document.threshold)
+        let side = abs(change) < document.threshold ? "inside ±\(limit)" : change > 0 ? "above +\(limit)" : "below −\(limit)"
+        let estimate = final.isHeldByTrimmedMean(threshold: document.threshold) ? "the trimmed mean" : "the estimate"
         let pace = Double(final.pairs) / document.elapsed
         var line =
-            "to decide: the estimate lies \(HumanUnits.fixed(distance * 100, decimals: 2))% \(side); at this pace "
+            "to decide: \(estimate) lies \(HumanUnits.fixed(distance * 100, decimals: 2))% \(side); at this pace "
             + "(\(HumanUnits.significant(pace)) pairs a second) the interval would narrow that far after about "
         if seconds <= 3600 {
             let whole = Int(seconds.rounded(.up))

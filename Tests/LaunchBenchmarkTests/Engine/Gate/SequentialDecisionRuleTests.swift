@@ -200,4 +200,105 @@ struct SequentialDecisionRuleTests {
         // On the loaded pairs the sign interval is the narrower.
         #expect(try width(.sign, loaded) < width(.signedRank, loaded))
     }
+
+    /// `count` launches of a program that waits for the scheduler's tick:
+    /// 17 ms of work plus `extra` ms, ±0.1 ms, and 4 ms more with chance
+    /// `step` (another 4 ms with chance 0.1), in milliseconds.
+    static func steppedLaunches(_ count: Int, extra: Double, step: Double, generator: inout SeededGenerator) -> [Double] {
+        (0..<count).map { _ in
+            let u1 = Double.random(in: Double.ulpOfOne..<1, using: &generator)
+            let u2 = Double.random(in: 0..<1, using: &generator)
+            let noise = 0.1 * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+            var steps = Double.random(in: 0..<1, using: &generator) < step ? 1.0 : 0
+            if Double.random(in: 0..<1, using: &generator) < 0.1 { steps += 1 }
+            return 17 + extra + noise + 4 * steps
+        }
+    }
+
+    /// Paired log-ratios of a head that does 0.2 ms more work and lands in
+    /// the slower step 40% of the time instead of 30%: its mean launch is
+    /// 3.2% slower (19.2 ms against 18.6), its typical pair about 1.2%.
+    static func steppedRatios(_ count: Int, headStep: Double, headExtra: Double, generator: inout SeededGenerator) -> [Double] {
+        let base = steppedLaunches(count, extra: 0, step: 0.3, generator: &generator)
+        let head = steppedLaunches(count, extra: headExtra, step: headStep, generator: &generator)
+        return zip(head, base).map { log($0 / $1) }
+    }
+
+    @Test("a launch that moves in steps: the median alone calls a 3% slowdown unchanged; with the trimmed mean's guard it never does")
+    func steppedSlowdown() throws {
+        // 3000 pairs: about what a 120 s gate of a 17 ms server takes.
+        let median = try SequentialDecisionRule(threshold: 0.02, maxPairs: 3000, trimming: nil)
+        let guarded = try SequentialDecisionRule(threshold: 0.02, maxPairs: 3000)
+        var generator = SeededGenerator(seed: 42)
+        var medianVerdicts: [ChangeVerdict: Int] = [:]
+        var guardedVerdicts: [ChangeVerdict: Int] = [:]
+        for _ in 0..<40 {
+            let ratios = Self.steppedRatios(3000, headStep: 0.4, headExtra: 0.2, generator: &generator)
+            medianVerdicts[Self.session(median, ratios), default: 0] += 1
+            guardedVerdicts[Self.session(guarded, ratios), default: 0] += 1
+        }
+        print("stepped +3%: median alone \(medianVerdicts), with the guard \(guardedVerdicts)")
+        #expect((medianVerdicts[.unchanged] ?? 0) >= 30, "\(medianVerdicts)")
+        #expect(guardedVerdicts[.unchanged] == nil, "\(guardedVerdicts)")
+        #expect((guardedVerdicts[.regressed] ?? 0) >= 34, "\(guardedVerdicts)")
+        // The look that decides says which centre saw it.
+        let ratios = Self.steppedRatios(3000, headStep: 0.4, headExtra: 0.2, generator: &generator)
+        let look = try #require(guarded.look(ratios, confidence: 0.99, isLast: false))
+        #expect(look.high < 0.02)
+        #expect(try #require(look.trimmedLow) > 0.02)
+        #expect(look.verdict == .regressed)
+    }
+
+    @Test("a launch that moves in steps, unchanged: the guard still says unchanged and never regressed or improved")
+    func steppedUnchanged() throws {
+        let guarded = try SequentialDecisionRule(threshold: 0.02, maxPairs: 3000)
+        let median = try SequentialDecisionRule(threshold: 0.02, maxPairs: 3000, trimming: nil)
+        var generator = SeededGenerator(seed: 43)
+        var verdicts: [ChangeVerdict: Int] = [:]
+        // What the guard costs: the pairs each rule needs to its verdict.
+        var pairsGuarded = 0
+        var pairsMedian = 0
+        for _ in 0..<40 {
+            let ratios = Self.steppedRatios(3000, headStep: 0.3, headExtra: 0, generator: &generator)
+            verdicts[Self.session(guarded, ratios), default: 0] += 1
+            pairsGuarded += Self.pairsToVerdict(guarded, ratios)
+            pairsMedian += Self.pairsToVerdict(median, ratios)
+        }
+        print("stepped +0: \(verdicts); pairs to a verdict over 40 sessions: guarded \(pairsGuarded), median alone \(pairsMedian)")
+        #expect(verdicts[.regressed] == nil && verdicts[.improved] == nil, "\(verdicts)")
+        #expect((verdicts[.unchanged] ?? 0) >= 36, "\(verdicts)")
+        #expect(pairsMedian < pairsGuarded)
+    }
+
+    @Test("the two centres' verdicts joined: either beyond is beyond, unchanged needs both, opposite ones decide nothing")
+    func joinedVerdicts() {
+        #expect(SequentialDecisionRule.joined(.regressed, nil) == .regressed)
+        #expect(SequentialDecisionRule.joined(.unchanged, .regressed) == .regressed)
+        #expect(SequentialDecisionRule.joined(nil, .improved) == .improved)
+        #expect(SequentialDecisionRule.joined(.unchanged, nil) == nil)
+        #expect(SequentialDecisionRule.joined(nil, .unchanged) == nil)
+        #expect(SequentialDecisionRule.joined(.unchanged, .unchanged) == .unchanged)
+        #expect(SequentialDecisionRule.joined(.regressed, .improved) == nil)
+        #expect(throws: GateRuleError.trimming(0.5)) { try SequentialDecisionRule(threshold: 0.02, trimming: 0.5) }
+    }
+
+    @Test("the trimmed mean's interval and Student's t quantiles agree with SciPy")
+    func trimmedMeanInterval() throws {
+        // scipy.stats.trim_mean(x, 0.2); Winsorized variance (ddof 1) over
+        // ((1 − 0.4)√n)²; stats.t.ppf(0.975, 7).
+        let x = [0.1, 0.3, 0.2, 0.5, 0.4, 3.0, -2.0, 0.25, 0.35, 0.15, 0.45, 0.05]
+        let interval = try #require(TrimmedMeanInterval(sorted: x.sorted(), trimming: 0.2, confidence: 0.95))
+        #expect(abs(interval.mean - 0.275) < 1e-12)
+        #expect(abs(interval.low - 0.11138819951659204) < 1e-9)
+        #expect(abs(interval.high - 0.438611800483408) < 1e-9)
+        #expect(interval.degreesOfFreedom == 7)
+        for (p, nu, expected) in [
+            (0.975, 10, 2.228138851986274), (0.995, 5, 4.032142983555228), (0.975, 1, 12.706204736174694),
+            (0.9995, 200, 3.3398354062757107),
+        ] {
+            #expect(abs(StudentTTest.quantile(p, degreesOfFreedom: nu) - expected) < 1e-9 * expected)
+            #expect(abs(StudentTTest.quantile(1 - p, degreesOfFreedom: nu) + expected) < 1e-9 * expected)
+        }
+        #expect(TrimmedMeanInterval(sorted: [1, 2, 3], trimming: 0.4, confidence: 0.95) == nil)
+    }
 }
