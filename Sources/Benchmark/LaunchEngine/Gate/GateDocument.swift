@@ -19,6 +19,9 @@ public struct GateDocument: Sendable, Codable {
     public var alpha: Double
     /// The error-spending schedule.
     public var spending: ErrorSpending
+    /// The trimmed mean's guard: the fraction its trimmed mean drops from
+    /// each tail of the pairs; nil when the guard was off.
+    public var trimming: Double?
     /// regressed, improved, unchanged or inconclusive; nil when a run
     /// failed or the gate was interrupted.
     public var verdict: ChangeVerdict?
@@ -80,6 +83,7 @@ public struct GateDocument: Sendable, Codable {
         threshold = rule.threshold
         alpha = rule.alpha
         spending = rule.spending
+        trimming = rule.trimming
         verdict = measurement.verdict
         exitStatus = measurement.exitStatus.rawValue
         stop = measurement.stop.description

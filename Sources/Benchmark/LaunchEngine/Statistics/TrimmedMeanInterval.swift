@@ -40,7 +40,8 @@ package struct TrimmedMeanInterval: Sendable, Equatable {
         let lowest = sorted[g], highest = sorted[n - g - 1]
         let winsorizedMean = (middle.reduce(0, +) + Double(g) * (lowest + highest)) / Double(n)
         var squares = middle.reduce(0) { $0 + ($1 - winsorizedMean) * ($1 - winsorizedMean) }
-        squares += Double(g) * ((lowest - winsorizedMean) * (lowest - winsorizedMean) + (highest - winsorizedMean) * (highest - winsorizedMean))
+        squares +=
+            Double(g) * ((lowest - winsorizedMean) * (lowest - winsorizedMean) + (highest - winsorizedMean) * (highest - winsorizedMean))
         let winsorizedDeviation = (squares / Double(n - 1)).squareRoot()
         let standardError = winsorizedDeviation / ((1 - 2 * trimming) * Double(n).squareRoot())
         degreesOfFreedom = h - 1

@@ -18,7 +18,7 @@ package enum GateReport {
         }
         let trimmed = final.flatMap { look in
             look.trimmedChange.map {
-                "its trimmed mean \(percent($0)) [\(percent(look.trimmedLow ?? $0)), \(percent(look.trimmedHigh ?? $0))]"
+                "the pairs' trimmed mean \(percent($0)) [\(percent(look.trimmedLow ?? $0)), \(percent(look.trimmedHigh ?? $0))]"
             }
         }
         // Whether the median-type interval alone lies beyond the threshold
@@ -27,12 +27,12 @@ package enum GateReport {
         switch verdict {
         case .regressed?:
             if let trimmed, !medianBeyond(1) {
-                return "regressed: \(trimmed) lies above +\(limit) (\(interval ?? "head slower"))"
+                return "regressed: \(trimmed) lies above +\(limit); \(interval ?? "head slower")"
             }
             return "regressed: \(interval ?? "head slower") lies above +\(limit)"
         case .improved?:
             if let trimmed, !medianBeyond(-1) {
-                return "improved: \(trimmed) lies below −\(limit) (\(interval ?? "head faster"))"
+                return "improved: \(trimmed) lies below −\(limit); \(interval ?? "head faster")"
             }
             return "improved: \(interval ?? "head faster") lies below −\(limit)"
         case .unchanged?:
@@ -51,7 +51,8 @@ package enum GateReport {
                 resolvable =
                     smallestResolvable.map { "; the smallest change this session could resolve was ±\(percent($0, signed: false))" } ?? ""
             }
-            return "inconclusive (\(stop.description)): \(interval ?? "too few pairs") straddles ±\(limit)\(resolvable)"
+            let mean = trimmed.map { "; \($0)" } ?? ""
+            return "inconclusive (\(stop.description)): \(interval ?? "too few pairs") straddles ±\(limit)\(mean)\(resolvable)"
         case nil:
             return "no verdict: \(stop.description)"
         }

@@ -172,6 +172,64 @@ struct GateRunnerTests {
         #expect(GateReport.resolving(document) == nil)
     }
 
+    /// A launch that waits for a 4 ms tick: 17 ms plus `extra`, one step
+    /// more with chance `step`, ±0.5%, from the run number (deterministic),
+    /// in nanoseconds.
+    static func stepped(_ run: Int, step: Double, extra: Double) -> Double {
+        var generator = SeededGenerator(seed: UInt64(run) &* 104_729)
+        let steps = Double.random(in: 0..<1, using: &generator) < step ? 4.0 : 0
+        return (17 + extra + steps) * 1e6 * (1 + Double.random(in: -0.005...0.005, using: &generator))
+    }
+
+    @Test("a launch that moves in steps, 3% slower on average: regressed by its trimmed mean, and the summary says so")
+    func steppedSlowdown() throws {
+        // The head does 0.2 ms more and steps 40% of the time instead of
+        // 30%: 18.8 ms against 18.2 on average, its typical pair +1.2%.
+        let executor = ScriptedGateExecutor(seed: 6) { head, _, run in
+            Self.stepped(run, step: head ? 0.4 : 0.3, extra: head ? 0.2 : 0)
+        }
+        let measurement = try runner(executor, maxPairs: 3000).run()
+        #expect(measurement.verdict == .regressed)
+        let final = try #require(measurement.final)
+        #expect(final.low < 0.02, "the median-type interval alone would not have said regressed")
+        #expect(try #require(final.trimmedLow) > 0.02)
+        let summary = GateReport.summary(
+            verdict: measurement.verdict, stop: measurement.stop, final: final, threshold: 0.02, elapsed: 60,
+            smallestResolvable: nil)
+        #expect(summary.hasPrefix("regressed: the pairs' trimmed mean +"), "\(summary)")
+        #expect(summary.contains("lies above +2.0%; head +"), "\(summary)")
+    }
+
+    @Test(
+        "a launch that moves in steps, unchanged, with too small a budget: the trimmed mean holds the verdict and says what would decide it"
+    )
+    func steppedHeld() throws {
+        let executor = ScriptedGateExecutor(seed: 7) { _, _, run in Self.stepped(run, step: 0.3, extra: 0) }
+        let measurement = try runner(executor, maxPairs: 300).run()
+        #expect(measurement.verdict == .inconclusive)
+        let final = try #require(measurement.final)
+        #expect(final.low > -0.02 && final.high < 0.02, "the median-type interval alone would have said unchanged")
+        #expect(final.isHeldByTrimmedMean(threshold: 0.02))
+        let summary = GateReport.summary(
+            verdict: measurement.verdict, stop: measurement.stop, final: final, threshold: 0.02, elapsed: 10,
+            smallestResolvable: nil)
+        #expect(summary.contains("lies within ±2.0% but the pairs' trimmed mean "), "\(summary)")
+        #expect(summary.contains("(docs/gate.md, \"The trimmed mean's guard\")"), "\(summary)")
+        // What must narrow is the trimmed mean's interval.
+        let growth = try #require(measurement.growthToResolve(threshold: 0.02))
+        let (change, low, high) = (try #require(final.trimmedChange), try #require(final.trimmedLow), try #require(final.trimmedHigh))
+        let part = change > 0.02 || (change < 0 && change >= -0.02) ? change - low : high - change
+        #expect(abs(growth - max(1, pow(part / abs(abs(change) - 0.02), 2))) < 1e-9)
+        var timed = measurement
+        timed.elapsed = 10
+        let document = GateDocument(
+            base: "base", head: "head", mode: .warm, rule: try SequentialDecisionRule(threshold: 0.02, maxPairs: 300),
+            measurement: timed, summary: summary)
+        #expect(document.trimming == 0.2)
+        #expect(try #require(GateReport.resolving(document)).hasPrefix("to decide: the trimmed mean lies "))
+        #expect(GateReport.text(document).contains("\n  trimmed mean of the pairs (the guard;"))
+    }
+
     @Test("a budget that ends at a few pairs: no interval reaches its confidence, and no change is said resolvable")
     func tooFewPairs() throws {
         let executor = ScriptedGateExecutor(seed: 10) { head, _, run in
