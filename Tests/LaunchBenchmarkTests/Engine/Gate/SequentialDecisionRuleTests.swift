@@ -270,6 +270,24 @@ struct SequentialDecisionRuleTests {
         #expect(pairsMedian < pairsGuarded)
     }
 
+    @Test("on pairs without steps the guard costs few pairs: normal pairs at +3.5% and at 0")
+    func guardOnNormalPairs() throws {
+        let guarded = try SequentialDecisionRule(threshold: 0.02, maxPairs: 1000)
+        let median = try SequentialDecisionRule(threshold: 0.02, maxPairs: 1000, trimming: nil)
+        var generator = SeededGenerator(seed: 44)
+        for change in [0.035, 0] {
+            var pairsGuarded = 0
+            var pairsMedian = 0
+            for _ in 0..<100 {
+                let ratios = Self.ratios(1000, change: change, spread: 0.03, generator: &generator)
+                pairsGuarded += Self.pairsToVerdict(guarded, ratios)
+                pairsMedian += Self.pairsToVerdict(median, ratios)
+            }
+            print("normal pairs at \(change): pairs to a verdict over 100 sessions: guarded \(pairsGuarded), median alone \(pairsMedian)")
+            #expect(Double(pairsGuarded) < 1.3 * Double(pairsMedian), "guarded \(pairsGuarded), median alone \(pairsMedian)")
+        }
+    }
+
     @Test("the two centres' verdicts joined: either beyond is beyond, unchanged needs both, opposite ones decide nothing")
     func joinedVerdicts() {
         #expect(SequentialDecisionRule.joined(.regressed, nil) == .regressed)
