@@ -52,7 +52,8 @@ public struct GateLook: Sendable, Equatable, Codable {
     /// saying unchanged (docs/gate.md, "The trimmed mean's guard").
     package func isHeldByTrimmedMean(threshold: Double) -> Bool {
         guard let trimmedLow, let trimmedHigh, !isShortOfConfidence else { return false }
-        return low > -threshold && high < threshold && !(trimmedLow > -threshold && trimmedHigh < threshold)
+        return SequentialDecisionRule.verdict(low: low, high: high, threshold: threshold) == .unchanged
+            && SequentialDecisionRule.verdict(low: trimmedLow, high: trimmedHigh, threshold: threshold) != .unchanged
     }
 
     /// The estimate and interval that must narrow for this look to decide:

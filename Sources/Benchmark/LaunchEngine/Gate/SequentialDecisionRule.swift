@@ -158,6 +158,11 @@ package struct SequentialDecisionRule: Sendable, Equatable {
 
     /// The verdict an interval (as fractions) gives, or nil.
     package func decide(low: Double, high: Double) -> ChangeVerdict? {
+        Self.verdict(low: low, high: high, threshold: threshold)
+    }
+
+    /// The verdict an interval (as fractions) gives against `threshold`, or nil.
+    package static func verdict(low: Double, high: Double, threshold: Double) -> ChangeVerdict? {
         if low > threshold { return .regressed }
         if high < -threshold { return .improved }
         if low > -threshold, high < threshold { return .unchanged }

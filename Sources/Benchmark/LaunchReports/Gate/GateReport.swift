@@ -21,17 +21,17 @@ package enum GateReport {
                 "the pairs' trimmed mean \(percent($0)) [\(percent(look.trimmedLow ?? $0)), \(percent(look.trimmedHigh ?? $0))]"
             }
         }
-        // Whether the median-type interval alone lies beyond the threshold
-        // the verdict names; if not, the trimmed mean's decided.
-        let medianBeyond = { (sign: Double) in final.map { sign > 0 ? $0.low > threshold : $0.high < -threshold } ?? true }
+        // What the median-type interval alone says: when it is not the
+        // verdict, the trimmed mean's decided.
+        let median = final.flatMap { SequentialDecisionRule.verdict(low: $0.low, high: $0.high, threshold: threshold) }
         switch verdict {
         case .regressed?:
-            if let trimmed, !medianBeyond(1) {
+            if let trimmed, median != .regressed {
                 return "regressed: \(trimmed) lies above +\(limit); \(interval ?? "head slower")"
             }
             return "regressed: \(interval ?? "head slower") lies above +\(limit)"
         case .improved?:
-            if let trimmed, !medianBeyond(-1) {
+            if let trimmed, median != .improved {
                 return "improved: \(trimmed) lies below −\(limit); \(interval ?? "head faster")"
             }
             return "improved: \(interval ?? "head faster") lies below −\(limit)"
