@@ -13,6 +13,7 @@
 # .../documentation/<module>/ through one, e.g. python3 -m http.server).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. Scripts/checks/swiftpm-crash-retry.sh
 export LAUNCHPROF_DOCS=1
 site=.build-docs/site
 rm -rf "$site"
@@ -20,7 +21,7 @@ mkdir -p "$site"
 status=0
 for module in LaunchProfFiles LaunchProf LaunchProfDeferred LaunchProfLifecycle LaunchSupport LaunchAnalysis LaunchEngine LaunchReports LaunchBenchmark; do
     echo "== docs: $module" >&2
-    swift package --scratch-path .build-docs --allow-writing-to-directory "$site" \
+    swiftpm_crash_retry swift package --scratch-path .build-docs --allow-writing-to-directory "$site" \
         generate-documentation --target "$module" --output-path "$site/$module" \
         --warnings-as-errors --transform-for-static-hosting --hosting-base-path "$module" \
         --experimental-documentation-coverage --coverage-summary-level brief

@@ -22,6 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
+. Scripts/checks/swiftpm-crash-retry.sh
 out=${LAUNCHPROF_DIST:-$root/.build-dist}
 
 Scripts/install-deps.sh
@@ -51,7 +52,7 @@ echo "== release build, and man pages (generate-manual builds every product in r
 # emptied first, so that a page of a removed subcommand is not packed.
 manuals="$root/.build/plugins/GenerateManual/outputs/launchprof"
 rm -rf "$manuals"
-swift package plugin generate-manual --multi-page --date "$day" \
+swiftpm_crash_retry swift package plugin generate-manual --multi-page --date "$day" \
     --authors "launchprof contributors" >/dev/null
 swift build -c release --product launchprof >/dev/null
 swift build -c release --product lp-spawn >/dev/null
