@@ -24,6 +24,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 package="$root/.build-plugin/launch-demo"
 own="$root/.build-plugin/own-build"
+. "$root/Scripts/checks/swiftpm-crash-retry.sh"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 fail() {
@@ -65,7 +66,7 @@ rm -rf "$own"
 
 echo "check-plugin: without the permission, no terminal" >&2
 status=0
-swift package launchprof run --product hello -r 3 </dev/null >"$log" 2>&1 || status=$?
+swiftpm_crash_retry swift package launchprof run --product hello -r 3 </dev/null >"$log" 2>&1 || status=$?
 [ "$status" -ne 0 ] || fail "the plugin ran without permission to write to the package"
 grep -q -- "--allow-writing-to-package-directory" "$log" || fail "the refusal does not name --allow-writing-to-package-directory"
 grep -q "writes its results, baselines and profiles" "$log" || fail "the refusal does not give the plugin's reason"
@@ -73,7 +74,7 @@ grep -q "writes its results, baselines and profiles" "$log" || fail "the refusal
 
 echo "check-plugin: run --product hello -r 3" >&2
 start=$(date +%s)
-swift package --allow-writing-to-package-directory launchprof run --product hello -r 3 -w 0 </dev/null >"$log" 2>&1 \
+swiftpm_crash_retry swift package --allow-writing-to-package-directory launchprof run --product hello -r 3 -w 0 </dev/null >"$log" 2>&1 \
     || fail "swift package launchprof run failed"
 echo "check-plugin: the plugin's run (with launchprof built as its tool, unless up to date) took $(($(date +%s) - start)) s" >&2
 grep -q "Building hello in release" "$log" || fail "the plugin did not say it built hello in release"
@@ -100,7 +101,7 @@ targets:
     command: [.build/release/hello]
 YAML
 rm -rf .build/release
-swift package --allow-writing-to-package-directory launchprof run </dev/null >"$log" 2>&1 || fail "run with launchprof.yml failed"
+swiftpm_crash_retry swift package --allow-writing-to-package-directory launchprof run </dev/null >"$log" 2>&1 || fail "run with launchprof.yml failed"
 grep -q "Building hello in release" "$log" || fail "the plugin did not build the product launchprof.yml runs"
 python3 -c '
 import json, sys
@@ -110,12 +111,12 @@ assert [r["target"]["name"] for r in results] == ["hello-from-config"], results
 
 echo "check-plugin: an unknown product" >&2
 status=0
-swift package --allow-writing-to-package-directory launchprof run --product nosuch </dev/null >"$log" 2>&1 || status=$?
+swiftpm_crash_retry swift package --allow-writing-to-package-directory launchprof run --product nosuch </dev/null >"$log" 2>&1 || status=$?
 [ "$status" -ne 0 ] || fail "--product nosuch succeeded"
 grep -q "no executable product of that name (its executable products: hello)" "$log" || fail "the error does not list the products"
 
 echo "check-plugin: another subcommand passes through" >&2
-swift package --allow-writing-to-package-directory launchprof history .launchprof </dev/null >"$log" 2>&1 \
+swiftpm_crash_retry swift package --allow-writing-to-package-directory launchprof history .launchprof </dev/null >"$log" 2>&1 \
     || fail "history through the plugin failed"
 grep -q "^1 results file" "$log" || fail "history through the plugin did not read the results file"
 echo "check-plugin: ok" >&2

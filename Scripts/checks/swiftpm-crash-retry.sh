@@ -1,4 +1,4 @@
-# Sourced by scripts that run SwiftPM plugins (build-docs.sh,
+# Sourced by scripts that run SwiftPM plugins (build-docs.sh, check-plugin.sh,
 # Scripts/release/package.sh). Defines `swiftpm_crash_retry COMMAND...`:
 # runs the command, and runs it again (up to three times in all) only when
 # it was killed by SIGSEGV or SIGBUS, saying so on standard error.
