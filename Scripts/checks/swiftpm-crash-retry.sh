@@ -3,13 +3,15 @@
 # runs the command, and runs it again (up to three times in all) only when
 # it was killed by SIGSEGV or SIGBUS, saying so on standard error.
 #
-# Why: swift-package of the 6.x toolchains on Linux now and then crashes in
-# libdispatch (_dispatch_event_loop_drain) while it runs a plugin, a fault of
-# the toolchain, not of the package: swiftlang/swift-package-manager#8171
-# and moreSwift/swift-bundler#150 show the same frame. A CI run of this
-# repository died that way in generate-documentation (exit 139) on a module
-# that built cleanly three times in a row on the same sources. Any other
-# failure, a warning made an error included, is returned at once.
+# Why: swift-package of the 6.x toolchains on Linux now and then dies of
+# SIGSEGV inside libdispatch, a fault of the toolchain, not of the package
+# (reports of the kind: swiftlang/swift-package-manager#8171, intermittent
+# segfaults of swift-package on Linux; moreSwift/swift-bundler#150, a crash
+# in libdispatch's _dispatch_event_loop_drain). A CI run of this repository
+# died that way in generate-documentation (exit 139, the faulting address in
+# libdispatch.so), and the same script then built every module's docs
+# cleanly three times in a row on the same sources. Any other failure, a
+# warning made an error included, is returned at once.
 swiftpm_crash_retry() {
     local attempt status
     for attempt in 1 2 3; do
