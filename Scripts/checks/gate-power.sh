@@ -28,10 +28,11 @@
 # MAXTIME the budget (default 120 s, the gate's own default: the target is a
 #   median of 60 s to a verdict, not a verdict within 60 s; the tables of
 #   docs/gate.md before 2026-11-28 14:00 used MAXTIME=60); AFFINITY passes
-#   --affinity; INTERVAL
-# passes --interval; CONFIG=debug|release (default debug); NO_BUILD=1 uses
-# the binaries as built; BIN=DIR takes launchprof and lp-spawn from DIR (a
-# copy, so that a build meanwhile does not swap them); VERBOSE=1 prints every try;
+#   --affinity; INTERVAL passes --interval; SLICE_NS=N runs launchprof with
+#   a scheduler slice request (below).
+# CONFIG=debug|release (default debug); NO_BUILD=1 uses the binaries as
+# built; BIN=DIR takes launchprof and lp-spawn from DIR (a copy, so that a
+# build meanwhile does not swap them); VERBOSE=1 prints every try;
 # KEEP=DIR keeps each gate's --export-json there (3pct-1.json, 500us-1.json: every run).
 # CALCHECK=N only measures how precisely the tries are sized (see below).
 #
@@ -111,6 +112,47 @@ __attribute__((constructor)) static void lp_inject(void) {
 C
 cc -O1 -shared -fPIC -o "$work/inject.so" "$work/inject.c"
 
+# SLICE_NS=N: launchprof, and so lp-spawn and every launch, runs with a
+# scheduler slice request of N ns (sched_setattr(2)'s sched_runtime for
+# SCHED_OTHER, taken by the EEVDF scheduler since Linux 6.12, which clamps it
+# to 0.1–100 ms): a thread with a shorter slice than the busy loop's may
+# preempt it when it wakes instead of waiting for the tick. An experiment on
+# the steps of docs/gate.md ("A multi-threaded launch under load moves in
+# steps"); refused where the kernel does not take the request.
+launchprof=("$bin/launchprof")
+if [ -n "${SLICE_NS:-}" ]; then
+    cat >"$work/slice.c" <<'C'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+/* struct sched_attr, SCHED_ATTR_SIZE_VER0: glibc 2.36 declares none of it. */
+struct attr { uint32_t size, policy; uint64_t flags; int32_t nice; uint32_t priority; uint64_t runtime, deadline, period; };
+int main(int argc, char **argv) {
+    if (argc < 3) { fprintf(stderr, "usage: slice NS COMMAND...\n"); return 2; }
+    struct attr want = {.size = sizeof want, .policy = 0, .runtime = strtoull(argv[1], 0, 10)}, got = {0};
+    if (syscall(SYS_sched_setattr, 0, &want, 0) != 0 || syscall(SYS_sched_getattr, 0, &got, sizeof got, 0) != 0) {
+        fprintf(stderr, "gate-power: sched_setattr/sched_getattr: %s\n", strerror(errno));
+        return 2;
+    }
+    if (got.runtime != want.runtime) {
+        fprintf(stderr, "gate-power: the kernel did not take a %llu ns slice (it reads back %llu: Linux 6.12 or later takes 100000 to 100000000)\n",
+                (unsigned long long)want.runtime, (unsigned long long)got.runtime);
+        return 2;
+    }
+    execvp(argv[2], argv + 2);
+    fprintf(stderr, "gate-power: %s: %s\n", argv[2], strerror(errno));
+    return 127;
+}
+C
+    cc -O1 -o "$work/slice" "$work/slice.c"
+    launchprof=("$work/slice" "$SLICE_NS" "$bin/launchprof")
+fi
+
 ready=()
 inject=${INJECT:-rounds}
 case "$inject" in
@@ -168,7 +210,7 @@ command_words() {
 # With AFFINITY the sizing runs are pinned as the gate's are (a pinned launch
 # can be faster than an unpinned one: 48 against 58 ms for the sample app).
 calibrate() {
-    ${AFFINITY:+taskset -c "$AFFINITY"} "$bin/launchprof" run --runs "$calruns" "${ready[@]}" --export-json "$work/cal.json" \
+    ${AFFINITY:+taskset -c "$AFFINITY"} "${launchprof[@]}" run --runs "$calruns" "${ready[@]}" --export-json "$work/cal.json" \
         "$(command_words 0)" "$(command_words "$1")" >/dev/null 2>&1
     python3 - "$work/cal.json" <<'PY'
 import json, math, statistics, sys
@@ -198,7 +240,7 @@ while [ "$inject" = rounds ]; do
 done
 calrounds=1
 [ "$inject" = rounds ] && calrounds=$(python3 -c "import math; print(max(10000, int(0.5 * $first / math.expm1($r0))))")
-echo "target $target: launch median $(python3 -c "print(round($launch0/1e6, 3))") ms; $([ "$inject" = wall ] && echo "injected: wall time" || echo "calibration rounds $calrounds"); threshold $threshold%, load $load, $tries tries, budget ${maxtime}s${AFFINITY:+, affinity $AFFINITY}${INTERVAL:+, interval $INTERVAL}" >&2
+echo "target $target: launch median $(python3 -c "print(round($launch0/1e6, 3))") ms; $([ "$inject" = wall ] && echo "injected: wall time" || echo "calibration rounds $calrounds"); threshold $threshold%, load $load, $tries tries, budget ${maxtime}s${AFFINITY:+, affinity $AFFINITY}${INTERVAL:+, interval $INTERVAL}${SLICE_NS:+, slice request $SLICE_NS ns}" >&2
 
 start_load() {
     case "$load" in
@@ -271,7 +313,7 @@ PY
         # A gate that writes nothing must not be read as the try before it.
         rm -f "$work/gate.json"
         side_words "$extra"
-        "$bin/launchprof" gate --base-command "$(command_words 0)" --threshold "$threshold" "${gate_options[@]}" \
+        "${launchprof[@]}" gate --base-command "$(command_words 0)" --threshold "$threshold" "${gate_options[@]}" \
             --max-time "$maxtime" --export-json "$work/gate.json" -- "${side[@]}" \
             >"$work/out.txt" 2>&1 || status=$?
         case "$load" in half | alternate) stop_busy ;; esac
