@@ -121,6 +121,7 @@ cc -O1 -shared -fPIC -o "$work/inject.so" "$work/inject.c"
 # steps"); refused where the kernel does not take the request.
 launchprof=("$bin/launchprof")
 if [ -n "${SLICE_NS:-}" ]; then
+    [[ $SLICE_NS =~ ^[0-9]{1,12}$ ]] || { echo "gate-power: SLICE_NS must be a whole number of nanoseconds, not '$SLICE_NS'" >&2; exit 2; }
     cat >"$work/slice.c" <<'C'
 #define _GNU_SOURCE
 #include <errno.h>
@@ -150,6 +151,9 @@ int main(int argc, char **argv) {
 }
 C
     cc -O1 -o "$work/slice" "$work/slice.c"
+    # Tried once here: the sizing runs discard launchprof's stderr, and with
+    # it the wrapper's reason.
+    "$work/slice" "$SLICE_NS" true || exit 2
     launchprof=("$work/slice" "$SLICE_NS" "$bin/launchprof")
 fi
 
