@@ -4,7 +4,8 @@
 # then driven by Scripts/checks/spawner_driver.c through failed spawns (a
 # script without #!, a missing interpreter, with 256 KiB of environment),
 # arguments up to the system's limits (MAX_ARG_STRLEN, ARG_MAX) and past
-# them, every reply kind and every protocol error. Fails on a wrong reply
+# them, every reply kind, pinned spawns (LP_SPAWN_FLAG_AFFINITY) and every
+# protocol error. Fails on a wrong reply
 # or any sanitizer report.
 #
 #   Scripts/checks/sanitize-spawner.sh

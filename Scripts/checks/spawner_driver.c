@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -165,6 +166,65 @@ static void expect_exit(const char *name, struct payload payload, uint32_t flags
           "%s: EXITED with %d", name, WIFEXITED(reply.status) ? WEXITSTATUS(reply.status) : -1);
     reply = finish();
     check(reply.processes >= 1 && reply.unreaped == 0, "%s: FINISHED, %u process(es) reaped", name, reply.processes);
+}
+
+/// Spawns `sh -c "grep -q 'Cpus_allowed_list:<TAB>LIST$'"` with the
+/// affinity of `set` (NULL: no LP_SPAWN_FLAG_AFFINITY) and expects it to
+/// exit 0, the kernel's list being `list`.
+static void expect_cpus(const char *name, const cpu_set_t *set, const char *list) {
+    char command[128];
+    snprintf(command, sizeof command, "grep -q '^Cpus_allowed_list:	%s$' /proc/self/status", list);
+    struct payload payload = start("/bin/sh");
+    argument(&payload, "sh");
+    argument(&payload, "-c");
+    argument(&payload, command);
+    struct lp_spawn_request request = spawn_request(&payload, set ? LP_SPAWN_FLAG_AFFINITY : 0);
+    if (set) memcpy(request.affinity, set, sizeof request.affinity < sizeof *set ? sizeof request.affinity : sizeof *set);
+    send_spawn(&payload, 0, &request);
+    struct lp_spawn_reply reply = receive();
+    check(reply.kind == LP_SPAWN_REPLY_SPAWNED && reply.pid > 0, "%s: SPAWNED pid %d %s", name, reply.pid, reply.message);
+    reply = receive();
+    check(reply.kind == LP_SPAWN_REPLY_EXITED && WIFEXITED(reply.status) && WEXITSTATUS(reply.status) == 0,
+          "%s: EXITED with %d (0: its CPUs are %s)", name, WIFEXITED(reply.status) ? WEXITSTATUS(reply.status) : -1, list);
+    finish();
+}
+
+/// LP_SPAWN_FLAG_AFFINITY: a pinned spawn runs on its CPU, the next one
+/// without the flag on every CPU again, and a set with no CPU the spawner
+/// may use fails (EINVAL) and leaves it working.
+static void pinned_spawns(void) {
+    cpu_set_t all;
+    if (sched_getaffinity(0, sizeof all, &all) != 0) {
+        check(0, "sched_getaffinity: %s", strerror(errno));
+        return;
+    }
+    int first = -1, last = -1;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &all)) {
+            if (first < 0) first = cpu;
+            last = cpu;
+        }
+    char one[16], every[32];
+    snprintf(one, sizeof one, "%d", first);
+    // The kernel's list of the whole set, for the usual contiguous one.
+    if (first == last) snprintf(every, sizeof every, "%d", first);
+    else snprintf(every, sizeof every, "%d-%d", first, last);
+    cpu_set_t pinned;
+    CPU_ZERO(&pinned);
+    CPU_SET(first, &pinned);
+    expect_cpus("pinned to the first CPU", &pinned, one);
+    if (CPU_COUNT(&all) == last - first + 1) expect_cpus("unpinned after a pinned spawn", NULL, every);
+    cpu_set_t empty;
+    CPU_ZERO(&empty);
+    struct payload payload = start("/bin/true");
+    argument(&payload, "true");
+    struct lp_spawn_request request = spawn_request(&payload, LP_SPAWN_FLAG_AFFINITY);
+    memcpy(request.affinity, &empty, sizeof request.affinity);
+    send_spawn(&payload, 0, &request);
+    struct lp_spawn_reply reply = receive();
+    check(reply.kind == LP_SPAWN_REPLY_FAILED && reply.error == EINVAL && strstr(reply.message, "sched_setaffinity"),
+          "an empty CPU set: FAILED %d, message: %s", reply.error, reply.message);
+    expect_cpus("pinned again after a refused set", &pinned, one);
 }
 
 static void expect_protocol_error(const char *name, struct payload payload, struct lp_spawn_request request) {
@@ -659,6 +719,8 @@ int main(int argc, char **argv) {
     argument_limits();
     fprintf(stderr, "every reply kind\n");
     every_reply();
+    fprintf(stderr, "pinned spawns\n");
+    pinned_spawns();
     fprintf(stderr, "protocol errors\n");
     protocol_errors();
     fprintf(stderr, "record and notify sockets\n");

@@ -91,6 +91,31 @@ struct RevisionGateTests {
         #expect(left.allSatisfy { $0.hasSuffix(".log") || $0.hasSuffix(".lock") }, "\(left)")
     }
 
+    @Test("--affinity pins every run of a gate of revisions, though git and the builds started the spawner unpinned")
+    func pinnedRevisions() throws {
+        let scratch = try ScratchDirectory()
+        let repository = try Self.repository(in: scratch, rounds: 1000)
+        let cpu = try #require(try CPUAffinity.current().cpus.first)
+        // The program fails unless the kernel lets it run on `cpu` alone
+        // (before, the runs inherited the spawner's CPUs, and a gate of
+        // revisions started its spawner for git, unpinned).
+        let check = "grep -q '^Cpus_allowed_list:[[:space:]]*\(cpu)$' /proc/self/status"
+        let build = "mkdir -p out && printf '#!/bin/sh\\n%s\\n' \"\(check)\" > out/app && chmod +x out/app"
+        let run = try launchprof(
+            [
+                "gate", "--base", "HEAD~1", "--build", build, "--affinity", "\(cpu)", "--threshold", "10", "--max-time", "3", "--",
+                "out/app",
+            ],
+            in: repository)
+        #expect([0, 4].contains(run.status), "\(run.standardOutput)\(run.standardError)")
+        #expect(!run.standardOutput.contains("exited with status"), "\(run.standardOutput)")
+        // Every pair on that CPU, and no run left without a partner.
+        let line = run.standardOutput.split(separator: "\n").first { $0.contains("pairs by CPU:") }.map(String.init) ?? ""
+        #expect(line.contains("pairs by CPU: cpu \(cpu): "), "\(run.standardOutput)")
+        #expect(!line.contains(", cpu "), "\(run.standardOutput)")
+        #expect(line.hasSuffix("; 0 runs unpaired"), "\(run.standardOutput)")
+    }
+
     @Test("a revision git does not know is bad usage (2)")
     func unknownRevision() throws {
         let scratch = try ScratchDirectory()

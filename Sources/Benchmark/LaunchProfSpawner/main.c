@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,38 @@ static void release_deferred(void) {
     memset(&deferred, 0, sizeof deferred);
 }
 static int child_signals = -1;
+
+/// The CPUs the spawner started with (`known` when sched_getaffinity gave
+/// them), and the ones it runs on now: a spawn with LP_SPAWN_FLAG_AFFINITY
+/// moves it, one without moves it back.
+static struct {
+    int known;
+    cpu_set_t started;
+    cpu_set_t current;
+} cpus;
+
+/// Moves the spawner onto the CPUs `request` asks for (or back to the ones
+/// it started with), before t0, so the child is born there. Returns 0 or
+/// the errno of sched_setaffinity (EINVAL: none of them may be used).
+static int place_spawner(const struct lp_spawn_request *request) {
+    cpu_set_t wanted;
+    if (request->flags & LP_SPAWN_FLAG_AFFINITY) {
+        CPU_ZERO(&wanted);
+        size_t size = sizeof wanted < sizeof request->affinity ? sizeof wanted : sizeof request->affinity;
+        memcpy(&wanted, request->affinity, size);
+        if (CPU_COUNT(&wanted) == 0) return EINVAL;
+    } else if (cpus.known) {
+        wanted = cpus.started;
+    } else {
+        return 0;
+    }
+    if (cpus.known && CPU_EQUAL(&wanted, &cpus.current)) return 0;
+    if (sched_setaffinity(0, sizeof wanted, &wanted) != 0) return errno;
+    // The kernel keeps only the CPUs this process may use: what it holds
+    // now is what the next request is compared with.
+    if (sched_getaffinity(0, sizeof cpus.current, &cpus.current) != 0) cpus.current = wanted;
+    return 0;
+}
 
 /// The run under way: everything reaped while it is active belongs to it.
 static struct {
@@ -681,6 +714,17 @@ static void spawn_run(const struct lp_spawn_request *request, int *fds, uint32_t
         return;
     }
 
+    int placed = place_spawner(request);
+    if (placed != 0) {
+        free(argv);
+        free(envp);
+        free(pointers);
+        free(payload);
+        char what[sizeof ((struct lp_spawn_reply *)0)->message];
+        snprintf(what, sizeof what, "cannot run on the CPUs asked for (sched_setaffinity): %s", strerror(placed));
+        fail(placed, what);
+        return;
+    }
     struct child_plan plan = {.path = path, .argv = argv, .envp = envp, .sources = fds + 1,
                               .targets = request->fd_targets, .count = request->fd_count, .directory = directory,
                               .pid_digits = listen_pid_digits};
@@ -842,6 +886,10 @@ int main(void) {
     if (child_signals < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
         fprintf(stderr, "lp-spawn: cannot watch children: %s\n", strerror(errno));
         return 2;
+    }
+    if (sched_getaffinity(0, sizeof cpus.started, &cpus.started) == 0) {
+        cpus.current = cpus.started;
+        cpus.known = 1;
     }
     for (;;) {
         // The sampling rings (while a sampled launch runs) after the two.

@@ -63,6 +63,9 @@ enum lp_spawn_scope {
     LP_SPAWN_SCOPE_TREE = 2,
 };
 
+/// The bytes of a CPU set in a request: a glibc cpu_set_t's (1024 CPUs).
+#define LP_SPAWN_AFFINITY_BYTES 128
+
 struct lp_spawn_request {
     uint32_t magic;
     uint32_t kind;
@@ -94,6 +97,10 @@ struct lp_spawn_request {
     /// thread, and bytes of user stack copied with each sample.
     uint32_t sample_hz;
     uint32_t sample_stack_bytes;
+    /// SPAWN with LP_SPAWN_FLAG_AFFINITY: the CPUs the process may run on,
+    /// one bit each as a cpu_set_t holds them (CPU n is bit n % 8 of byte
+    /// n / 8).
+    uint8_t affinity[LP_SPAWN_AFFINITY_BYTES];
 };
 
 /// SPAWN: answer SPAWNED only when the process exits (just before EXITED),
@@ -134,6 +141,16 @@ struct lp_spawn_request {
 /// A library unloaded before ready, or a process that ended before it, is
 /// not in them.
 #define LP_SPAWN_FLAG_SAMPLE_MAPS_AT_READY 8u
+
+/// SPAWN: run the process only on the CPUs in `affinity` (`gate
+/// --affinity`, as taskset and pyperf's --affinity do). The spawner moves
+/// itself onto them before t0, so the child starts there and the move is
+/// not timed; a spawn without the flag runs on the CPUs the spawner
+/// started with (it moves back first). It does not depend on which CPUs
+/// the spawner inherited: one spawner serves a whole command (git, the
+/// builds, then the pinned runs). A set with no CPU the spawner may use
+/// fails the spawn (EINVAL).
+#define LP_SPAWN_FLAG_AFFINITY 16u
 
 /// The `fd_targets` value of the sample sink: the spawner writes to it and
 /// does not pass it to the child.

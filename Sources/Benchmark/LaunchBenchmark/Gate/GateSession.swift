@@ -106,8 +106,8 @@ public struct GateSession: Sendable {
     }
 
     /// Runs `body` with what measuring needs, made once for the command:
-    /// the targets checked and their programs found, the CPUs pinned
-    /// (`--affinity`, undone after), one `Spawner` (the command's, when it
+    /// the targets checked and their programs found, this thread pinned
+    /// (`--affinity`, undone after; the runs are pinned by their plans), one `Spawner` (the command's, when it
     /// has one), the interrupt monitor, and the page-cache evictor in cold
     /// mode.
     private func measuring<T>(
@@ -121,8 +121,12 @@ public struct GateSession: Sendable {
                 throw .usage("the \(target.name) program: --ready response needs --activate tcp:PORT or unix:PATH")
             }
         }
-        // Pinned: this thread starts lp-spawn, which (and every program it
-        // launches) inherits the set; the thread gets its own set back after.
+        // Pinned: every launch asks the spawner for the set (LaunchPlan,
+        // LP_SPAWN_FLAG_AFFINITY), which works whenever the spawner was
+        // started (a gate of revisions starts it for git and the builds,
+        // unpinned). This thread, which watches the runs, is pinned too, as
+        // in every pinned measurement of docs/gate.md, and gets its own set
+        // back after; `apply` refuses a set with a CPU it may not use.
         var restore: CPUAffinity?
         if let affinity = settings.affinity {
             do {
@@ -162,9 +166,11 @@ public struct GateSession: Sendable {
     /// trace would weigh on both); the Why's are.
     func executor(traced: Bool, spawner: Spawner, interrupt: InterruptMonitor) -> ProcessExecutor {
         let launches = [base, head].map {
-            LaunchPlan(
+            var plan = LaunchPlan(
                 target: $0, timeout: settings.timeout, grace: settings.grace, output: settings.output, traceRuns: traced,
                 counts: traced ? nil : settings.counts)
+            plan.affinity = settings.affinity
+            return plan
         }
         var executor = ProcessExecutor(launches: launches, interrupt: interrupt)
         executor.spawner = spawner

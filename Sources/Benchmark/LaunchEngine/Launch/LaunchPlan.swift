@@ -29,6 +29,9 @@ package struct LaunchPlan: Sendable, Equatable {
     /// What counts each measured launch's events (`--counts`); warm-ups are
     /// not counted.
     package var counts: CountSource?
+    /// The CPUs every run, warm-up or measured, runs on (`gate
+    /// --affinity`); nil: wherever the scheduler puts it.
+    package var affinity: CPUAffinity?
 
     /// The plan of `target`'s launches.
     ///
@@ -75,6 +78,7 @@ package struct LaunchPlan: Sendable, Equatable {
             target: target, timeout: timeout, grace: grace, output: output.disposition(for: context), measure: measure,
             traceFile: trace, quiet: true)
         request.counts = context.isWarmup ? nil : counts
+        request.affinity = affinity
         return request
     }
 

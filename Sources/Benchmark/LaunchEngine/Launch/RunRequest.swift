@@ -28,6 +28,8 @@ package struct RunRequest: Sendable, Equatable {
     package var counts: CountSource?
     /// Sample the launch's stacks in the kernel (`KernelSampling`); nil: no.
     package var sampling: KernelSampling?
+    /// The CPUs the launch runs on (`gate --affinity`); nil: anywhere.
+    package var affinity: CPUAffinity?
 
     /// A launch of `target` with launchprof's defaults.
     package init(
@@ -61,6 +63,7 @@ package struct RunRequest: Sendable, Equatable {
         options.displayTimeout = timeout
         options.counters = counts == .perf
         options.sampling = sampling
+        options.affinity = affinity
         return options
     }
 

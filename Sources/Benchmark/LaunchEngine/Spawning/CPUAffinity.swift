@@ -60,6 +60,14 @@ public struct CPUAffinity: Sendable, Equatable, CustomStringConvertible {
         return CPUAffinity(cpus: cpus)
     }
 
+    /// Sets one bit per CPU in `bytes`, as a `cpu_set_t` holds them (CPU n
+    /// is bit n % 8 of byte n / 8); a CPU past the end of `bytes` is left
+    /// out (none is: every CPU is below ``capacity``, checked when parsed
+    /// or read, and a set is that many bits).
+    package func write(to bytes: UnsafeMutableRawBufferPointer) {
+        for cpu in cpus where cpu >= 0 && cpu / 8 < bytes.count { bytes[cpu / 8] |= UInt8(1 << (cpu % 8)) }
+    }
+
     /// Restricts the calling thread (and what it starts from now on) to
     /// these CPUs; a CPU this thread may not use is refused, naming the
     /// ones it may.
@@ -74,11 +82,7 @@ public struct CPUAffinity: Sendable, Equatable, CustomStringConvertible {
     /// its current ones: to give a pinned thread back the set it had.
     package func restore() throws(CPUAffinityError) {
         var set = cpu_set_t()
-        withUnsafeMutableBytes(of: &set) { bytes in
-            // Every CPU is below `capacity` (checked when parsed or read), so
-            // its byte is inside the set.
-            for cpu in cpus where cpu < Self.capacity { bytes[cpu / 8] |= UInt8(1 << (cpu % 8)) }
-        }
+        withUnsafeMutableBytes(of: &set) { write(to: $0) }
         do throws(SystemCallError) {
             _ = try Syscall.check("sched_setaffinity") { lp_sched_setaffinity(MemoryLayout<cpu_set_t>.size, &set) }
         } catch {

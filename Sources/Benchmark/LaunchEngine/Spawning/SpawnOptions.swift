@@ -32,6 +32,9 @@ package struct SpawnOptions: Sendable, Equatable {
     /// Sample the launched tree's stacks in the kernel
     /// (`LP_SPAWN_FLAG_SAMPLE`); nil: no.
     package var sampling: KernelSampling?
+    /// The CPUs the process runs on (`gate --affinity`,
+    /// `LP_SPAWN_FLAG_AFFINITY`); nil: wherever the spawner's CPUs allow.
+    package var affinity: CPUAffinity?
 
     /// Options for one spawn.
     package init(output: OutputDisposition = .discard, captureOutput: Bool = false, notifySocket: Bool = false) {

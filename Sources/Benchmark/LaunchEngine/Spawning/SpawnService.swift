@@ -97,6 +97,10 @@ package final class SpawnService {
             request.sample_hz = sampling.rate
             request.sample_stack_bytes = sampling.stackBytes
         }
+        if let affinity = spawn.affinity {
+            request.flags |= UInt32(LP_SPAWN_FLAG_AFFINITY)
+            withUnsafeMutableBytes(of: &request.affinity) { affinity.write(to: $0) }
+        }
         withUnsafeMutableBytes(of: &request.fd_targets) { raw in
             let targets = raw.bindMemory(to: Int32.self)
             for (index, descriptor) in descriptors.enumerated() where index < targets.count {

@@ -66,6 +66,7 @@ package struct Spawner: Sendable {
             program: program, workingDirectory: target.workingDirectory, arguments: arguments,
             environment: environment.entries, spawnTimeSlot: environment.spawnSlot,
             listenPIDSlot: environment.listenPIDSlot, descriptors: channels.childDescriptors(), counters: options.counters)
+        request.affinity = options.affinity
         // The sample sink, open already (SampleSink): the spawner gets its
         // own copy of the descriptor with the request (a sampled spawn is
         // never quiet, so the request is sent before this returns).
@@ -179,6 +180,9 @@ struct SpawnRequest {
     /// stack bytes, and the sink's descriptor (also in `descriptors`, at
     /// `LP_SPAWN_FD_SAMPLE_SINK`).
     var sampling: (rate: UInt32, stackBytes: UInt32, mapsAtReady: Bool)?
+    /// The CPUs the process runs on (`LP_SPAWN_FLAG_AFFINITY`); nil: those
+    /// the spawner started with.
+    var affinity: CPUAffinity?
 }
 
 /// The spawner process of one `Spawner`, started on first use.

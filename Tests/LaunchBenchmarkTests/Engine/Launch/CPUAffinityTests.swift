@@ -1,5 +1,7 @@
 import Foundation
 import LaunchBenchmark
+import LaunchEngine
+import LaunchProfTestSupport
 import Testing
 
 /// `--affinity`'s CPU lists, and pinning a thread and giving it its set back.
@@ -34,6 +36,37 @@ struct CPUAffinityTests {
         }
         #expect(outcome == "ok")
         #expect(throws: CPUAffinityError.self) { try CPUAffinity(cpus: [CPUAffinity.capacity - 1]).apply() }
+    }
+
+    @Test("one spawner runs a pinned launch on its CPU, the next unpinned one on all, and refuses a set it cannot use")
+    func pinnedSpawns() throws {
+        let scratch = try ScratchDirectory()
+        let all = try CPUAffinity.current()
+        let cpu = try #require(all.cpus.first)
+        let spawner = Spawner()
+        func allowed(_ affinity: CPUAffinity?, _ name: String) throws -> String {
+            var request = RunRequest(
+                target: LaunchTarget(name: name, arguments: ["/bin/sh", "-c", "grep Cpus_allowed_list /proc/self/status"]),
+                output: .file(scratch.file(name)))
+            request.affinity = affinity
+            let run = try spawner.run(request)
+            #expect(run.exit == .exited(0), "\(run.failure ?? "")")
+            return try scratch.read(name).split(separator: "\t").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        }
+        #expect(try allowed(CPUAffinity(cpus: [cpu]), "pinned") == "\(cpu)")
+        #expect(try allowed(nil, "unpinned") == all.description)
+        #expect(try allowed(CPUAffinity(cpus: [cpu]), "pinned-again") == "\(cpu)")
+        // No CPU this process may use: the spawner refuses, naming why.
+        var impossible = RunRequest(target: LaunchTarget(name: "true", arguments: ["/bin/true"]))
+        impossible.affinity = CPUAffinity(cpus: [CPUAffinity.capacity - 1])
+        let refusal: String
+        do {
+            let run = try spawner.run(impossible)
+            refusal = run.failure ?? "ran: \(run.exit)"
+        } catch {
+            refusal = "\(error)"
+        }
+        #expect(refusal.contains("cannot run on the CPUs asked for"), "\(refusal)")
     }
 }
 
