@@ -28,7 +28,7 @@
 # MAXTIME the budget (default 120 s, the gate's own default: the target is a
 #   median of 60 s to a verdict, not a verdict within 60 s; the tables of
 #   docs/gate.md before 2026-11-28 14:00 used MAXTIME=60); AFFINITY passes
-#   --affinity; INTERVAL passes --interval; SLICE_NS=N runs launchprof with
+#   --affinity (a CPU list, or auto); INTERVAL passes --interval; SLICE_NS=N runs launchprof with
 #   a scheduler slice request (below).
 # CONFIG=debug|release (default debug); NO_BUILD=1 uses the binaries as
 # built; BIN=DIR takes launchprof and lp-spawn from DIR (a copy, so that a
@@ -212,9 +212,12 @@ command_words() {
 # What K rounds are worth, now: prints "r launch_ns" (r = median same-CPU
 # ln(with K / without), launch = the median launch without).
 # With AFFINITY the sizing runs are pinned as the gate's are (a pinned launch
-# can be faster than an unpinned one: 48 against 58 ms for the sample app).
+# can be faster than an unpinned one: 48 against 58 ms for the sample app);
+# with AFFINITY=auto, where each gate chooses, they are not.
+pin=()
+[ -n "${AFFINITY:-}" ] && [ "$AFFINITY" != auto ] && pin=(taskset -c "$AFFINITY")
 calibrate() {
-    ${AFFINITY:+taskset -c "$AFFINITY"} "${launchprof[@]}" run --runs "$calruns" "${ready[@]}" --export-json "$work/cal.json" \
+    "${pin[@]}" "${launchprof[@]}" run --runs "$calruns" "${ready[@]}" --export-json "$work/cal.json" \
         "$(command_words 0)" "$(command_words "$1")" >/dev/null 2>&1
     python3 - "$work/cal.json" <<'PY'
 import json, math, statistics, sys
@@ -327,6 +330,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 b, h = d.get("baseMedian"), d.get("headMedian")
 medians = f"{b / 1e6:.2f}/{h / 1e6:.2f}ms" if b and h else "-"
+if d.get("affinityChoice"):
+    medians += f", affinity auto: {d['affinityChoice'].get('chosen') or 'unpinned'}"
 print(d["verdict"] or "none", d["elapsed"], d["looks"][-1]["change"] if d["looks"] else "nan", medians)
 PY
         )

@@ -115,11 +115,41 @@ struct SideBySideGateTests {
         #expect(document.unpaired == 0)
     }
 
+    @Test("--affinity auto tries unpinned and each CPU first, runs the gate where it chose, and counts the pilot's time")
+    func automaticAffinity() throws {
+        let scratch = try ScratchDirectory()
+        let spin = try scratch.compile("spin", spinProgram, flags: ["-O1"])
+        let run = try launchprof([
+            "gate", "--affinity", "auto", "--base-command", "\(spin) 200000", "--threshold", "10%", "--max-time", "120",
+            "--export-json", scratch.file("gate.json"), "--", spin, "200000",
+        ])
+        #expect([0, 4].contains(run.status), "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardOutput.contains("affinity auto: "), "\(run.standardOutput)")
+        let document = try JSONDecoder().decode(GateDocument.self, from: Data(contentsOf: URL(fileURLWithPath: scratch.file("gate.json"))))
+        let choice = try #require(document.affinityChoice)
+        let cpus = try CPUAffinity.current().cpus
+        // Unpinned, then up to three CPUs, each measured in 12 pairs.
+        // One CPU: nothing to try.
+        guard cpus.count > 1 else { return #expect(choice.trials.isEmpty && choice.runs == 0) }
+        #expect(choice.trials.first.map { $0.cpus == nil } == true)
+        #expect(choice.trials.count == Swift.min(cpus.count, 3) + 1)
+        #expect(choice.trials.allSatisfy { $0.pairs == 12 && $0.baseMedian > 0 && $0.headMedian > 0 }, "\(choice.trials)")
+        #expect(choice.runs == 24 * choice.trials.count)
+        #expect(document.affinity == choice.chosen)
+        if let chosen = choice.chosen {
+            #expect(document.runs.allSatisfy { $0.cpu.map(String.init) == chosen }, "\(Set(document.runs.map(\.cpu)))")
+        }
+        #expect(document.elapsed >= choice.elapsed && choice.elapsed > 0)
+    }
+
     @Test("bad --affinity and --activate with another ready probe are bad usage (2), before any run")
     func badPinningAndActivation() throws {
         let malformed = try launchprof(["gate", "--affinity", "0-x", "--base-command", "/bin/true", "--", "/bin/true"])
         #expect(malformed.status == 2)
         #expect(malformed.standardError.contains("'0-x'"), "\(malformed.standardError)")
+        let misspelt = try launchprof(["gate", "--affinity", "automatic", "--base-command", "/bin/true", "--", "/bin/true"])
+        #expect(misspelt.status == 2)
+        #expect(misspelt.standardError.contains("'automatic'"), "\(misspelt.standardError)")
         let unavailable = try launchprof(["gate", "--affinity", "1000", "--base-command", "/bin/true", "--", "/bin/true"])
         #expect(unavailable.status == 2)
         #expect(unavailable.standardError.contains("not all available"), "\(unavailable.standardError)")

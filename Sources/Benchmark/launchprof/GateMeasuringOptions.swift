@@ -37,16 +37,16 @@ struct GateMeasuringOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Run both programs only on these CPUs (e.g. 0, 1,3 or 0-2), as pyperf's --affinity; default: where the scheduler puts them, paired by the CPU they ran on.",
-            valueName: "cpus"),
+            "Run both programs only on these CPUs (e.g. 0, 1,3 or 0-2), as pyperf's --affinity, or 'auto': a pilot pins them to one CPU where that narrows the interval and the launch is no faster unpinned; default: where the scheduler puts them, paired by the CPU they ran on.",
+            valueName: "cpus|auto"),
         transform: { text in
             do {
-                return try CPUAffinity(parsing: text)
+                return try GateAffinityOption(parsing: text)
             } catch {
                 throw ValidationError("--affinity \(error)")
             }
         })
-    var affinity: CPUAffinity?
+    var affinity: GateAffinityOption?
 
     @Option(
         help: ArgumentHelp(
@@ -122,7 +122,11 @@ struct GateMeasuringOptions: ParsableArguments {
         if let grace = timing.grace { settings.grace = grace }
         settings.mode = mode
         settings.interval = interval
-        settings.affinity = affinity
+        switch affinity {
+        case .cpus(let cpus)?: settings.affinity = cpus
+        case .auto?: settings.choosesAffinity = true
+        case nil: break
+        }
         settings.counts = counts
         settings.output = showOutput ? .inherit : .discard
         settings.catchesSignals = true

@@ -41,32 +41,94 @@ public struct GateSession: Sendable {
     public func runSynchronously(progress: @escaping (GateProgress) -> Void = { _ in }) throws(BenchmarkSessionError) -> GateDocument {
         let (rule, instructionRule) = try rules()
         return try measuring { spawner, interrupt, coldCache in
-            var runner = GateRunner(
-                base: base, head: head, mode: settings.mode, warmup: settings.warmup, rule: rule, maxTime: settings.maxTime,
-                executor: executor(traced: false, spawner: spawner, interrupt: interrupt), coldCache: coldCache,
-                interrupt: interrupt)
-            runner.instructionRule = instructionRule
-            runner.progress = progress
-            let measurement = runner.run()
-            var summary = GateReport.summary(
-                verdict: measurement.verdict, stop: measurement.stop, final: measurement.final, threshold: rule.threshold,
-                elapsed: measurement.elapsed, smallestResolvable: measurement.smallestResolvable(threshold: rule.threshold))
-            if let instructionRule, let counted = measurement.instructions {
-                summary = GateReport.summary(
-                    summary, verdict: measurement.verdict, time: measurement.final, instructions: counted,
-                    threshold: instructionRule.threshold)
+            guard settings.choosesAffinity, settings.affinity == nil else {
+                return measure(
+                    rule: rule, instructionRule: instructionRule, pilot: nil, spawner: spawner, interrupt: interrupt,
+                    coldCache: coldCache, progress: progress)
             }
-            var document = GateDocument(
-                base: Self.commandLine(base), head: Self.commandLine(head), mode: settings.mode, rule: rule,
-                measurement: measurement, summary: summary)
-            document.affinity = settings.affinity?.description
-            if measurement.verdict == .regressed, settings.whyRuns > 0 {
-                document.why = why(
-                    base: measurement.baseRuns, head: measurement.headRuns, runner: runner, spawner: spawner, interrupt: interrupt,
-                    coldCache: coldCache)
+            let pilot = choosingAffinity(rule: rule, spawner: spawner, interrupt: interrupt, coldCache: coldCache)
+            var chosen = self
+            chosen.settings.affinity = pilot.affinity
+            return Self.pinningThisThread(to: pilot.affinity) {
+                chosen.measure(
+                    rule: rule, instructionRule: instructionRule, pilot: pilot.choice, spawner: spawner, interrupt: interrupt,
+                    coldCache: coldCache, progress: progress)
             }
-            return document
         }
+    }
+
+    /// The gate itself, its budget less the pilot's time (`--affinity
+    /// auto`), whose time its elapsed time includes.
+    private func measure(
+        rule: SequentialDecisionRule, instructionRule: SequentialDecisionRule?, pilot: AffinityChoice?, spawner: Spawner,
+        interrupt: InterruptMonitor, coldCache: PageCacheEvictor?, progress: @escaping (GateProgress) -> Void
+    ) -> GateDocument {
+        let pilotTime = pilot?.elapsed ?? 0
+        let maxTime = settings.maxTime.map { Swift.max($0 - .milliseconds(Int64(pilotTime * 1000)), .seconds(1)) }
+        var runner = GateRunner(
+            base: base, head: head, mode: settings.mode, warmup: settings.warmup, rule: rule, maxTime: maxTime,
+            executor: executor(traced: false, spawner: spawner, interrupt: interrupt), coldCache: coldCache,
+            interrupt: interrupt)
+        runner.instructionRule = instructionRule
+        runner.progress = progress
+        var measurement = runner.run()
+        measurement.elapsed += pilotTime
+        var summary = GateReport.summary(
+            verdict: measurement.verdict, stop: measurement.stop, final: measurement.final, threshold: rule.threshold,
+            elapsed: measurement.elapsed, smallestResolvable: measurement.smallestResolvable(threshold: rule.threshold))
+        if let instructionRule, let counted = measurement.instructions {
+            summary = GateReport.summary(
+                summary, verdict: measurement.verdict, time: measurement.final, instructions: counted,
+                threshold: instructionRule.threshold)
+        }
+        var document = GateDocument(
+            base: Self.commandLine(base), head: Self.commandLine(head), mode: settings.mode, rule: rule,
+            measurement: measurement, summary: summary)
+        document.affinity = settings.affinity?.description
+        document.affinityChoice = pilot
+        if measurement.verdict == .regressed, settings.whyRuns > 0 {
+            document.why = why(
+                base: measurement.baseRuns, head: measurement.headRuns, runner: runner, spawner: spawner, interrupt: interrupt,
+                coldCache: coldCache)
+        }
+        return document
+    }
+
+    /// `--affinity auto`: the pilot (`AffinityPilot`) over unpinned and a
+    /// few of this thread's CPUs, with at most a quarter of the budget;
+    /// its pinned runs have this thread pinned too, as the gate's will.
+    private func choosingAffinity(
+        rule: SequentialDecisionRule, spawner: Spawner, interrupt: InterruptMonitor, coldCache: PageCacheEvictor?
+    ) -> (choice: AffinityChoice, affinity: CPUAffinity?) {
+        let allowed = (try? CPUAffinity.current()) ?? CPUAffinity(cpus: [])
+        let pilot = AffinityPilot(
+            candidates: AffinityPilot.candidates(allowed: allowed), rule: rule, limit: settings.maxTime.map { $0 / 4 })
+        var runners: [String: GateRunner] = [:]
+        var counts: [GateSide: Int] = [:]
+        return pilot.run { side, affinity, warmup in
+            let key = affinity?.description ?? ""
+            if runners[key] == nil {
+                var pinned = self
+                pinned.settings.affinity = affinity
+                runners[key] = GateRunner(
+                    base: base, head: head, mode: settings.mode, warmup: 0, rule: rule,
+                    executor: pinned.executor(traced: false, spawner: spawner, interrupt: interrupt), coldCache: coldCache,
+                    interrupt: interrupt)
+            }
+            let index = counts[side, default: 0]
+            counts[side] = index + 1
+            return Self.pinningThisThread(to: affinity) {
+                (try? runners[key]!.launch(side, index: index, warmup: warmup)).map { Double($0.wallToReady ?? 0) }
+            }
+        }
+    }
+
+    /// `body` with this thread on `affinity` (nil: as it is), given its own
+    /// set back after; a set it cannot take leaves it as it is.
+    private static func pinningThisThread<T>(to affinity: CPUAffinity?, _ body: () -> T) -> T {
+        guard let affinity, let restore = try? CPUAffinity.current(), (try? affinity.apply()) != nil else { return body() }
+        defer { try? restore.restore() }
+        return body()
     }
 
     /// The Why of `document`, a gate of these two programs measured

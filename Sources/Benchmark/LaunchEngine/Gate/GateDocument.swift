@@ -43,9 +43,11 @@ public struct GateDocument: Sendable, Codable {
     /// estimate's distance from the threshold
     /// (`GateMeasurement.growthToResolve(threshold:)`); nil otherwise.
     public var timeToResolve: Double?
-    /// `--affinity` as given ("0", "1,3"), nil when the programs ran
-    /// where the scheduler put them.
+    /// `--affinity` as given ("0", "1,3") or as `--affinity auto` chose
+    /// it, nil when the programs ran where the scheduler put them.
     public var affinity: String?
+    /// With `--affinity auto`: the pilot's trials and what it chose.
+    public var affinityChoice: AffinityChoice?
     /// With `--counts`: instructions to ready, head over base.
     public var instructions: GateLook?
     /// The base's median time to ready, in nanoseconds.

@@ -54,7 +54,7 @@ package struct GateRunner {
         self.progress = progress
     }
 
-    enum Stop: Error {
+    package enum Stop: Error {
         case interrupted
         case failed(RunFailure)
     }
@@ -168,7 +168,7 @@ package struct GateRunner {
     }
 
     /// Prepares (cold), launches and checks one run of `side`.
-    func launch(_ side: GateSide, index: Int, warmup: Bool) throws(Stop) -> RunMeasurement {
+    package func launch(_ side: GateSide, index: Int, warmup: Bool) throws(Stop) -> RunMeasurement {
         if interrupt?.isInterrupted == true { throw .interrupted }
         let target = side == .base ? base : head
         let context = RunContext(target: target, mode: mode, index: index, isWarmup: warmup)
