@@ -128,12 +128,12 @@ struct SideBySideGateTests {
         let document = try JSONDecoder().decode(GateDocument.self, from: Data(contentsOf: URL(fileURLWithPath: scratch.file("gate.json"))))
         let choice = try #require(document.affinityChoice)
         let cpus = try CPUAffinity.current().cpus
-        // Unpinned, then up to three CPUs, each measured in 12 pairs.
+        // Unpinned, then up to three CPUs, each side run 12 times in each.
         // One CPU: nothing to try.
         guard cpus.count > 1 else { return #expect(choice.trials.isEmpty && choice.runs == 0) }
         #expect(choice.trials.first.map { $0.cpus == nil } == true)
         #expect(choice.trials.count == Swift.min(cpus.count, 3) + 1)
-        #expect(choice.trials.allSatisfy { $0.pairs == 12 && $0.baseMedian > 0 && $0.headMedian > 0 }, "\(choice.trials)")
+        #expect(choice.trials.allSatisfy { $0.runs == 12 && $0.baseMedian > 0 && $0.headMedian > 0 }, "\(choice.trials)")
         #expect(choice.runs == 24 * choice.trials.count)
         #expect(document.affinity == choice.chosen)
         if let chosen = choice.chosen {

@@ -102,7 +102,7 @@ public struct GateSession: Sendable {
     ) -> (choice: AffinityChoice, affinity: CPUAffinity?) {
         let allowed = (try? CPUAffinity.current()) ?? CPUAffinity(cpus: [])
         let pilot = AffinityPilot(
-            candidates: AffinityPilot.candidates(allowed: allowed), rule: rule, limit: settings.maxTime.map { $0 / 4 })
+            candidates: AffinityPilot.candidates(allowed: allowed), limit: settings.maxTime.map { $0 / 4 })
         var runners: [String: GateRunner] = [:]
         var counts: [GateSide: Int] = [:]
         return pilot.run { side, affinity, warmup in

@@ -1,15 +1,17 @@
 import LaunchSupport
 
 /// What `gate --affinity auto` chose, and why: the pilot's trials and the
-/// rule below (docs/gate.md, "Pinning: --affinity auto").
+/// rule below (docs/gate.md, "Pinning").
 ///
-/// The rule: a launch that is faster unpinned than on the fastest single
-/// CPU by more than `parallelMargin`, for base or head, has threads that
-/// run at once, and pinning would judge another launch (a change that
-/// moves work onto a parallel thread would be invisible): it stays
-/// unpinned. Otherwise it is pinned to the CPU whose pairs gave the
-/// narrowest interval, if that is narrower than unpinned; else it stays
-/// unpinned. A wrong choice of the second kind costs only precision.
+/// The rule, on the medians of each setting: a launch that is faster
+/// unpinned than on its fastest single CPU by more than `parallelMargin`,
+/// base or head, stays unpinned: its threads run at once, and pinned the
+/// gate would judge another launch (a change that moves work onto a
+/// parallel thread would be invisible), or the CPUs it would be pinned to
+/// are busy with something else. Otherwise it is pinned to the CPU where
+/// the two sides together were fastest: its launch is one thread's work,
+/// which pinned does not move between CPUs, pairs with every run, and on
+/// this machine resolved a change with fewer runs (docs/gate.md, "Pinning").
 public struct AffinityChoice: Sendable, Equatable, Codable {
     /// Every setting tried, unpinned first.
     public var trials: [AffinityTrial]
@@ -41,9 +43,11 @@ public struct AffinityChoice: Sendable, Equatable, Codable {
     /// The rule on `trials` (the unpinned one has `cpus` nil): the index of
     /// the trial to pin to (nil: stay unpinned) and why.
     package static func choose(_ trials: [AffinityTrial]) -> (index: Int?, reason: String) {
-        guard let unpinned = trials.first(where: { $0.cpus == nil }) else { return (nil, "no unpinned trial to compare with") }
-        let pinned = trials.indices.filter { trials[$0].cpus != nil && trials[$0].pairs > 0 }
-        guard !pinned.isEmpty, unpinned.pairs > 0 else { return (nil, "too few pilot runs to compare") }
+        guard let unpinned = trials.first(where: { $0.cpus == nil }), unpinned.runs > 0 else {
+            return (nil, "no unpinned runs to compare with")
+        }
+        let pinned = trials.indices.filter { trials[$0].cpus != nil && trials[$0].runs > 0 && trials[$0].baseMedian > 0 }
+        guard !pinned.isEmpty else { return (nil, "no pinned runs to compare with") }
         for (side, median) in [("base", \AffinityTrial.baseMedian), ("head", \AffinityTrial.headMedian)] {
             guard let fastest = pinned.map({ trials[$0][keyPath: median] }).min(), fastest > 0 else { continue }
             let gain = 1 - unpinned[keyPath: median] / fastest
@@ -51,24 +55,16 @@ public struct AffinityChoice: Sendable, Equatable, Codable {
                 return (
                     nil,
                     "the \(side) launches \(percent(gain)) faster unpinned than on its fastest CPU: its threads run at once, "
-                        + "and pinned the gate would judge another launch"
+                        + "or the CPUs are busy with something else"
                 )
             }
         }
-        let width = { (trial: AffinityTrial) in trial.width ?? .infinity }
-        let best = pinned.min { width(trials[$0]) < width(trials[$1]) }!
-        guard width(trials[best]) < width(unpinned) else {
-            return (nil, "pinned, its pairs' interval was no narrower (\(halfWidth(trials[best])) against \(halfWidth(unpinned)) unpinned)")
-        }
-        return (
-            best,
-            "its pairs' interval was \(halfWidth(trials[best])) pinned against \(halfWidth(unpinned)) unpinned, "
-                + "and the launch is no faster unpinned"
-        )
+        let speed = { (trial: AffinityTrial) in (trial.baseMedian * trial.headMedian).squareRoot() }
+        let best = pinned.min { speed(trials[$0]) < speed(trials[$1]) }!
+        let slower = speed(unpinned) / speed(trials[best]) - 1
+        let comparison = slower >= 0 ? "\(percent(slower)) slower unpinned" : "at most \(percent(-slower)) faster unpinned"
+        return (best, "the launch is \(comparison) than on its fastest CPU: one thread's work, measured without moving between CPUs")
     }
-
-    /// A trial's interval as "±1.2%", or "none" with too few pairs.
-    private static func halfWidth(_ trial: AffinityTrial) -> String { trial.width.map { "±" + percent($0 / 2) } ?? "none" }
 
     /// 0.0123 as "1.2%".
     private static func percent(_ fraction: Double) -> String { HumanUnits.fixed(fraction * 100, decimals: 1) + "%" }

@@ -1,10 +1,9 @@
-import Foundation
 import LaunchSupport
 
 /// `gate --affinity auto`: before the gate, a few rounds of base and head
 /// unpinned and pinned to each of a few CPUs, interleaved, so that the gate
-/// can pin where that narrows its interval and the launch is one thread's
-/// work (`AffinityChoice` has the rule; docs/gate.md, "Pinning").
+/// pins where the launch is one thread's work (`AffinityChoice` has the
+/// rule; docs/gate.md, "Pinning").
 ///
 /// Each round runs every setting once, its pair in ABBA order across
 /// rounds and the settings rotated, so drift reaches each setting alike. A
@@ -20,8 +19,6 @@ package struct AffinityPilot {
     package var minimumRounds = 6
     /// The pilot's share of the budget; nil: no limit but `rounds`.
     package var limit: Duration?
-    /// The gate's rule, whose interval at 90% measures each setting.
-    package var rule: SequentialDecisionRule
     /// A clock in nanoseconds (monotonic); a test may script it.
     package var clock: () -> UInt64 = { monotonicNanoseconds() }
 
@@ -34,10 +31,9 @@ package struct AffinityPilot {
         return [nil] + picked.map { CPUAffinity(cpus: [$0]) }
     }
 
-    /// A pilot over `candidates` judged with `rule`.
-    package init(candidates: [CPUAffinity?], rule: SequentialDecisionRule, limit: Duration?) {
+    /// A pilot over `candidates`, in at most `limit`.
+    package init(candidates: [CPUAffinity?], limit: Duration?) {
         self.candidates = candidates
-        self.rule = rule
         self.limit = limit
     }
 
@@ -51,7 +47,7 @@ package struct AffinityPilot {
             return (AffinityChoice(trials: [], chosen: nil, reason: "one CPU: nothing to choose", runs: 0, elapsed: 0), nil)
         }
         let start = clock()
-        var times = Array(repeating: (base: [Double](), head: [Double](), logRatios: [Double]()), count: candidates.count)
+        var times = Array(repeating: (base: [Double](), head: [Double]()), count: candidates.count)
         var measuredRuns = 0
         var done = 0
         var stopped: String?
@@ -75,19 +71,13 @@ package struct AffinityPilot {
                 measuredRuns += 2
                 times[setting].base.append(pair.base)
                 times[setting].head.append(pair.head)
-                if pair.base > 0, pair.head > 0 { times[setting].logRatios.append(log(pair.head / pair.base)) }
             }
             if round >= 0 { done += 1 }
         }
         let trials = candidates.indices.map { index in
-            let look = rule.look(times[index].logRatios, confidence: 0.9, isLast: false)
-            let width = look.map { look in
-                Swift.max(look.high - look.low, (look.trimmedHigh ?? look.high) - (look.trimmedLow ?? look.low))
-            }
-            return AffinityTrial(
-                cpus: candidates[index]?.description, pairs: times[index].logRatios.count,
-                baseMedian: Statistics.median(times[index].base) ?? 0, headMedian: Statistics.median(times[index].head) ?? 0,
-                width: width)
+            AffinityTrial(
+                cpus: candidates[index]?.description, runs: times[index].base.count,
+                baseMedian: Statistics.median(times[index].base) ?? 0, headMedian: Statistics.median(times[index].head) ?? 0)
         }
         var chosen: Int?
         var reason: String

@@ -120,10 +120,10 @@ package enum GateReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `--affinity auto`'s choice: "affinity auto: pinned to CPU 0: its
-    /// pairs' interval was ±1.2% pinned against ±3.4% unpinned, and the
-    /// launch is no faster unpinned (pilot: 72 runs in 3.1 s; medians base
-    /// / head: unpinned 25.9 / 26.0 ms, cpu 0 …)".
+    /// `--affinity auto`'s choice: "affinity auto: pinned to CPU 0: the
+    /// launch is 9.1% slower unpinned than on its fastest CPU: … (pilot: 72
+    /// runs in 3.1 s; medians base / head: unpinned 25.9 ms / 26.0 ms, cpu
+    /// 0 …)".
     package static func affinityLine(_ choice: AffinityChoice) -> String {
         let outcome = choice.chosen.map { "pinned to CPU \($0)" } ?? "unpinned"
         let medians = choice.trials.map {
