@@ -56,6 +56,9 @@ package struct AffinityPilot {
             if round >= 0, let limit, elapsed() >= limit.seconds {
                 break
             }
+            // Unpinned comes first (candidates[0], offset 0 of the warm-up):
+            // a spawner started by that run keeps the CPUs of the thread
+            // that started it as its unpinned set.
             for offset in 0..<candidates.count {
                 let setting = (offset + Swift.max(round, 0)) % candidates.count
                 let baseFirst = (round + offset) % 2 == 0
