@@ -32,8 +32,7 @@ for try in $(seq "$tries"); do
         beside) base=(LP_THREADS=1 LP_WORK_MS=10) head=(LP_THREADS=2 LP_WORK_MS=10) ;;
         esac
         for pin in unpinned 0; do
-            options=()
-            [ "$pin" = unpinned ] || options=(--affinity "$pin")
+            options=(--affinity "$([ "$pin" = unpinned ] && echo none || echo "$pin")")
             # 0 unchanged or improved, 1 regressed, 4 inconclusive: all are answers here.
             line=$("$bin/launchprof" gate "${options[@]}" --why-runs 0 --threshold 2 --max-time 30 \
                 --base-command "env ${base[*]} '$work/parallel'" -- env "${head[@]}" "$work/parallel" 2>&1 | head -1) || true

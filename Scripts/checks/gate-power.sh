@@ -28,7 +28,9 @@
 # MAXTIME the budget (default 120 s, the gate's own default: the target is a
 #   median of 60 s to a verdict, not a verdict within 60 s; the tables of
 #   docs/gate.md before 2026-11-28 14:00 used MAXTIME=60); AFFINITY passes
-#   --affinity (a CPU list, or auto); INTERVAL passes --interval; SLICE_NS=N runs launchprof with
+#   --affinity (a CPU list; auto, the gate's default since 2026-11-29, or
+#   none: unpinned, the default of every row of docs/gate.md measured
+#   before); INTERVAL passes --interval; SLICE_NS=N runs launchprof with
 #   a scheduler slice request (below).
 # CONFIG=debug|release (default debug); NO_BUILD=1 uses the binaries as
 # built; BIN=DIR takes launchprof and lp-spawn from DIR (a copy, so that a
@@ -213,9 +215,9 @@ command_words() {
 # ln(with K / without), launch = the median launch without).
 # With AFFINITY the sizing runs are pinned as the gate's are (a pinned launch
 # can be faster than an unpinned one: 48 against 58 ms for the sample app);
-# with AFFINITY=auto, where each gate chooses, they are not.
+# with AFFINITY unset, auto or none they are not (auto: each gate chooses).
 pin=()
-[ -n "${AFFINITY:-}" ] && [ "$AFFINITY" != auto ] && pin=(taskset -c "$AFFINITY")
+case "${AFFINITY:-}" in '' | auto | none) ;; *) pin=(taskset -c "$AFFINITY") ;; esac
 calibrate() {
     "${pin[@]}" "${launchprof[@]}" run --runs "$calruns" "${ready[@]}" --export-json "$work/cal.json" \
         "$(command_words 0)" "$(command_words "$1")" >/dev/null 2>&1

@@ -56,8 +56,8 @@ fi
 echo "target $target, load ${LOAD:-quiet} ($(cut -d' ' -f1-3 /proc/loadavg) load average at the start), $tries tries of ${seconds}s" >&2
 for try in $(seq "$tries"); do
     for setting in $settings; do
-        pin=()
-        [ "$setting" = none ] || pin=(--affinity "$setting")
+        # "none" is --affinity none: unpinned (the gate's default is auto).
+        pin=(--affinity "$setting")
         "$bin/launchprof" gate "${pin[@]}" "${ready[@]}" --why-runs 0 --threshold 0.1 --max-time "$seconds" \
             --export-json "$work/$setting-$try.json" --base-command "$(quoted "${program[@]}")" -- "${program[@]}" \
             >/dev/null 2>&1 || true

@@ -115,12 +115,12 @@ struct SideBySideGateTests {
         #expect(document.unpaired == 0)
     }
 
-    @Test("--affinity auto tries unpinned and each CPU first, runs the gate where it chose, and counts the pilot's time")
+    @Test("by default (--affinity auto) a pilot tries unpinned and each CPU, the gate runs where it chose, counting the pilot's time")
     func automaticAffinity() throws {
         let scratch = try ScratchDirectory()
         let spin = try scratch.compile("spin", spinProgram, flags: ["-O1"])
         let run = try launchprof([
-            "gate", "--affinity", "auto", "--base-command", "\(spin) 200000", "--threshold", "10%", "--max-time", "120",
+            "gate", "--base-command", "\(spin) 200000", "--threshold", "10%", "--max-time", "120",
             "--export-json", scratch.file("gate.json"), "--", spin, "200000",
         ])
         #expect([0, 4].contains(run.status), "\(run.standardOutput)\(run.standardError)")
@@ -140,6 +140,16 @@ struct SideBySideGateTests {
             #expect(document.runs.allSatisfy { $0.cpu.map(String.init) == chosen }, "\(Set(document.runs.map(\.cpu)))")
         }
         #expect(document.elapsed >= choice.elapsed && choice.elapsed > 0)
+
+        // --affinity none: no pilot, where the scheduler puts them.
+        let unpinned = try launchprof([
+            "gate", "--affinity", "none", "--base-command", "\(spin) 200000", "--threshold", "10%", "--max-time", "120",
+            "--export-json", scratch.file("none.json"), "--", spin, "200000",
+        ])
+        #expect([0, 4].contains(unpinned.status), "\(unpinned.standardOutput)\(unpinned.standardError)")
+        #expect(!unpinned.standardOutput.contains("affinity auto"), "\(unpinned.standardOutput)")
+        let none = try JSONDecoder().decode(GateDocument.self, from: Data(contentsOf: URL(fileURLWithPath: scratch.file("none.json"))))
+        #expect(none.affinityChoice == nil && none.affinity == nil)
     }
 
     @Test("bad --affinity and --activate with another ready probe are bad usage (2), before any run")

@@ -1,13 +1,25 @@
 import LaunchBenchmark
 
-/// `gate --affinity`: a CPU list ("0", "1,3", "0-2") or `auto` (a pilot
-/// chooses; docs/gate.md, "Pinning").
+/// `gate --affinity`: a CPU list ("0", "1,3", "0-2"), `auto` (a pilot
+/// chooses, the default) or `none` (where the scheduler puts them);
+/// docs/gate.md, "Pinning".
 enum GateAffinityOption: Equatable {
     case cpus(CPUAffinity)
     case auto
+    case none
 
-    /// "auto" or a CPU list; anything else is refused, naming it.
-    init(parsing text: String) throws(CPUAffinityError) {
-        self = text == "auto" ? .auto : .cpus(try CPUAffinity(parsing: text))
+    /// "auto", "none" or a CPU list; anything else is refused, naming it
+    /// and what is taken.
+    init(parsing text: String) throws(GateAffinityOptionError) {
+        switch text {
+        case "auto": self = .auto
+        case "none": self = .none
+        default:
+            do {
+                self = .cpus(try CPUAffinity(parsing: text))
+            } catch {
+                throw GateAffinityOptionError(cpuList: error)
+            }
+        }
     }
 }

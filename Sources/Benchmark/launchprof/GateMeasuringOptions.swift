@@ -37,8 +37,8 @@ struct GateMeasuringOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Run both programs only on these CPUs (e.g. 0, 1,3 or 0-2), as pyperf's --affinity, or 'auto': a pilot pins them to one CPU where that narrows the interval and the launch is no faster unpinned; default: where the scheduler puts them, paired by the CPU they ran on.",
-            valueName: "cpus|auto"),
+            "Run both programs only on these CPUs (e.g. 0, 1,3 or 0-2), as pyperf's --affinity; 'auto' (the default): a pilot pins them to the fastest CPU unless the launch is more than 5% faster unpinned; 'none': where the scheduler puts them, paired by the CPU they ran on.",
+            valueName: "cpus|auto|none"),
         transform: { text in
             do {
                 return try GateAffinityOption(parsing: text)
@@ -124,8 +124,8 @@ struct GateMeasuringOptions: ParsableArguments {
         settings.interval = interval
         switch affinity {
         case .cpus(let cpus)?: settings.affinity = cpus
-        case .auto?: settings.choosesAffinity = true
-        case nil: break
+        case .auto?, nil: settings.choosesAffinity = true
+        case .none?: settings.choosesAffinity = false
         }
         settings.counts = counts
         settings.output = showOutput ? .inherit : .discard

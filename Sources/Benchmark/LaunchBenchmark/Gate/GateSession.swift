@@ -138,13 +138,18 @@ public struct GateSession: Sendable {
     package func explain(_ document: GateDocument) throws(BenchmarkSessionError) -> GateWhy {
         let (rule, _) = try rules()
         return try measuring { spawner, interrupt, coldCache in
+            // Its runs where the gate's ran: the CPUs its pilot chose.
+            var pinned = self
+            if settings.affinity == nil, let chosen = document.affinity { pinned.settings.affinity = try? CPUAffinity(parsing: chosen) }
             let runner = GateRunner(
                 base: base, head: head, mode: settings.mode, warmup: 0, rule: rule,
-                executor: executor(traced: false, spawner: spawner, interrupt: interrupt), coldCache: coldCache,
+                executor: pinned.executor(traced: false, spawner: spawner, interrupt: interrupt), coldCache: coldCache,
                 interrupt: interrupt)
-            return why(
-                base: document.baseRuns, head: document.headRuns, runner: runner, spawner: spawner, interrupt: interrupt,
-                coldCache: coldCache)
+            return Self.pinningThisThread(to: pinned.settings.affinity) {
+                pinned.why(
+                    base: document.baseRuns, head: document.headRuns, runner: runner, spawner: spawner, interrupt: interrupt,
+                    coldCache: coldCache)
+            }
         }
     }
 

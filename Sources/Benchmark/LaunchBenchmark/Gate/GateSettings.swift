@@ -19,11 +19,12 @@ public struct GateSettings: Sendable {
     /// the scheduler puts them, paired by the CPU they ran on (docs/gate.md,
     /// "Pinning": what each choice buys).
     public var affinity: CPUAffinity?
-    /// `--affinity auto`: a pilot of base and head unpinned and pinned to a
-    /// few CPUs chooses `affinity` before the gate (`AffinityPilot`,
-    /// `AffinityChoice`; docs/gate.md, "Pinning"); ignored when `affinity`
-    /// is set.
-    public var choosesAffinity = false
+    /// `--affinity auto`, the default: a pilot of base and head unpinned and
+    /// pinned to a few CPUs chooses `affinity` before the gate
+    /// (`AffinityPilot`, `AffinityChoice`; docs/gate.md, "Pinning"); ignored
+    /// when `affinity` is set; false (`--affinity none`): where the
+    /// scheduler puts them.
+    public var choosesAffinity = true
     /// The most measured runs per side: the error-spending schedule's
     /// information fraction is pairs over this. Large, so that the time
     /// budget is what usually ends a session, and its closing look spends

@@ -8,8 +8,8 @@ import LaunchSupport
 /// Each round runs every setting once, its pair in ABBA order across
 /// rounds and the settings rotated, so drift reaches each setting alike. A
 /// warm-up round comes first. The pilot ends after `rounds` rounds or when
-/// its share of the budget is spent; it runs through a closure, so a test
-/// can script it.
+/// its share of the budget is spent (checked before each pair); it runs
+/// through a closure, so a test can script it.
 package struct AffinityPilot {
     /// The settings tried: nil (unpinned) first, then single CPUs.
     package var candidates: [CPUAffinity?]
@@ -53,14 +53,14 @@ package struct AffinityPilot {
         var stopped: String?
         let elapsed = { Double(clock() &- start) / 1e9 }
         rounds: for round in -1..<rounds {
-            if round >= 0, let limit, elapsed() >= limit.seconds {
-                break
-            }
             // Unpinned comes first (candidates[0], offset 0 of the warm-up):
             // a spawner started by that run keeps the CPUs of the thread
             // that started it as its unpinned set.
             for offset in 0..<candidates.count {
                 let setting = (offset + Swift.max(round, 0)) % candidates.count
+                // The share is checked before every pair, the warm-up's too: a
+                // slow launch must not spend the gate's budget on its pilot.
+                if let limit, elapsed() >= limit.seconds { break rounds }
                 let baseFirst = (round + offset) % 2 == 0
                 var pair: (base: Double, head: Double) = (0, 0)
                 for side in baseFirst ? [GateSide.base, .head] : [.head, .base] {

@@ -90,8 +90,8 @@ struct AffinityPilotTests {
     @Test("a pilot cut short by its share of the budget, or by a failed run, stays unpinned and says why")
     func shortPilots() throws {
         let candidates = AffinityPilot.candidates(allowed: CPUAffinity(cpus: [0, 1]))
-        // One second a run: the warm-up takes 6 s, round 0 ends at 12 s, past
-        // the 10 s share, so one round of six is measured.
+        // One second a run: the warm-up takes 6 s, and the third pair of
+        // round 0 would start at 10 s, the share: no round is whole.
         let seconds = Mutex<UInt64>(0)
         var timed = AffinityPilot(candidates: candidates, limit: .seconds(10))
         timed.clock = { seconds.withLock { $0 } * 1_000_000_000 }
@@ -100,8 +100,9 @@ struct AffinityPilotTests {
             return 1e7
         }
         #expect(short.affinity == nil)
-        #expect(short.choice.reason.contains("only 1 of the 6 pilot rounds"), "\(short.choice.reason)")
-        #expect(short.choice.elapsed == 12)
+        #expect(short.choice.reason.contains("only 0 of the 6 pilot rounds"), "\(short.choice.reason)")
+        #expect(short.choice.elapsed == 10)
+        #expect(short.choice.runs == 4)
 
         var calls = 0
         let failed = AffinityPilot(candidates: candidates, limit: nil).run { _, _, _ in
