@@ -21,7 +21,9 @@ let spinProgram = """
 /// two gates at once would load each other's sides.
 @Suite("launchprof gate, two programs", .serialized)
 struct SideBySideGateTests {
-    @Test("the same program against itself is unchanged, exits 0, and its JSON says where each run ran")
+    @Test(
+        "the same program against itself is unchanged, exits 0, says where each run ran, and by default (--affinity auto) where its pilot pinned it"
+    )
     func unchanged() throws {
         let scratch = try ScratchDirectory()
         let spin = try scratch.compile("spin", spinProgram, flags: ["-O1"])
@@ -39,6 +41,23 @@ struct SideBySideGateTests {
         // The spawner read each run's CPU (/proc/PID/stat field 39).
         #expect(document.runs.filter { $0.cpu != nil }.count == document.runs.count)
         #expect(document.baseRuns.count >= 20 && document.headRuns.count >= 20)
+
+        // The pilot: unpinned, then up to three CPUs, each side run 12
+        // times in each; the gate ran where it chose, and its time counts
+        // the pilot's. One CPU: nothing to try.
+        #expect(run.standardOutput.contains("affinity auto: "), "\(run.standardOutput)")
+        let choice = try #require(document.affinityChoice)
+        let cpus = try CPUAffinity.current().cpus
+        guard cpus.count > 1 else { return #expect(choice.trials.isEmpty && choice.runs == 0) }
+        #expect(choice.trials.first.map { $0.cpus == nil } == true)
+        #expect(choice.trials.count == Swift.min(cpus.count, 3) + 1)
+        #expect(choice.trials.allSatisfy { $0.runs == 12 && $0.baseMedian > 0 && $0.headMedian > 0 }, "\(choice.trials)")
+        #expect(choice.runs == 24 * choice.trials.count)
+        #expect(document.affinity == choice.chosen)
+        if let chosen = choice.chosen {
+            #expect(document.runs.allSatisfy { $0.cpu.map(String.init) == chosen }, "\(Set(document.runs.map(\.cpu)))")
+        }
+        #expect(document.elapsed >= choice.elapsed && choice.elapsed > 0)
     }
 
     @Test("a head with three times the CPU work is regressed, exits 1, and writes JUnit and Markdown")
@@ -115,41 +134,17 @@ struct SideBySideGateTests {
         #expect(document.unpaired == 0)
     }
 
-    @Test("by default (--affinity auto) a pilot tries unpinned and each CPU, the gate runs where it chose, counting the pilot's time")
-    func automaticAffinity() throws {
+    @Test("--affinity none runs no pilot and leaves the programs where the scheduler puts them")
+    func unpinned() throws {
         let scratch = try ScratchDirectory()
-        let spin = try scratch.compile("spin", spinProgram, flags: ["-O1"])
         let run = try launchprof([
-            "gate", "--base-command", "\(spin) 200000", "--threshold", "10%", "--max-time", "120",
-            "--export-json", scratch.file("gate.json"), "--", spin, "200000",
+            "gate", "--affinity", "none", "--base-command", "/bin/true", "--threshold", "10%", "--max-time", "5",
+            "--export-json", scratch.file("none.json"), "--", "/bin/true",
         ])
         #expect([0, 4].contains(run.status), "\(run.standardOutput)\(run.standardError)")
-        #expect(run.standardOutput.contains("affinity auto: "), "\(run.standardOutput)")
-        let document = try JSONDecoder().decode(GateDocument.self, from: Data(contentsOf: URL(fileURLWithPath: scratch.file("gate.json"))))
-        let choice = try #require(document.affinityChoice)
-        let cpus = try CPUAffinity.current().cpus
-        // Unpinned, then up to three CPUs, each side run 12 times in each.
-        // One CPU: nothing to try.
-        guard cpus.count > 1 else { return #expect(choice.trials.isEmpty && choice.runs == 0) }
-        #expect(choice.trials.first.map { $0.cpus == nil } == true)
-        #expect(choice.trials.count == Swift.min(cpus.count, 3) + 1)
-        #expect(choice.trials.allSatisfy { $0.runs == 12 && $0.baseMedian > 0 && $0.headMedian > 0 }, "\(choice.trials)")
-        #expect(choice.runs == 24 * choice.trials.count)
-        #expect(document.affinity == choice.chosen)
-        if let chosen = choice.chosen {
-            #expect(document.runs.allSatisfy { $0.cpu.map(String.init) == chosen }, "\(Set(document.runs.map(\.cpu)))")
-        }
-        #expect(document.elapsed >= choice.elapsed && choice.elapsed > 0)
-
-        // --affinity none: no pilot, where the scheduler puts them.
-        let unpinned = try launchprof([
-            "gate", "--affinity", "none", "--base-command", "\(spin) 200000", "--threshold", "10%", "--max-time", "120",
-            "--export-json", scratch.file("none.json"), "--", spin, "200000",
-        ])
-        #expect([0, 4].contains(unpinned.status), "\(unpinned.standardOutput)\(unpinned.standardError)")
-        #expect(!unpinned.standardOutput.contains("affinity auto"), "\(unpinned.standardOutput)")
-        let none = try JSONDecoder().decode(GateDocument.self, from: Data(contentsOf: URL(fileURLWithPath: scratch.file("none.json"))))
-        #expect(none.affinityChoice == nil && none.affinity == nil)
+        #expect(!run.standardOutput.contains("affinity auto"), "\(run.standardOutput)")
+        let document = try JSONDecoder().decode(GateDocument.self, from: Data(contentsOf: URL(fileURLWithPath: scratch.file("none.json"))))
+        #expect(document.affinityChoice == nil && document.affinity == nil)
     }
 
     @Test("bad --affinity and --activate with another ready probe are bad usage (2), before any run")

@@ -27,7 +27,7 @@ public struct AffinityChoice: Sendable, Equatable, Codable {
     /// How much faster unpinned than on the fastest CPU a launch may be and
     /// still be pinned: 5%. The vCPUs of this machine differ by up to 6%
     /// in speed, and the launches measured for docs/gate.md were either
-    /// within 2.5% (one thread's work) or 9–24% faster unpinned (threads
+    /// within 2.5% (one thread's work) or 9–30% faster unpinned (threads
     /// that run at once).
     public static let parallelMargin = 0.05
 
