@@ -16,8 +16,9 @@ public struct GateSettings: Sendable {
     /// decides (docs/gate.md, "The trimmed mean's guard").
     public var trimming: Double? = 0.2
     /// `--affinity`: the CPUs both programs run on; nil leaves them where
-    /// the scheduler puts them, paired by the CPU they ran on (docs/gate.md,
-    /// "Pinning": what each choice buys).
+    /// the scheduler puts them, paired by the CPU they ran on, or to the
+    /// pilot (`choosesAffinity`; docs/gate.md, "Pinning": what each choice
+    /// buys).
     public var affinity: CPUAffinity?
     /// `--affinity auto`, the default: a pilot of base and head unpinned and
     /// pinned to a few CPUs chooses `affinity` before the gate
