@@ -48,7 +48,6 @@ package struct AffinityPilot {
         }
         let start = clock()
         var times = Array(repeating: (base: [Double](), head: [Double]()), count: candidates.count)
-        var measuredRuns = 0
         var done = 0
         var stopped: String?
         let elapsed = { Double(clock() &- start) / 1e9 }
@@ -71,7 +70,6 @@ package struct AffinityPilot {
                     if side == .base { pair.base = time } else { pair.head = time }
                 }
                 guard round >= 0 else { continue }
-                measuredRuns += 2
                 times[setting].base.append(pair.base)
                 times[setting].head.append(pair.head)
             }
@@ -93,7 +91,8 @@ package struct AffinityPilot {
         }
         let affinity = chosen.flatMap { candidates[$0] }
         let choice = AffinityChoice(
-            trials: trials, chosen: affinity?.description, reason: reason, runs: measuredRuns, elapsed: elapsed())
+            trials: trials, chosen: affinity?.description, reason: reason, runs: trials.reduce(0) { $0 + 2 * $1.runs },
+            elapsed: elapsed())
         return (choice, affinity)
     }
 }
