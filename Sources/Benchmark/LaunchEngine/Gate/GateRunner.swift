@@ -72,7 +72,10 @@ package struct GateRunner {
                 progress?(GateProgress(runs: 0, pairs: 0, elapsed: 0, look: nil, isWarmup: true))
             }
             let start = clock()
-            var lastLook: Int?
+            let budget = maxTime.map(\.seconds)
+            // The information fraction of the last look (the error spent so
+            // far is α of it).
+            var spentFraction = 0.0
             var position = 0
             while true {
                 let elapsed = Duration.nanoseconds(Int64(clamping: clock() &- start))
@@ -105,14 +108,17 @@ package struct GateRunner {
                 var look: GateLook?
                 var verdict: ChangeVerdict?
                 if pairing.logRatios.count != (outcome.looks.last?.pairs ?? 0), let index = rule.lookIndex(atPairs: pairs) {
-                    lastLook = index
-                    look = rule.look(pairing.logRatios, index: index)
+                    let fraction = rule.fraction(
+                        pairs: pairs, elapsed: Double(clock() &- start) / 1e9, budget: budget)
+                    let confidence = rule.confidence(from: spentFraction, to: fraction)
+                    spentFraction = fraction
+                    let isLast = index == rule.looks.count - 1
+                    look = rule.look(pairing.logRatios, confidence: confidence, isLast: isLast)
                     if let look { outcome.looks.append(look) }
                     verdict = look?.verdict
                     if let instructionRule {
                         let counted = instructionRule.look(
-                            instructionPairing.logRatios, confidence: rule.confidence(ofLook: index),
-                            isLast: index == rule.looks.count - 1)
+                            instructionPairing.logRatios, confidence: confidence, isLast: isLast)
                         if let counted { outcome.instructions = counted }
                         verdict = Self.combined(
                             time: verdict, instructions: counted?.verdict ?? (look?.verdict == .inconclusive ? .inconclusive : nil))
@@ -131,11 +137,11 @@ package struct GateRunner {
             if outcome.verdict == nil {
                 // The budget ended between looks: one closing look spends
                 // what error is left.
-                let look = rule.closingLook(pairing.logRatios, after: lastLook)
+                let look = rule.closingLook(pairing.logRatios, after: spentFraction)
                 if let look { outcome.looks.append(look) }
                 outcome.verdict = look?.verdict ?? .inconclusive
                 if let instructionRule {
-                    let counted = instructionRule.closingLook(instructionPairing.logRatios, after: lastLook)
+                    let counted = instructionRule.closingLook(instructionPairing.logRatios, after: spentFraction)
                     if let counted { outcome.instructions = counted }
                     outcome.verdict = Self.combined(time: outcome.verdict, instructions: counted?.verdict ?? .inconclusive)
                 }

@@ -13,7 +13,12 @@ import Glibc
 /// (`SignedRankConfidenceInterval`), each at half the look's error
 /// (``GateInterval``), at confidence
 /// 1 − (α(t_k) − α(t_{k−1})), where α(t) is the ``ErrorSpending`` function
-/// and t_k = pairs / ``maxPairs``. These are repeated confidence intervals
+/// and t_k the information fraction at look k: pairs / ``maxPairs``, or,
+/// with a time budget, the share of it elapsed if that is larger
+/// (``fraction(pairs:elapsed:budget:)``: the spending follows whichever
+/// limit will end the session; Lan & DeMets, "Group sequential procedures:
+/// calendar versus information time", *Statistics in Medicine* 8, 1989,
+/// 1191–1198). These are repeated confidence intervals
 /// (Jennison & Turnbull, "Interim analyses: the repeated confidence
 /// interval approach", *JRSS B* 51, 1989, 305–361): by the union bound the
 /// chance that *any* look's interval misses the true median change is at
@@ -88,12 +93,29 @@ package struct SequentialDecisionRule: Sendable, Equatable {
         self.looks = looks
     }
 
-    /// The confidence of look `index` (0-based in ``looks``).
-    package func confidence(ofLook index: Int) -> Double {
-        let t = Double(looks[index]) / Double(maxPairs)
-        let before = index == 0 ? 0 : Double(looks[index - 1]) / Double(maxPairs)
+    /// The information fraction after `pairs` pairs and `elapsed` seconds
+    /// of a session with a time `budget` in seconds (nil: none): the larger
+    /// of pairs / ``maxPairs`` and elapsed / budget, in 0…1. It only grows
+    /// as a session goes on, and reaches 1 when either limit ends it, so
+    /// the whole α is spent by the end however the session ends.
+    package func fraction(pairs: Int, elapsed: Double = 0, budget: Double? = nil) -> Double {
+        var t = Double(pairs) / Double(maxPairs)
+        if let budget, budget > 0 { t = Swift.max(t, elapsed / budget) }
+        return Swift.min(Swift.max(t, 0), 1)
+    }
+
+    /// The confidence of a look at information fraction `t` after one at
+    /// `before`: 1 − (α(t) − α(before)).
+    package func confidence(from before: Double, to t: Double) -> Double {
         let spent = spending.cumulative(alpha: alpha, at: t) - spending.cumulative(alpha: alpha, at: before)
         return 1 - Swift.min(Swift.max(spent, 1e-12), alpha)
+    }
+
+    /// The confidence of look `index` (0-based in ``looks``) of a session
+    /// without a time budget.
+    package func confidence(ofLook index: Int) -> Double {
+        let before = index == 0 ? 0 : fraction(pairs: looks[index - 1])
+        return confidence(from: before, to: fraction(pairs: looks[index]))
     }
 
     /// The look at `logRatios` (ln head/base of each pair) taken as look
@@ -103,13 +125,12 @@ package struct SequentialDecisionRule: Sendable, Equatable {
         return look(logRatios, confidence: confidence(ofLook: index), isLast: index == looks.count - 1)
     }
 
-    /// The last look of a session whose budget ended after look
-    /// `lastIndex` (nil: before the first): it spends all the error left,
-    /// α − α(t_lastIndex), so the union bound still holds, and its verdict
-    /// is inconclusive unless the interval decides.
-    package func closingLook(_ logRatios: [Double], after lastIndex: Int?) -> GateLook? {
-        let spent = lastIndex.map { spending.cumulative(alpha: alpha, at: Double(looks[$0]) / Double(maxPairs)) } ?? 0
-        return look(logRatios, confidence: 1 - Swift.min(Swift.max(alpha - spent, 1e-12), alpha), isLast: true)
+    /// The last look of a session whose budget ended after a look at
+    /// information fraction `before` (0: before the first): it spends all
+    /// the error left, α − α(before), so the union bound still holds, and
+    /// its verdict is inconclusive unless the interval decides.
+    package func closingLook(_ logRatios: [Double], after before: Double) -> GateLook? {
+        look(logRatios, confidence: confidence(from: before, to: 1), isLast: true)
     }
 
     /// The look at `logRatios` with an interval at `confidence`: at the

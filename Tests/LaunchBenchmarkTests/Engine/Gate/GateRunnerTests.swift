@@ -133,6 +133,28 @@ struct GateRunnerTests {
         #expect(measurement.baseRuns.count + measurement.headRuns.count < 120)
     }
 
+    @Test("with a time budget the error is spent by the share of it elapsed, and all of it by the closing look")
+    func spentByTime() throws {
+        let executor = ScriptedGateExecutor(seed: 5) { head, _, run in
+            2_000_000 * (head ? 1.02 : 1) * ScriptedGateExecutor.noise(run, 0.10)
+        }
+        let gate = try runner(executor)
+        let measurement = ticking(gate, every: 100_000_000, budget: .seconds(10)).run()
+        #expect(measurement.stop == .maxTime(.seconds(10)))
+        let first = try #require(measurement.looks.first)
+        // 20 pairs of at most 1000 spend α(0.02) by pairs; by then more
+        // than a third of the 10 s had gone, so the look spends more.
+        #expect(first.pairs == 20)
+        #expect(first.confidence < gate.rule.confidence(ofLook: 0) - 0.005, "\(first.confidence)")
+        #expect(first.confidence < 1 - gate.rule.spending.cumulative(alpha: 0.05, at: 0.3))
+        // Every look and the closing one together spend α exactly.
+        let spent = measurement.looks.map { 1 - $0.confidence }.reduce(0, +)
+        #expect(abs(spent - 0.05) < 1e-9, "\(spent)")
+        // Without a budget, only pairs count.
+        let untimed = gate.run()
+        #expect(untimed.looks.first?.confidence == gate.rule.confidence(ofLook: 0))
+    }
+
     @Test("an inconclusive gate projects the measuring that would narrow its interval to the estimate's distance from the threshold")
     func projection() throws {
         let executor = ScriptedGateExecutor(seed: 4) { head, _, run in

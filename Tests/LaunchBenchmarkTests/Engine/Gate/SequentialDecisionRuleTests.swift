@@ -64,7 +64,7 @@ struct SequentialDecisionRuleTests {
     func tooSmall() throws {
         let rule = try SequentialDecisionRule(threshold: 0.02)
         // Three pairs all +50%: [min, max] covers only 75%.
-        let look = try #require(rule.closingLook([0.4, 0.41, 0.42], after: nil))
+        let look = try #require(rule.closingLook([0.4, 0.41, 0.42], after: 0))
         #expect(look.verdict == .inconclusive)
         #expect(look.coverage < look.confidence)
     }
@@ -106,6 +106,32 @@ struct SequentialDecisionRuleTests {
         return .inconclusive
     }
 
+    /// A session with a time `budget` as the gate runs it: pair i takes
+    /// 1 + e^dᵢ (base 1, head e^dᵢ), so a slower head spends the clock
+    /// faster — the clock depends on the very pairs it judges — and the
+    /// error is spent by the larger of pairs / most pairs and elapsed /
+    /// budget; when the budget ends between looks, a closing look spends the
+    /// rest.
+    static func timedSession(_ rule: SequentialDecisionRule, _ ratios: [Double], budget: Double) -> ChangeVerdict {
+        var elapsed = 0.0
+        var spent = 0.0
+        var pairs = 0
+        for (index, due) in rule.looks.enumerated() {
+            while pairs < due, pairs < ratios.count, elapsed < budget {
+                elapsed += 1 + exp(ratios[pairs])
+                pairs += 1
+            }
+            guard pairs == due else { break }
+            let fraction = rule.fraction(pairs: pairs, elapsed: elapsed, budget: budget)
+            let look = rule.look(
+                Array(ratios.prefix(pairs)), confidence: rule.confidence(from: spent, to: fraction),
+                isLast: index == rule.looks.count - 1)
+            spent = fraction
+            if let verdict = look?.verdict { return verdict }
+        }
+        return rule.closingLook(Array(ratios.prefix(pairs)), after: spent)?.verdict ?? .inconclusive
+    }
+
     @Test(
         "repeated looks keep the false-verdict rate under alpha; naive 95% intervals at every look do not",
         arguments: [GateInterval.both, .sign])
@@ -130,6 +156,28 @@ struct SequentialDecisionRuleTests {
         #expect(naive > rate, "naive \(naiveFalseVerdicts), spending \(falseVerdicts)")
         #expect(naive > 0.05, "naive repeated 95% intervals: \(naiveFalseVerdicts) of \(sessions)")
         print("repeatedLooks \(interval): \(falseVerdicts) of \(sessions) with spending, \(naiveFalseVerdicts) naive")
+    }
+
+    @Test(
+        "spending by the share of a time budget elapsed keeps the false-verdict rate under alpha, though the clock depends on the pairs",
+        arguments: [GateInterval.both, .sign])
+    func repeatedLooksByTime(interval: GateInterval) throws {
+        // As `repeatedLooks`, but the most pairs (10000) is never reached:
+        // a budget of about 300 pairs' time ends every session, as
+        // `--max-time` does.
+        let rule = try SequentialDecisionRule(threshold: 0.02, alpha: 0.05, maxPairs: 10000, interval: interval)
+        var generator = SeededGenerator(seed: 39)
+        var falseVerdicts = 0
+        var byPairsOnly = 0
+        let sessions = 400
+        for _ in 0..<sessions {
+            let ratios = Self.ratios(400, change: 0.02, spread: 0.03, generator: &generator)
+            if Self.timedSession(rule, ratios, budget: 300 * 2.02) != .inconclusive { falseVerdicts += 1 }
+            if Self.timedSession(rule, ratios, budget: .infinity) != .inconclusive { byPairsOnly += 1 }
+        }
+        let rate = Double(falseVerdicts) / Double(sessions)
+        #expect(rate <= 0.05 + 0.033, "false verdicts \(falseVerdicts) of \(sessions)")
+        print("repeatedLooksByTime \(interval): \(falseVerdicts) of \(sessions) spent by time, \(byPairsOnly) by pairs of 10000")
     }
 
     @Test("an unchanged program is almost never called regressed or improved", arguments: [GateInterval.both, .sign])
