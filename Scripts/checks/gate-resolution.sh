@@ -69,7 +69,7 @@ from statistics import NormalDist
 work, tries, settings = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 z = NormalDist().inv_cdf
 def pairs(runs, window=3):
-    # As SameCPUPairing: the nearest earlier unpaired run of the other side on the same CPU, at most 3 back.
+    # As GatePairing: the nearest earlier unpaired run of the other side on the same CPU, at most 3 back.
     waiting, out, unpaired = [], [], 0
     for r in runs:
         unpaired += sum(1 for w in waiting if r["position"] - w["position"] > window)

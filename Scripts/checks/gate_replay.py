@@ -4,7 +4,7 @@
     Scripts/checks/gate_replay.py [--any-cpu] [--steps] GATE.json...
 
 Reads gates' --export-json (gate-power.sh KEEP=DIR keeps one per try),
-pairs the runs as the gate does (SameCPUPairing: each run with the nearest
+pairs the runs as the gate does (GatePairing: each run with the nearest
 earlier unpaired run of the other side on the same CPU, at most 3 positions
 back) and judges the paired log-ratios at the confidence of the look that
 ended the session by two centres:

@@ -71,11 +71,15 @@ public struct GateSession: Sendable {
             interrupt: interrupt)
         runner.instructionRule = instructionRule
         runner.progress = progress
+        // A launch the pilot found faster unpinned than on any one CPU is no
+        // one CPU's: its neighbours pair whatever their CPU (`GatePairing`).
+        runner.sameCPUPairs = pilot?.spansCPUs != true
         var measurement = runner.run()
         measurement.elapsed += pilotTime
         var summary = GateReport.summary(
             verdict: measurement.verdict, stop: measurement.stop, final: measurement.final, threshold: rule.threshold,
-            elapsed: measurement.elapsed, smallestResolvable: measurement.smallestResolvable(threshold: rule.threshold))
+            elapsed: measurement.elapsed, smallestResolvable: measurement.smallestResolvable(threshold: rule.threshold),
+            sameCPUPairs: runner.sameCPUPairs)
         if let instructionRule, let counted = measurement.instructions {
             summary = GateReport.summary(
                 summary, verdict: measurement.verdict, time: measurement.final, instructions: counted,

@@ -19,6 +19,11 @@ public struct AffinityChoice: Sendable, Equatable, Codable {
     public var chosen: String?
     /// Why, in a sentence.
     public var reason: String
+    /// Whether the rule found the launch faster unpinned than on any one
+    /// CPU by more than ``parallelMargin``: it is no one CPU's, so the gate
+    /// pairs neighbouring runs whatever their CPU (`GatePairing`). False
+    /// when pinned, and when the pilot could not decide.
+    public var spansCPUs: Bool
     /// Measured pilot runs, both sides.
     public var runs: Int
     /// Seconds the pilot took (counted in the gate's budget and elapsed time).
@@ -32,28 +37,30 @@ public struct AffinityChoice: Sendable, Equatable, Codable {
     public static let parallelMargin = 0.05
 
     /// A choice as recorded.
-    public init(trials: [AffinityTrial], chosen: String?, reason: String, runs: Int, elapsed: Double) {
+    public init(trials: [AffinityTrial], chosen: String?, reason: String, spansCPUs: Bool = false, runs: Int, elapsed: Double) {
         self.trials = trials
         self.chosen = chosen
         self.reason = reason
+        self.spansCPUs = spansCPUs
         self.runs = runs
         self.elapsed = elapsed
     }
 
     /// The rule on `trials` (the unpinned one has `cpus` nil): the index of
-    /// the trial to pin to (nil: stay unpinned) and why.
-    package static func choose(_ trials: [AffinityTrial]) -> (index: Int?, reason: String) {
+    /// the trial to pin to (nil: stay unpinned), whether the launch spans
+    /// CPUs (``spansCPUs``), and why.
+    package static func choose(_ trials: [AffinityTrial]) -> (index: Int?, spansCPUs: Bool, reason: String) {
         guard let unpinned = trials.first(where: { $0.cpus == nil }), unpinned.runs > 0 else {
-            return (nil, "no unpinned runs to compare with")
+            return (nil, false, "no unpinned runs to compare with")
         }
         let pinned = trials.indices.filter { trials[$0].cpus != nil && trials[$0].runs > 0 && trials[$0].baseMedian > 0 }
-        guard !pinned.isEmpty else { return (nil, "no pinned runs to compare with") }
+        guard !pinned.isEmpty else { return (nil, false, "no pinned runs to compare with") }
         for (side, median) in [("base", \AffinityTrial.baseMedian), ("head", \AffinityTrial.headMedian)] {
             guard let fastest = pinned.map({ trials[$0][keyPath: median] }).min(), fastest > 0 else { continue }
             let gain = 1 - unpinned[keyPath: median] / fastest
             if gain > parallelMargin {
                 return (
-                    nil,
+                    nil, true,
                     "the \(side) launches \(percent(gain)) faster unpinned than on its fastest CPU: its threads run at once, "
                         + "or the CPUs are busy with something else"
                 )
@@ -63,7 +70,7 @@ public struct AffinityChoice: Sendable, Equatable, Codable {
         let best = pinned.min { speed(trials[$0]) < speed(trials[$1]) }!
         let slower = speed(unpinned) / speed(trials[best]) - 1
         let comparison = slower >= 0 ? "\(percent(slower)) slower unpinned" : "at most \(percent(-slower)) faster unpinned"
-        return (best, "the launch is \(comparison) than on its fastest CPU: one thread's work, measured without moving between CPUs")
+        return (best, false, "the launch is \(comparison) than on its fastest CPU: one thread's work, measured without moving between CPUs")
     }
 
     /// 0.0123 as "1.2%".

@@ -81,17 +81,18 @@ package struct AffinityPilot {
                 baseMedian: Statistics.median(times[index].base) ?? 0, headMedian: Statistics.median(times[index].head) ?? 0)
         }
         var chosen: Int?
+        var spansCPUs = false
         var reason: String
         if let stopped {
             reason = stopped + ": not pinned"
         } else if done < minimumRounds {
             reason = "only \(done) of the \(minimumRounds) pilot rounds needed fit in its share of the budget: not pinned"
         } else {
-            (chosen, reason) = AffinityChoice.choose(trials)
+            (chosen, spansCPUs, reason) = AffinityChoice.choose(trials)
         }
         let affinity = chosen.flatMap { candidates[$0] }
         let choice = AffinityChoice(
-            trials: trials, chosen: affinity?.description, reason: reason, runs: trials.reduce(0) { $0 + 2 * $1.runs },
+            trials: trials, chosen: affinity?.description, reason: reason, spansCPUs: spansCPUs, runs: trials.reduce(0) { $0 + 2 * $1.runs },
             elapsed: elapsed())
         return (choice, affinity)
     }

@@ -56,6 +56,10 @@ public struct GateDocument: Sendable, Codable {
     public var headMedian: Double?
     /// Same-CPU pairs, per CPU ("-1": unknown).
     public var pairsByCPU: [String: Int]
+    /// Pairs whose runs ran on different CPUs; nil (absent) when runs
+    /// paired only on the same CPU (docs/gate.md, "Pairs when the launch
+    /// spans CPUs").
+    public var pairsAcrossCPUs: Int?
     /// Runs left out: no run of the other side near them on their CPU.
     public var unpaired: Int
     /// Seconds spent measuring.
@@ -98,6 +102,7 @@ public struct GateDocument: Sendable, Codable {
         baseMedian = Statistics.median(measurement.observations.filter { $0.side == .base }.map(\.value))
         headMedian = Statistics.median(measurement.observations.filter { $0.side == .head }.map(\.value))
         pairsByCPU = Dictionary(uniqueKeysWithValues: measurement.pairsByCPU.map { (String($0.key), $0.value) })
+        pairsAcrossCPUs = measurement.pairsAcrossCPUs
         unpaired = measurement.unpaired
         elapsed = measurement.elapsed
         runs = measurement.observations

@@ -18,10 +18,13 @@ package struct GateMeasurement: Sendable {
     package var baseRuns: [RunMeasurement] = []
     /// The head's measured runs, in order.
     package var headRuns: [RunMeasurement] = []
-    /// Runs left out because no run of the other side ran near them on the same CPU.
+    /// Runs left out because no run of the other side ran near them (on the same CPU).
     package var unpaired = 0
     /// Pairs per CPU ("-1" for an unknown CPU).
     package var pairsByCPU: [Int: Int] = [:]
+    /// Pairs whose runs ran on different CPUs; nil when runs paired only
+    /// on the same CPU (`GateRunner/sameCPUPairs`).
+    package var pairsAcrossCPUs: Int?
     /// Seconds from the first measured run to the last.
     package var elapsed: Double = 0
 

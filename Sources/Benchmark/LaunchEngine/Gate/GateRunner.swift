@@ -3,8 +3,8 @@ import Glibc
 import LaunchSupport
 
 /// A side-by-side gate: launches base and head alternately in ABBA blocks
-/// (`ABBAOrder`), pairs runs that ran on the same CPU
-/// (`SameCPUPairing`) and looks at the pairs at fixed counts until
+/// (`ABBAOrder`), pairs runs that ran on the same CPU, or neighbours
+/// on any CPU (`GatePairing`) and looks at the pairs at fixed counts until
 /// `SequentialDecisionRule` decides, the budget ends, a run fails or
 /// the interrupt fires. The verdict comes only from these paired runs,
 /// never from a stored number. Like `BenchmarkRunner` it runs through an
@@ -33,6 +33,9 @@ package struct GateRunner {
     package var interrupt: InterruptMonitor?
     /// Called after each run.
     package var progress: ((GateProgress) -> Void)?
+    /// Whether runs pair only with runs on the same CPU (`GatePairing`);
+    /// false: each ABBA block's neighbours pair whatever their CPU.
+    package var sameCPUPairs = true
     /// A clock in nanoseconds (monotonic); a test may script it.
     package var clock: () -> UInt64 = { monotonicNanoseconds() }
 
@@ -63,8 +66,8 @@ package struct GateRunner {
     /// is its `GateMeasurement/stop`.
     package func run() -> GateMeasurement {
         var outcome = GateMeasurement(verdict: nil, stop: .interrupted)
-        var pairing = SameCPUPairing()
-        var instructionPairing = SameCPUPairing()
+        var pairing = GatePairing(sameCPU: sameCPUPairs)
+        var instructionPairing = GatePairing(sameCPU: sameCPUPairs)
         do throws(Stop) {
             for position in 0..<(2 * Swift.max(0, warmup)) {
                 let side = ABBAOrder.side(at: position)
@@ -155,6 +158,7 @@ package struct GateRunner {
         }
         outcome.unpaired = pairing.unpaired
         for cpu in pairing.cpus { outcome.pairsByCPU[cpu ?? -1, default: 0] += 1 }
+        if !sameCPUPairs { outcome.pairsAcrossCPUs = pairing.acrossCPUs }
         outcome.noiseFloor = GateNoiseFloor(
             baseLogRatios: pairing.baseLogRatios, headPairs: pairing.logRatios.count, alpha: rule.alpha,
             interval: rule.interval)

@@ -8,12 +8,12 @@ package enum GateReport {
     /// naming the trimmed mean when its guard decided or held the verdict.
     package static func summary(
         verdict: ChangeVerdict?, stop: GateStop, final: GateLook?, threshold: Double, elapsed: Double,
-        smallestResolvable: Double?
+        smallestResolvable: Double?, sameCPUPairs: Bool = true
     ) -> String {
         let limit = percent(threshold, signed: false)
         let interval = final.map { look in
             "head \(percent(look.change)) [\(percent(look.low)), \(percent(look.high))] against base "
-                + "(\(HumanUnits.fixed(look.coverage * 100, decimals: 1))% interval, \(look.pairs) same-CPU pairs, "
+                + "(\(HumanUnits.fixed(look.coverage * 100, decimals: 1))% interval, \(look.pairs) \(sameCPUPairs ? "same-CPU " : "")pairs, "
                 + "\(HumanUnits.significant(elapsed)) s)"
         }
         let trimmed = final.flatMap { look in
@@ -103,9 +103,11 @@ package enum GateReport {
                     + "over \(floor.pairs) pairs, one pair's spread ±\(percent(floor.spread, signed: false)); "
                     + "minimum detectable effect \(percent(floor.minimumDetectableEffect, signed: false)) (80% power)")
         }
-        if !document.pairsByCPU.isEmpty {
-            let cpus = document.pairsByCPU.sorted { $0.key < $1.key }.map { "\($0.key == "-1" ? "unknown" : "cpu \($0.key)"): \($0.value)" }
-            lines.append("  pairs by CPU: \(cpus.joined(separator: ", ")); \(document.unpaired) runs unpaired")
+        if !document.pairsByCPU.isEmpty || document.pairsAcrossCPUs != nil {
+            var cpus = document.pairsByCPU.sorted { $0.key < $1.key }.map { "\($0.key == "-1" ? "unknown" : "cpu \($0.key)"): \($0.value)" }
+            if let across = document.pairsAcrossCPUs { cpus.append("across CPUs: \(across)") }
+            let how = document.pairsAcrossCPUs == nil ? "" : " (neighbours paired on any CPU: the launch spans CPUs)"
+            lines.append("  pairs by CPU\(how): \(cpus.joined(separator: ", ")); \(document.unpaired) runs unpaired")
         }
         if let choice = document.affinityChoice { lines.append("  " + affinityLine(choice)) }
         if let resolve = resolving(document) { lines.append("  " + resolve) }

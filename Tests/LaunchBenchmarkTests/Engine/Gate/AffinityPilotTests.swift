@@ -13,20 +13,22 @@ struct AffinityPilotTests {
         AffinityTrial(cpus: cpus, runs: runs, baseMedian: base, headMedian: head)
     }
 
-    @Test("a launch faster unpinned than on its fastest CPU by more than 5%, either side, stays unpinned")
+    @Test("a launch faster unpinned than on its fastest CPU by more than 5%, either side, stays unpinned and spans CPUs")
     func parallelStaysUnpinned() {
         // gate-pinning.sh's "split": the head's work on two threads at once.
         let split = [
             Self.trial(nil, base: 11.9, head: 9.81), Self.trial("0", base: 11.8, head: 11.8), Self.trial("1", base: 11.8, head: 12.0),
         ]
-        let (index, reason) = AffinityChoice.choose(split)
+        let (index, spans, reason) = AffinityChoice.choose(split)
         #expect(index == nil)
+        #expect(spans)
         #expect(reason.contains("the head launches 16.9% faster unpinned than on its fastest CPU"), "\(reason)")
         // The async-main program (docs/gate.md, "What pinning changes"): 8.7%, on the base.
         let async = [
             Self.trial(nil, base: 12.6, head: 13.9), Self.trial("0", base: 13.8, head: 13.9), Self.trial("1", base: 14.5, head: 14.4),
         ]
         #expect(AffinityChoice.choose(async).index == nil)
+        #expect(AffinityChoice.choose(async).spansCPUs)
         #expect(AffinityChoice.choose(async).reason.hasPrefix("the base launches 8.7% faster"), "\(AffinityChoice.choose(async).reason)")
     }
 
@@ -34,8 +36,9 @@ struct AffinityPilotTests {
     func serialIsPinnedWhereFastest() {
         // The sample app's medians: unpinned between the two CPUs'.
         let app = [Self.trial(nil, base: 260, head: 261), Self.trial("0", base: 256, head: 257), Self.trial("1", base: 271, head: 270)]
-        let (index, reason) = AffinityChoice.choose(app)
+        let (index, spans, reason) = AffinityChoice.choose(app)
         #expect(index == 1)
+        #expect(!spans)
         #expect(reason.contains("1.6% slower unpinned than on its fastest CPU"), "\(reason)")
         // The Hummingbird sample beside a busy core: unpinned loses ticks.
         let server = [
@@ -46,9 +49,15 @@ struct AffinityPilotTests {
         let near = [Self.trial(nil, base: 10.0, head: 10.0), Self.trial("0", base: 10.4, head: 10.4)]
         #expect(AffinityChoice.choose(near).index == 1)
         #expect(AffinityChoice.choose(near).reason.contains("at most 3.8% faster unpinned"), "\(AffinityChoice.choose(near).reason)")
-        // Nothing measured on one side: unpinned.
-        #expect(AffinityChoice.choose([Self.trial(nil, base: 10, head: 10, runs: 0), Self.trial("0", base: 9, head: 9)]).index == nil)
-        #expect(AffinityChoice.choose([Self.trial(nil, base: 10, head: 10), Self.trial("0", base: 0, head: 0, runs: 0)]).index == nil)
+        // Nothing measured on one side: unpinned, and no evidence that the
+        // launch spans CPUs (its runs keep pairing on the same CPU).
+        for missing in [
+            [Self.trial(nil, base: 10, head: 10, runs: 0), Self.trial("0", base: 9, head: 9)],
+            [Self.trial(nil, base: 10, head: 10), Self.trial("0", base: 0, head: 0, runs: 0)],
+        ] {
+            #expect(AffinityChoice.choose(missing).index == nil)
+            #expect(!AffinityChoice.choose(missing).spansCPUs)
+        }
     }
 
     /// One scripted pilot run: (side, CPUs, warm-up).

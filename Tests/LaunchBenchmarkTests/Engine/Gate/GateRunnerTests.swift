@@ -70,6 +70,30 @@ struct GateRunnerTests {
         #expect(measurement.growthToResolve(threshold: 0.02) == nil)
     }
 
+    @Test("a launch that spans CPUs pairs neighbours on any CPU: no run is left out, and the report counts the pairs across CPUs")
+    func neighbours() throws {
+        // Whichever CPU the main thread ended on, the launch takes the same.
+        let executor = ScriptedGateExecutor(seed: 6) { head, _, run in
+            12_000_000 * (head ? 1.10 : 1) * ScriptedGateExecutor.noise(run, 0.05)
+        }
+        var gate = try runner(executor)
+        gate.sameCPUPairs = false
+        let measurement = gate.run()
+        #expect(measurement.verdict == .regressed)
+        let runs = measurement.baseRuns.count + measurement.headRuns.count
+        #expect(measurement.unpaired == 0)
+        #expect(try #require(measurement.final).pairs == runs / 2)
+        let across = try #require(measurement.pairsAcrossCPUs)
+        #expect(across > 0 && across < runs / 2)
+        let document = GateDocument(
+            base: "base", head: "head", mode: .warm, rule: gate.rule, measurement: measurement, summary: "")
+        #expect(document.pairsAcrossCPUs == across)
+        #expect(GateReport.text(document).contains("pairs by CPU (neighbours paired on any CPU: the launch spans CPUs): "))
+        #expect(GateReport.text(document).contains("across CPUs: \(across); 0 runs unpaired"))
+        // The default pairs on the same CPU only, and says nothing of across.
+        #expect(try runner(executor).run().pairsAcrossCPUs == nil)
+    }
+
     @Test("the same program on both sides is unchanged, and the noise floor is near zero")
     func unchanged() throws {
         let executor = ScriptedGateExecutor(seed: 2) { _, cpu, run in
