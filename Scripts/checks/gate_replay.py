@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What other centres make of a gate's own runs.
 
-    Scripts/checks/gate_replay.py [--any-cpu] [--steps] GATE.json...
+    Scripts/checks/gate_replay.py [--any-cpu] [--steps] [--pairing] GATE.json...
 
 Reads gates' --export-json (gate-power.sh KEEP=DIR keeps one per try),
 pairs the runs as the gate does (GatePairing: each run with the nearest
@@ -23,6 +23,10 @@ the trimmed mean's interval also lies within the threshold. The summary
 also gives the pairs' plain mean. --any-cpu pairs each ABBA block's
 neighbours whatever their CPU instead (is the same-CPU pairing the cause?);
 --steps prints each session's base runs per 0.5 ms (the humps).
+--pairing prints, per session and as the median over them, the
+information each pairing gives, pairs / spread² (spread: 1.4826 × the
+median absolute deviation of the log-ratios), neighbours over same CPU:
+docs/gate.md, "Pairs when the launch spans CPUs".
 """
 import json
 import math
@@ -110,6 +114,18 @@ def load(path):
         sys.exit(f"gate_replay: {path}: not a gate's --export-json ({type(error).__name__}: {error})")
 
 
+def spread(values):
+    """1.4826 × the median absolute deviation (Hampel 1974)."""
+    centre = statistics.median(values)
+    return 1.4826 * statistics.median(abs(value - centre) for value in values)
+
+
+def information(ratios):
+    """pairs / spread², the precision the pairs give their centre."""
+    width = spread(ratios)
+    return len(ratios) / width ** 2 if width > 0 else math.inf
+
+
 def steps(runs):
     """Base runs per 0.5 ms bin, the bins with at least 1% of them."""
     values = [run["value"] / 1e6 for run in runs if run["side"] == "base"]
@@ -120,16 +136,24 @@ def steps(runs):
 
 
 def main(arguments):
-    flags = {"--any-cpu", "--steps"}
+    flags = {"--any-cpu", "--steps", "--pairing"}
     paths = [a for a in arguments if a not in flags]
     if not paths or any(a.startswith("--") for a in paths):
         sys.exit(__doc__.split("\n\n")[1])
     centres = {"median": [], "trimmed mean": [], "mean": []}
     tally = {}
+    gains = []
     for path in paths:
         runs, threshold, confidence, gate = load(path)
         if "--steps" in arguments:
             print(f"{path}: base runs per 0.5 ms: {steps(runs)}")
+        if "--pairing" in arguments:
+            same, any_cpu = pairs(runs), pairs(runs, any_cpu=True)
+            if len(same) >= 10 and len(any_cpu) >= 10:
+                gains.append(information(any_cpu) / information(same))
+                print(f"{path}: same CPU {len(same)} pairs, spread {100 * spread(same):.1f}%; neighbours "
+                      f"{len(any_cpu)} pairs, spread {100 * spread(any_cpu):.1f}%; information neighbours / same CPU "
+                      f"{gains[-1]:.2f}")
         ratios = pairs(runs, any_cpu="--any-cpu" in arguments)
         if len(ratios) < 10:
             print(f"{path}: {len(ratios)} pairs, too few to judge")
@@ -154,6 +178,9 @@ def main(arguments):
                   f"from {100 * math.expm1(min(values)):+.2f}% to {100 * math.expm1(max(values)):+.2f}%")
     for (measure, word), count in sorted(tally.items()):
         print(f"{measure}: {word} {count}")
+    if gains:
+        print(f"information, neighbours / same CPU, over {len(gains)} sessions: median {statistics.median(gains):.2f}, "
+              f"from {min(gains):.2f} to {max(gains):.2f}")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,9 @@ struct GateCommand: ParsableCommand {
             launchprof gate --base REV [--head REV] --build 'COMMAND' [options] -- PROGRAM ARGS
 
             Base and head run alternately in ABBA blocks; runs are paired only with a run of the \
-            other side on the same CPU; the change's interval, and its trimmed mean's, are looked at \
-            after 20, 30, 45, … pairs with an error-spending schedule, until one lies above \
+            other side on the same CPU (neighbours on any CPU when the launch spans CPUs); the \
+            change's interval, and its trimmed mean's, are looked at after 20, 30, 45, … pairs with \
+            an error-spending schedule (by pairs or by the budget's time), until one lies above \
             +threshold (regressed) or below -threshold (improved), or both inside ±threshold \
             (unchanged), or the budget ends (inconclusive). Method and error rates: docs/gate.md. Exit status: 0 unchanged or \
             improved, 1 regressed, 2 bad usage, 3 a launch or build failed, 4 inconclusive, 130 \

@@ -92,8 +92,8 @@ package struct AffinityPilot {
         }
         let affinity = chosen.flatMap { candidates[$0] }
         let choice = AffinityChoice(
-            trials: trials, chosen: affinity?.description, reason: reason, spansCPUs: spansCPUs, runs: trials.reduce(0) { $0 + 2 * $1.runs },
-            elapsed: elapsed())
+            trials: trials, chosen: affinity?.description, reason: reason, spansCPUs: spansCPUs,
+            runs: trials.reduce(0) { $0 + 2 * $1.runs }, elapsed: elapsed())
         return (choice, affinity)
     }
 }

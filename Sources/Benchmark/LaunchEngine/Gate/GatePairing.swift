@@ -40,7 +40,7 @@ package struct GatePairing: Sendable, Equatable {
     package private(set) var cpus: [Int?] = []
     /// Pairs whose runs ran on different CPUs (only with ``sameCPU`` false).
     package private(set) var acrossCPUs = 0
-    /// ln of one base run over another on the same CPU, the sign alternated
+    /// ln of one base run over another (on the same CPU with ``sameCPU``), the sign alternated
     /// pair by pair (later/earlier, then earlier/later) so that drift does
     /// not move its centre: the base against itself, the session's noise floor.
     package private(set) var baseLogRatios: [Double] = []
