@@ -133,51 +133,38 @@ struct SequentialDecisionRuleTests {
     }
 
     @Test(
-        "repeated looks keep the false-verdict rate under alpha; naive 95% intervals at every look do not",
+        "repeated looks keep the false-verdict rate under alpha, spent by pairs or by a time budget's share; naive 95% intervals at every look do not",
         arguments: [GateInterval.both, .sign])
     func repeatedLooks(interval: GateInterval) throws {
         // The true change sits exactly on the threshold: "regressed" (the
         // interval above +2%) and "unchanged" (below +2%) are then both
         // wrong, so every verdict but inconclusive is a false one.
         let rule = try SequentialDecisionRule(threshold: 0.02, alpha: 0.05, maxPairs: 300, interval: interval)
+        // The most pairs (10000) never reached: a budget of about 300 pairs'
+        // time ends every session, as `--max-time` does, and the clock
+        // depends on the pairs it judges (`timedSession`).
+        let timed = try SequentialDecisionRule(threshold: 0.02, alpha: 0.05, maxPairs: 10000, interval: interval)
         var generator = SeededGenerator(seed: 38)
         var falseVerdicts = 0
+        var timedFalseVerdicts = 0
         var naiveFalseVerdicts = 0
         let sessions = 400
         for _ in 0..<sessions {
-            let ratios = Self.ratios(300, change: 0.02, spread: 0.03, generator: &generator)
+            let ratios = Self.ratios(400, change: 0.02, spread: 0.03, generator: &generator)
             if Self.session(rule, ratios) != .inconclusive { falseVerdicts += 1 }
+            if Self.timedSession(timed, ratios, budget: 300 * 2.02) != .inconclusive { timedFalseVerdicts += 1 }
             if Self.session(rule, ratios, fixedConfidence: 0.95) != .inconclusive { naiveFalseVerdicts += 1 }
         }
         let rate = Double(falseVerdicts) / Double(sessions)
         let naive = Double(naiveFalseVerdicts) / Double(sessions)
         // α = 0.05; 3 binomial standard errors over 400 sessions is 0.033.
         #expect(rate <= 0.05 + 0.033, "false verdicts \(falseVerdicts) of \(sessions)")
+        #expect(Double(timedFalseVerdicts) / Double(sessions) <= 0.05 + 0.033, "spent by time: \(timedFalseVerdicts) of \(sessions)")
         #expect(naive > rate, "naive \(naiveFalseVerdicts), spending \(falseVerdicts)")
         #expect(naive > 0.05, "naive repeated 95% intervals: \(naiveFalseVerdicts) of \(sessions)")
-        print("repeatedLooks \(interval): \(falseVerdicts) of \(sessions) with spending, \(naiveFalseVerdicts) naive")
-    }
-
-    @Test(
-        "spending by the share of a time budget elapsed keeps the false-verdict rate under alpha, though the clock depends on the pairs",
-        arguments: [GateInterval.both, .sign])
-    func repeatedLooksByTime(interval: GateInterval) throws {
-        // As `repeatedLooks`, but the most pairs (10000) is never reached:
-        // a budget of about 300 pairs' time ends every session, as
-        // `--max-time` does.
-        let rule = try SequentialDecisionRule(threshold: 0.02, alpha: 0.05, maxPairs: 10000, interval: interval)
-        var generator = SeededGenerator(seed: 39)
-        var falseVerdicts = 0
-        var byPairsOnly = 0
-        let sessions = 400
-        for _ in 0..<sessions {
-            let ratios = Self.ratios(400, change: 0.02, spread: 0.03, generator: &generator)
-            if Self.timedSession(rule, ratios, budget: 300 * 2.02) != .inconclusive { falseVerdicts += 1 }
-            if Self.timedSession(rule, ratios, budget: .infinity) != .inconclusive { byPairsOnly += 1 }
-        }
-        let rate = Double(falseVerdicts) / Double(sessions)
-        #expect(rate <= 0.05 + 0.033, "false verdicts \(falseVerdicts) of \(sessions)")
-        print("repeatedLooksByTime \(interval): \(falseVerdicts) of \(sessions) spent by time, \(byPairsOnly) by pairs of 10000")
+        print(
+            "repeatedLooks \(interval): \(falseVerdicts) of \(sessions) spent by pairs, \(timedFalseVerdicts) by time, "
+                + "\(naiveFalseVerdicts) naive")
     }
 
     @Test("an unchanged program is almost never called regressed or improved", arguments: [GateInterval.both, .sign])
