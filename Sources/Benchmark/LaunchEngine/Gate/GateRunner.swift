@@ -137,7 +137,17 @@ package struct GateRunner {
                     break
                 }
             }
-            if outcome.verdict == nil {
+            if outcome.verdict == nil, let last = outcome.looks.indices.last,
+                outcome.looks[last].pairs == pairing.logRatios.count
+            {
+                // The budget ended before a pair was added since the last
+                // look: a closing look would judge the same pairs with only
+                // the error left (little, when that look came near the
+                // budget's end by time), so a wider interval. The last look
+                // stands, inconclusive.
+                outcome.looks[last].verdict = .inconclusive
+                outcome.verdict = .inconclusive
+            } else if outcome.verdict == nil {
                 // The budget ended between looks: one closing look spends
                 // what error is left.
                 let look = rule.closingLook(pairing.logRatios, after: spentFraction)

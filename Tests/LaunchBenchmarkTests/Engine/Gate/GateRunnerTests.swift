@@ -179,6 +179,29 @@ struct GateRunnerTests {
         #expect(untimed.looks.first?.confidence == gate.rule.confidence(ofLook: 0))
     }
 
+    @Test("a budget that ends with no pair since the last look takes no closing look: the last one stands, inconclusive")
+    func noClosingLookWithoutNewPairs() throws {
+        // One CPU, so each ABBA block gives two pairs: 20 pairs after 40
+        // measured runs, 44 with the 4 warm-ups. The clock stands still
+        // until then and jumps past the budget at once, so the look at 20
+        // pairs spends all of α (t = 1) and the budget ends before another
+        // run.
+        let executor = ScriptedGateExecutor(seed: 8, cpus: 1) { head, _, run in
+            2_000_000 * (head ? 1.02 : 1) * ScriptedGateExecutor.noise(run, 0.10)
+        }
+        var gate = try runner(executor)
+        gate.maxTime = .seconds(10)
+        gate.clock = { executor.state.withLock { $0.runs } >= 44 ? 11_000_000_000 : 0 }
+        let measurement = gate.run()
+        #expect(measurement.stop == .maxTime(.seconds(10)))
+        #expect(measurement.looks.count == 1)
+        let last = try #require(measurement.final)
+        #expect(last.pairs == 20)
+        #expect(abs(last.confidence - 0.95) < 1e-9)
+        #expect(last.verdict == .inconclusive)
+        #expect(measurement.verdict == .inconclusive)
+    }
+
     @Test("an inconclusive gate projects the measuring that would narrow its interval to the estimate's distance from the threshold")
     func projection() throws {
         let executor = ScriptedGateExecutor(seed: 4) { head, _, run in
