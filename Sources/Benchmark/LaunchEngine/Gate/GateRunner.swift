@@ -137,26 +137,26 @@ package struct GateRunner {
                     break
                 }
             }
-            if outcome.verdict == nil, let last = outcome.looks.indices.last,
-                outcome.looks[last].pairs == pairing.logRatios.count
-            {
-                // The budget ended before a pair was added since the last
-                // look: a closing look would judge the same pairs with only
-                // the error left (little, when that look came near the
-                // budget's end by time), so a wider interval. The last look
-                // stands, inconclusive.
-                outcome.looks[last].verdict = .inconclusive
-                outcome.verdict = .inconclusive
-            } else if outcome.verdict == nil {
-                // The budget ended between looks: one closing look spends
-                // what error is left.
-                let look = rule.closingLook(pairing.logRatios, after: spentFraction)
-                if let look { outcome.looks.append(look) }
-                outcome.verdict = look?.verdict ?? .inconclusive
-                if let instructionRule {
-                    let counted = instructionRule.closingLook(instructionPairing.logRatios, after: spentFraction)
-                    if let counted { outcome.instructions = counted }
-                    outcome.verdict = Self.combined(time: outcome.verdict, instructions: counted?.verdict ?? .inconclusive)
+            if outcome.verdict == nil {
+                if let last = outcome.looks.indices.last, outcome.looks[last].pairs == pairing.logRatios.count {
+                    // The budget ended before a pair was added since the last
+                    // look: a closing look would judge the same pairs with
+                    // only the error left (little, when that look came near
+                    // the budget's end by time), so a wider interval. The
+                    // last look stands, inconclusive.
+                    outcome.looks[last].verdict = .inconclusive
+                    outcome.verdict = .inconclusive
+                } else {
+                    // The budget ended between looks: one closing look spends
+                    // what error is left.
+                    let look = rule.closingLook(pairing.logRatios, after: spentFraction)
+                    if let look { outcome.looks.append(look) }
+                    outcome.verdict = look?.verdict ?? .inconclusive
+                    if let instructionRule {
+                        let counted = instructionRule.closingLook(instructionPairing.logRatios, after: spentFraction)
+                        if let counted { outcome.instructions = counted }
+                        outcome.verdict = Self.combined(time: outcome.verdict, instructions: counted?.verdict ?? .inconclusive)
+                    }
                 }
             }
         } catch {
