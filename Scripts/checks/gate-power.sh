@@ -46,7 +46,13 @@
 # r = median ln(with/without) gives what K rounds are worth relative to the
 # launch now (K rounds add e^r − 1 of it), and a slowdown s gets
 # s·K/(e^r − 1) rounds (rounds are CPU work, linear in their number). The
-# last column, "sized", is what was injected, relative to the launch.
+# column "sized" is what was injected, relative to the launch as calibrated;
+# the last, "of gate", is the same work relative to the gate's own base
+# median. The two differ when the gate runs the launch otherwise than the
+# calibration did: the calibration runs unpinned (with AFFINITY=auto each
+# gate's pilot chooses, after the sizing), and a launch that its pilot pins
+# can be shorter (the async-main program with a core busy: 18.3 ms unpinned,
+# 14–17 ms pinned, so a "+3%" was 3.1–4.0% of the launch the gate judged).
 # Under load the rounds' worth moves from minute to minute, not only with
 # calibration noise: with a core busy, ten calibrations in a row of the
 # async-main program (CALRUNS=30 CALCHECK=10) gave e^r − 1 from 0.27 to
@@ -276,10 +282,10 @@ if [ -n "${CALCHECK:-}" ]; then
 fi
 
 if [ -n "${SLOWDOWN_US:-}" ]; then sizes=$SLOWDOWN_US unit=us; else sizes=${SLOWDOWNS:-"0 1 2 3 5"} unit=%; fi
-printf '%-10s %9s %9s %9s %12s %10s %8s %10s %10s\n' slowdown regressed improved unchanged inconclusive "median s" "max s" measured "sized %"
+printf '%-10s %9s %9s %9s %12s %10s %8s %10s %10s %10s\n' slowdown regressed improved unchanged inconclusive "median s" "max s" measured "sized %" "of gate %"
 for size in $sizes; do
     counts_regressed=0 counts_improved=0 counts_unchanged=0 counts_inconclusive=0
-    times=() changes=() sized=()
+    times=() changes=() sized=() ofgate=()
     for try in $(seq "$tries"); do
         [ "$load" = busy ] && [ "${#busy[@]}" -eq 0 ] && start_load
         # A calibration whose rounds did not lengthen the launch (r at or
@@ -298,13 +304,13 @@ for size in $sizes; do
             fi
         done
         # The rounds for this size, and the size they are relative to the launch.
-        read -r extra percent < <(python3 - "$size" "$unit" "$r" "$launch" "$calrounds" "$inject" <<'PY'
+        read -r extra percent injected_ns < <(python3 - "$size" "$unit" "$r" "$launch" "$calrounds" "$inject" <<'PY'
 import math, sys
 size, unit, r, launch, k = float(sys.argv[1]), sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 if sys.argv[6] == "wall":
     # Nanoseconds of wall time: s of the launch, or the microseconds asked.
     extra = size / 100 * launch if unit == "%" else size * 1000
-    print(int(round(extra)), round(extra / launch * 100, 2))
+    print(int(round(extra)), round(extra / launch * 100, 2), int(round(extra)))
     sys.exit(0)
 per_round = launch * math.expm1(r) / k  # ns of one round, now
 if unit == "%":
@@ -313,7 +319,7 @@ if unit == "%":
     extra = size / 100 * k / math.expm1(r)
 else:
     extra = size * 1000 / per_round
-print(int(round(extra)), round(extra * per_round / launch * 100, 2))
+print(int(round(extra)), round(extra * per_round / launch * 100, 2), int(round(extra * per_round)))
 PY
         )
         sized+=("$percent")
@@ -327,30 +333,34 @@ PY
             >"$work/out.txt" 2>&1 || status=$?
         case "$load" in half | alternate) stop_busy ;; esac
         if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp "$work/gate.json" "$KEEP/$size${unit/\%/pct}-$try.json" 2>/dev/null || true; fi
-        read -r verdict elapsed change medians < <(python3 - "$work/gate.json" <<'PY' 2>/dev/null || echo "none 0 nan -"
+        read -r verdict elapsed change share medians < <(python3 - "$work/gate.json" "$injected_ns" <<'PY' 2>/dev/null || echo "none 0 nan nan -"
 import json, sys
 d = json.load(open(sys.argv[1]))
 b, h = d.get("baseMedian"), d.get("headMedian")
 medians = f"{b / 1e6:.2f}/{h / 1e6:.2f}ms" if b and h else "-"
 if d.get("affinityChoice"):
     medians += f", affinity auto: {d['affinityChoice'].get('chosen') or 'unpinned'}"
-print(d["verdict"] or "none", d["elapsed"], d["looks"][-1]["change"] if d["looks"] else "nan", medians)
+# The injected work relative to the launch as this gate measured its base.
+share = f"{int(sys.argv[2]) / b * 100:.2f}" if b else "nan"
+print(d["verdict"] or "none", d["elapsed"], d["looks"][-1]["change"] if d["looks"] else "nan", share, medians)
 PY
         )
         times+=("$elapsed")
         changes+=("$change")
+        ofgate+=("$share")
         case "$verdict" in
         regressed) counts_regressed=$((counts_regressed + 1)) ;;
         improved) counts_improved=$((counts_improved + 1)) ;;
         unchanged) counts_unchanged=$((counts_unchanged + 1)) ;;
         *) counts_inconclusive=$((counts_inconclusive + 1)) ;;
         esac
-        if [ -n "${VERBOSE:-}" ]; then echo "  $size$unit try $try (sized +$percent% of $(python3 -c "print(round($launch / 1e6, 2))") ms; base/head medians $medians): $(head -1 "$work/out.txt") (exit $status)" >&2; fi
+        if [ -n "${VERBOSE:-}" ]; then echo "  $size$unit try $try (sized +$percent% of $(python3 -c "print(round($launch / 1e6, 2))") ms, +$share% of the gate's base; base/head medians $medians): $(head -1 "$work/out.txt") (exit $status)" >&2; fi
     done
     stats=$(python3 -c "import statistics,sys; t=[float(x) for x in sys.argv[1:]]; print(round(statistics.median(t),1), round(max(t),1))" "${times[@]}")
     measured=$(python3 -c "import statistics,sys; c=[float(x) for x in sys.argv[1:] if x!='nan']; print(f'{statistics.median(c)*100:+.2f}%' if c else '-')" "${changes[@]}")
     sizedmed=$(python3 -c "import statistics,sys; print(f'{statistics.median(float(x) for x in sys.argv[1:]):+.2f}')" "${sized[@]}")
-    printf '%-10s %9d %9d %9d %12d %10s %8s %10s %10s\n' "+$size$unit" "$counts_regressed" "$counts_improved" "$counts_unchanged" \
-        "$counts_inconclusive" ${stats} "$measured" "$sizedmed"
+    ofgatemed=$(python3 -c "import statistics,sys; s=[float(x) for x in sys.argv[1:] if x!='nan']; print(f'{statistics.median(s):+.2f}' if s else '-')" "${ofgate[@]}")
+    printf '%-10s %9d %9d %9d %12d %10s %8s %10s %10s %10s\n' "+$size$unit" "$counts_regressed" "$counts_improved" "$counts_unchanged" \
+        "$counts_inconclusive" ${stats} "$measured" "$sizedmed" "$ofgatemed"
 done
 stop_busy
