@@ -30,7 +30,8 @@
 #   docs/gate.md before 2026-11-28 14:00 used MAXTIME=60); AFFINITY passes
 #   --affinity (a CPU list; auto, the gate's default since 2026-11-29, or
 #   none: unpinned, the default of every row of docs/gate.md measured
-#   before); INTERVAL passes --interval; SLICE_NS=N runs launchprof with
+#   before); CALPIN=CPUS pins the sizing runs (below: "of gate");
+#   INTERVAL passes --interval; SLICE_NS=N runs launchprof with
 #   a scheduler slice request (below).
 # CONFIG=debug|release (default debug); NO_BUILD=1 uses the binaries as
 # built; BIN=DIR takes launchprof and lp-spawn from DIR (a copy, so that a
@@ -221,9 +222,15 @@ command_words() {
 # ln(with K / without), launch = the median launch without).
 # With AFFINITY the sizing runs are pinned as the gate's are (a pinned launch
 # can be faster than an unpinned one: 48 against 58 ms for the sample app);
-# with AFFINITY unset, auto or none they are not (auto: each gate chooses).
+# with AFFINITY unset, auto or none they are not (auto: each gate chooses),
+# unless CALPIN=CPUS pins them: where the gates' pilots pin the launch, the
+# slowdown is then sized against the launch the gate judges.
 pin=()
 case "${AFFINITY:-}" in '' | auto | none) ;; *) pin=(taskset -c "$AFFINITY") ;; esac
+if [ -n "${CALPIN:-}" ]; then
+    [[ $CALPIN =~ ^[0-9][0-9,-]{0,30}$ ]] || { echo "gate-power: CALPIN must be a CPU list, not '$CALPIN'" >&2; exit 2; }
+    pin=(taskset -c "$CALPIN")
+fi
 calibrate() {
     "${pin[@]}" "${launchprof[@]}" run --runs "$calruns" "${ready[@]}" --export-json "$work/cal.json" \
         "$(command_words 0)" "$(command_words "$1")" >/dev/null 2>&1
