@@ -143,9 +143,16 @@ package struct GateRunner {
                     // look: a closing look would judge the same pairs with
                     // only the error left (little, when that look came near
                     // the budget's end by time), so a wider interval. The
-                    // last look stands, inconclusive.
-                    outcome.looks[last].verdict = .inconclusive
-                    outcome.verdict = .inconclusive
+                    // last look stands: undecided, it is inconclusive; a
+                    // time verdict that waited for the instructions' is
+                    // kept and combined with theirs, as a closing look's is.
+                    if outcome.looks[last].verdict == nil { outcome.looks[last].verdict = .inconclusive }
+                    outcome.verdict =
+                        instructionRule == nil
+                        ? outcome.looks[last].verdict
+                        : Self.combined(
+                            time: outcome.looks[last].verdict,
+                            instructions: outcome.instructions?.verdict ?? .inconclusive)
                 } else {
                     // The budget ended between looks: one closing look spends
                     // what error is left.
