@@ -289,6 +289,11 @@ if [ -n "${CALCHECK:-}" ]; then
 fi
 
 if [ -n "${SLOWDOWN_US:-}" ]; then sizes=$SLOWDOWN_US unit=us; else sizes=${SLOWDOWNS:-"0 1 2 3 5"} unit=%; fi
+# median SCALE SUFFIX VALUES...: the median of the values but "nan", times
+# SCALE, signed with two decimals and SUFFIX ("-" when none is left).
+median() {
+    python3 -c "import statistics,sys; v=[float(x) for x in sys.argv[3:] if x!='nan']; print(f'{statistics.median(v)*float(sys.argv[1]):+.2f}{sys.argv[2]}' if v else '-')" "$@"
+}
 printf '%-10s %9s %9s %9s %12s %10s %8s %10s %10s %10s\n' slowdown regressed improved unchanged inconclusive "median s" "max s" measured "sized %" "of gate %"
 for size in $sizes; do
     counts_regressed=0 counts_improved=0 counts_unchanged=0 counts_inconclusive=0
@@ -364,9 +369,9 @@ PY
         if [ -n "${VERBOSE:-}" ]; then echo "  $size$unit try $try (sized +$percent% of $(python3 -c "print(round($launch / 1e6, 2))") ms, +$share% of the gate's base; base/head medians $medians): $(head -1 "$work/out.txt") (exit $status)" >&2; fi
     done
     stats=$(python3 -c "import statistics,sys; t=[float(x) for x in sys.argv[1:]]; print(round(statistics.median(t),1), round(max(t),1))" "${times[@]}")
-    measured=$(python3 -c "import statistics,sys; c=[float(x) for x in sys.argv[1:] if x!='nan']; print(f'{statistics.median(c)*100:+.2f}%' if c else '-')" "${changes[@]}")
-    sizedmed=$(python3 -c "import statistics,sys; print(f'{statistics.median(float(x) for x in sys.argv[1:]):+.2f}')" "${sized[@]}")
-    ofgatemed=$(python3 -c "import statistics,sys; s=[float(x) for x in sys.argv[1:] if x!='nan']; print(f'{statistics.median(s):+.2f}' if s else '-')" "${ofgate[@]}")
+    measured=$(median 100 % "${changes[@]}")
+    sizedmed=$(median 1 '' "${sized[@]}")
+    ofgatemed=$(median 1 '' "${ofgate[@]}")
     printf '%-10s %9d %9d %9d %12d %10s %8s %10s %10s %10s\n' "+$size$unit" "$counts_regressed" "$counts_improved" "$counts_unchanged" \
         "$counts_inconclusive" ${stats} "$measured" "$sizedmed" "$ofgatemed"
 done
