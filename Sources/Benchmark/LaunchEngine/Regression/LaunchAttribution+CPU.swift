@@ -48,7 +48,7 @@ extension LaunchAttribution {
     /// no step explains, adding up to the change. Without it, from the change
     /// of the main thread's or the process's CPU time (``cpuChange``).
     var cpuLines: [String] {
-        guard totalChange > 0 else { return [] }
+        guard totalChange != 0 else { return [] }
         let prefix = "\(target) (\(mode.rawValue)): "
         if let split = pathCPUSplit {
             var parts = [
@@ -64,7 +64,8 @@ extension LaunchAttribution {
         }
         guard let cpuChange else { return [] }
         let whose = offCPUIsMainThread == true ? "the main thread's CPU time" : "the process's CPU time"
-        let onCPU = max(0, min(cpuChange, totalChange)), offCPU = totalChange - onCPU
+        // Held between 0 and the change, as a part's ``Part/cpuSplit`` is.
+        let onCPU = max(min(0, totalChange), min(max(0, totalChange), cpuChange)), offCPU = totalChange - onCPU
         return [
             prefix + "of \(Self.signed(totalChange)), \(Self.signed(onCPU)) was work on CPU "
                 + "(\(whose) \(Self.signed(cpuChange))) and \(Self.signed(offCPU)) off CPU "

@@ -38,7 +38,9 @@ extension LaunchAttribution {
     /// contributors (three, then the others together), the unexplained rest
     /// (so that the shares add up to the change), work off the path that
     /// changed, and how much of the change was work on CPU (each named
-    /// step's own, from the thread CPU time of the thread that ran it).
+    /// step's own, from the thread CPU time of the thread that ran it). A
+    /// step named by its CPU time whose wall time did not resolve the change
+    /// (``Part/isWallUnresolved``) is said by its CPU time's change.
     package var summaryLines: [String] {
         let prefix = "\(target) (\(mode.rawValue)): "
         let total = MetricChange.percent(baselineReady > 0 ? totalChange / baselineReady : 0)
@@ -51,6 +53,13 @@ extension LaunchAttribution {
         }
         var lines: [String] = []
         for part in counted.prefix(3) {
+            if part.isWallUnresolved, let onCPUChange = part.onCPUChange, let cpuPValue = part.cpuPValue {
+                lines.append(
+                    prefix + "\(part.name): its threads' CPU time \(Self.signed(onCPUChange)) (p \(Self.pText(cpuPValue))); "
+                        + "its wall time \(Self.signed(part.change)) (p \(Self.pText(part.pValue))) did not resolve the change "
+                        + "(other programs' share of the cores spreads wall times, not CPU times)")
+                continue
+            }
             let cpu =
                 part.cpuSplit.map { ": \(Self.signed($0.onCPU)) on CPU, \(Self.signed($0.offCPU)) off CPU" }
                 ?? (part.kind == .interval && pathCPUSplit != nil ? ": on or off CPU unknown" : "")

@@ -45,6 +45,28 @@ import Testing
         #expect(line.contains("+5.00 ms in steps whose CPU time is unknown") && line.hasSuffix("+3.00 ms in no named part"), "\(line)")
     }
 
+    @Test("a step whose CPU time grew while its wall time, spread by a busy machine, did not: said by its CPU time")
+    func wallUnresolved() throws {
+        // parse: +8 ms of its thread's CPU time and its wall time unchanged
+        // (the machine's other programs took less of the cores in the later
+        // runs); 1 ms less in no step.
+        let before = result("app", parse: 20_000_000, parseCPU: 9_000_000, fetch: 5_000_000, extra: 1_000_000)
+        let after = result("app", parse: 20_000_000, parseCPU: 17_000_000, fetch: 5_000_000, extra: 0)
+        let attribution = try #require(LaunchAttribution.attribute(baseline: before, current: after))
+        let lines = attribution.summaryLines
+        let parse = try #require(attribution.contributors.first, "\(lines)")
+        #expect(parse.name == "interval 'parse' (launch path)" && parse.isWallUnresolved, "\(lines)")
+        #expect(
+            lines.first
+                == "app (warm): interval 'parse' (launch path): its threads' CPU time +8.00 ms (p < 0.0001); its wall time "
+                + "+0 ns (p = 1.0000) did not resolve the change (other programs' share of the cores spreads wall times, "
+                + "not CPU times)", "\(lines)")
+        // An improvement of the whole is split too, and still adds up.
+        let line = try #require(lines.first { $0.contains("in the named steps of the launch path") }, "\(lines)")
+        #expect(line.contains("of -1.00 ms, +0 ns was work on CPU and +0 ns off CPU"), "\(line)")
+        #expect(line.hasSuffix("; -1.00 ms in no named part"), "\(line)")
+    }
+
     @Test("runs traced without the threads' CPU times: no per-step split, the whole change split by the process's CPU time")
     func olderTraces() throws {
         var before = result("app", parse: 10_000_000, parseCPU: 9_000_000, fetch: 5_000_000, extra: 0)

@@ -34,34 +34,49 @@ struct AttributionTests {
     func cpuInsideAnInterval() async throws {
         let attribution = try await attribute(
             before: try app("before"), after: try app("after", environment: ["LP_SAMPLE_SLOW_INDEX_MS": "40"]))
-        // 40 ms of the index thread's own CPU; on a loaded machine the wall
-        // time it adds varies, so the checks are on what the attribution
-        // names and shares.
-        #expect(attribution.totalChange > 10_000_000, "the work shows in time to ready: \(attribution.totalChange)")
-        let first = try #require(attribution.contributors.first)
+        // 40 ms of the index thread's own CPU, named first whatever the load:
+        // by its wall time on a quiet machine, by its thread's CPU time when
+        // other programs' share of the cores spreads the wall times (the
+        // tests run in parallel, and in one CI run 20 runs a side read the
+        // step at −10.8 ms of wall time, p = 0.17, named by its CPU time).
+        // When nothing is named, what each interval measured (wall change
+        // and p; CPU change and, when its interval excluded zero, p).
+        let measured = attribution.intervals.map {
+            "\($0.name): wall \($0.change) p \($0.pValue), CPU \($0.onCPUChange ?? .nan) p \($0.cpuPValue ?? .nan)"
+        }
+        let first = try #require(
+            attribution.contributors.first, "nothing named: total \(attribution.totalChange); \(measured)")
         #expect(first.name == "interval 'build index' (launch path)", "\(attribution.contributors.map(\.name))")
-        #expect(first.share > 0.6, "build index explains \(first.share) of the change")
-        // Not more than the whole change: the interval's own estimate is the
-        // sharper of the two (under load it read 36.1 ms of the 40 ms added,
-        // while the median time to ready moved by less than 30 ms), so its
-        // interval, not its point, is held to the total's point.
-        #expect(first.change > 10_000_000, "\(first.change)")
-        #expect(
-            first.changeLow <= 1.2 * attribution.totalChange,
-            "\(first.changeLow)…\(first.changeHigh) against \(attribution.totalChange)")
-        // Whether its wall times alone tell the sides apart depends on what
-        // else runs (at a load of 13 they did not, and it is named by its
-        // CPU time: LaunchAttribution); the phase that holds it still grew.
-        let phase = try #require(attribution.phases.first { $0.name == "config loaded → index ready" })
-        #expect(phase.change > 0, "the phase that holds it grew too: \(phase.change)")
         let lines = attribution.summaryLines
-        #expect(lines.first?.contains("interval 'build index' (launch path) +") == true, "\(lines)")
         // On CPU, from the thread CPU time of the thread that ran it: the
         // injected work whatever the load (the spin counts this thread's
         // CPU; a busy machine may still slow each of its instructions).
-        let split = try #require(first.cpuSplit, "build index's thread CPU time is known: \(lines)")
-        #expect(split.onCPU > 20_000_000, "on CPU \(split.onCPU) of \(first.change)")
-        #expect(lines.first?.contains(" on CPU, ") == true, "\(lines)")
+        let onCPU = try #require(first.onCPUChange, "build index's thread CPU time is known: \(lines)")
+        #expect(onCPU > 20_000_000 && onCPU < 80_000_000, "on CPU \(onCPU) of 40 ms added")
+        if first.isWallUnresolved {
+            #expect(first.cpuPValue != nil, "named by its CPU time: \(lines)")
+            #expect(lines.first?.contains("interval 'build index' (launch path): its threads' CPU time +") == true, "\(lines)")
+            #expect(lines.first?.contains("did not resolve the change") == true, "\(lines)")
+        } else {
+            // Its wall time resolved it: the change shows in time to ready,
+            // mostly in this step and the phase that holds it.
+            #expect(attribution.totalChange > 10_000_000, "the work shows in time to ready: \(attribution.totalChange)")
+            #expect(first.share > 0.6, "build index explains \(first.share) of the change")
+            // Not more than the whole change: the interval's own estimate is the
+            // sharper of the two (under load it read 36.1 ms of the 40 ms added,
+            // while the median time to ready moved by less than 30 ms), so its
+            // interval, not its point, is held to the total's point.
+            #expect(first.change > 10_000_000, "\(first.change)")
+            #expect(
+                first.changeLow <= 1.2 * attribution.totalChange,
+                "\(first.changeLow)…\(first.changeHigh) against \(attribution.totalChange)")
+            let phase = try #require(attribution.phases.first { $0.name == "config loaded → index ready" })
+            #expect(phase.change > 0, "the phase that holds it grew too: \(phase.change)")
+            #expect(lines.first?.contains("interval 'build index' (launch path) +") == true, "\(lines)")
+            let split = try #require(first.cpuSplit, "\(lines)")
+            #expect(split.onCPU > 20_000_000, "on CPU \(split.onCPU) of \(first.change)")
+            #expect(lines.first?.contains(" on CPU, ") == true, "\(lines)")
+        }
         try Self.expectAddsUp(attribution)
     }
 
