@@ -24,9 +24,18 @@ struct AttributionTests {
         return try #require(LaunchAttribution.attribute(baseline: results[0], current: results[1]))
     }
 
+    /// The sample app indexing 2,000 words, so that its own work is small
+    /// beside what a test adds (40 ms of CPU, a 60 ms wait): its times move
+    /// with the speed of the vCPU it ran on and with what else runs, in
+    /// proportion to that work. With 20,000 words (a debug build) 'build
+    /// index' alone took 65–122 ms of CPU a run on a quiet machine and
+    /// 63–123 ms under load, as wide as the change; beside three busy loops
+    /// nothing was named in 1 of 11 runs of these suites, and the 60 ms wait
+    /// was 49% of a +134 ms change in another. With 2,000 words the step
+    /// takes 8–14 ms.
     func app(_ name: String, environment: [String: String] = [:]) throws -> LaunchTarget {
         LaunchTarget(
-            name: name, arguments: [try Products.path("lp-sample-app"), "--words", "20000", "--workers", "2"],
+            name: name, arguments: [try Products.path("lp-sample-app"), "--words", "2000", "--workers", "2"],
             environment: environment, ready: .tracer)
     }
 
