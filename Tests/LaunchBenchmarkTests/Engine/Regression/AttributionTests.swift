@@ -29,9 +29,9 @@ struct AttributionTests {
     /// with the speed of the vCPU it ran on and with what else runs, in
     /// proportion to that work. With 20,000 words (a debug build) 'build
     /// index' alone took 65–122 ms of CPU a run on a quiet machine and
-    /// 63–123 ms under load, as wide as the change; beside three busy loops
-    /// nothing was named in 1 of 11 runs of these suites, and the 60 ms wait
-    /// was 49% of a +134 ms change in another. With 2,000 words the step
+    /// 63–123 ms under load, as wide as the change; in 21 runs of these
+    /// suites beside three busy loops, nothing was named once, and the 60 ms
+    /// wait was 49% of a +134 ms change once. With 2,000 words the step
     /// takes 8–14 ms.
     func app(_ name: String, environment: [String: String] = [:]) throws -> LaunchTarget {
         LaunchTarget(
