@@ -64,8 +64,7 @@ extension LaunchAttribution {
         }
         guard let cpuChange else { return [] }
         let whose = offCPUIsMainThread == true ? "the main thread's CPU time" : "the process's CPU time"
-        // Held between 0 and the change, as a part's ``Part/cpuSplit`` is.
-        let onCPU = max(min(0, totalChange), min(max(0, totalChange), cpuChange)), offCPU = totalChange - onCPU
+        let onCPU = Self.held(cpuChange, within: totalChange), offCPU = totalChange - onCPU
         return [
             prefix + "of \(Self.signed(totalChange)), \(Self.signed(onCPU)) was work on CPU "
                 + "(\(whose) \(Self.signed(cpuChange))) and \(Self.signed(offCPU)) off CPU "

@@ -62,7 +62,7 @@ package struct LaunchAttribution: Sendable, Equatable, Codable {
         /// beyond), off CPU the rest, so the two add up to the change.
         package var cpuSplit: (onCPU: Double, offCPU: Double)? {
             guard let onCPUChange else { return nil }
-            let onCPU = max(min(0, change), min(max(0, change), onCPUChange))
+            let onCPU = LaunchAttribution.held(onCPUChange, within: change)
             return (onCPU, change - onCPU)
         }
 
@@ -167,6 +167,12 @@ package struct LaunchAttribution: Sendable, Equatable, Codable {
 
     /// The columns of a report's table of parts (`Part/cells`).
     package static let tableHeader = ["Part", "Baseline", "Now", "Change", "95% CI", "Share", "p"]
+
+    /// `value` held between 0 and `change` (either sign): how much of a
+    /// change was on CPU, when noise puts the CPU time's change beyond it.
+    static func held(_ value: Double, within change: Double) -> Double {
+        max(min(0, change), min(max(0, change), value))
+    }
 
     package static func signed(_ nanoseconds: Double) -> String {
         (nanoseconds < 0 ? "-" : "+") + HumanUnits.duration(abs(nanoseconds))
