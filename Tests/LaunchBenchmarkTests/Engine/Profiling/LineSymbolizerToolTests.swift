@@ -44,16 +44,7 @@ struct LineSymbolizerToolTests {
                     timestamp: UInt64(index), threadID: 7, weight: 1, handlerNanoseconds: 0, truncated: false,
                     unwindFailed: false, loaderBusy: false, frames: frames.map { $0 + bias })
             }
-            let header = TraceHeader(
-                formatVersion: 1, pid: 7, policy: .dropNewest, spawnNanoseconds: nil, processEntryNanoseconds: nil,
-                mainNanoseconds: nil, launchCompleteNanoseconds: nil, writtenNanoseconds: nil, capacity: 0, eventCount: 0,
-                lostEvents: 0)
-            var trace = Trace(path: "t.lptrace", header: header, strings: [], categories: [], threadNames: [:], events: [])
-            trace.sampling = TraceSampling(
-                rate: 1000, maxDepth: 64, timerMode: .threadCPUTime, mainThreadOnly: false, loaderUnguarded: false,
-                threadsHooked: true, startNanoseconds: 0, stopNanoseconds: 0, lost: 0, failed: 0, threadNames: [:],
-                samples: samples, modules: [module])
-            return trace
+            return SampledTrace.make(samples, modules: [module], rate: 1000, timerMode: .threadCPUTime)
         }
 
         /// An executable shell script standing in for llvm-symbolizer.

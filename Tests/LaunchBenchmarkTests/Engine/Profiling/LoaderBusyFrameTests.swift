@@ -9,16 +9,7 @@ import Testing
 struct LoaderBusyFrameTests {
     func trace(_ samples: [TraceSample]) -> Trace {
         let module = TraceModule(path: "/no/such/library.so", bias: 0x1000_0000, start: 0x1000_0000, end: 0x1010_0000, buildID: [])
-        let header = TraceHeader(
-            formatVersion: 1, pid: 7, policy: .dropNewest, spawnNanoseconds: nil, processEntryNanoseconds: nil,
-            mainNanoseconds: nil, launchCompleteNanoseconds: nil, writtenNanoseconds: nil, capacity: 0, eventCount: 0,
-            lostEvents: 0)
-        var trace = Trace(path: "t.lptrace", header: header, strings: [], categories: [], threadNames: [:], events: [])
-        trace.sampling = TraceSampling(
-            rate: 4000, maxDepth: 64, timerMode: .threadCPUEvent, mainThreadOnly: false, loaderUnguarded: false,
-            threadsHooked: true, startNanoseconds: 0, stopNanoseconds: 0, lost: 0, failed: 1, threadNames: [:],
-            samples: samples, modules: [module], sampledCPUMicroseconds: 500)
-        return trace
+        return SampledTrace.make(samples, modules: [module], rate: 4000, timerMode: .threadCPUEvent, failed: 1, cpuMicroseconds: 500)
     }
 
     func sample(_ frames: [UInt64], loaderBusy: Bool, at time: UInt64) -> TraceSample {
