@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -93,11 +94,24 @@ static void handler(int signo, siginfo_t *info, void *context) {
         uint32_t tid = timer ? (uint32_t)info->si_value.sival_int : lp_sampler_gettid();
         // POSIX CPU-clock timers are checked at the scheduler tick
         // (CONFIG_HZ): at a higher rate one signal stands for several
-        // periods, and says so. A perf event signals every period: weight 1.
+        // periods, and says so. A perf event signals every period, but a
+        // signal merged with a pending one stands for several too: its
+        // event's count says how many (sampler_events.c).
         uint32_t weight = timer && info->si_overrun > 0 ? 1 + (uint32_t)info->si_overrun : 1;
+        uint16_t merged = 0;
+        if (!timer && info->si_code >= POLL_IN && info->si_code <= POLL_HUP) {
+            // Only the thread's own event is read: a descriptor of the
+            // program's that signals SIGPROF is none of ours.
+            lp_sampled_thread_t *thread = lp_sampler_thread((int32_t)tid);
+            int event = thread != NULL ? __atomic_load_n(&thread->event, __ATOMIC_ACQUIRE) : 0;
+            if (event > 0 && event - 1 == info->si_fd) {
+                weight = lp_sampler_event_periods(info->si_fd, UINT64_C(1000000000) / lp_sampler_state.hz);
+                merged = weight > 1 ? LP_SAMPLE_MERGED : 0;
+            }
+        }
         void *frames[LP_SAMPLER_MAX_DEPTH + LP_HANDLER_FRAMES];
         int capacity = (int)lp_sampler_state.max_depth + LP_HANDLER_FRAMES;
-        uint16_t state = lp_sampler_wall_state(weight, tid);
+        uint16_t state = lp_sampler_wall_state(weight, tid) | merged;
         uint64_t t0 = lp_sampler_now();
         if (lp_sampler_loader_busy()) {
             // Unwinding could wait for a loader lock this thread is taking.

@@ -10,6 +10,16 @@
 // signals the thread itself (F_SETOWN_EX with F_OWNER_TID, F_SETSIG SIGPROF,
 // O_ASYNC), and the same handler takes the stack: one signal, one stack.
 //
+// One signal, one stack, but not always one period: SIGPROF does not queue,
+// so an overflow while the previous signal is still pending (its handler
+// running, the signal blocked, the vCPU held up) is merged with it, and an
+// hrtimer that fires late forwards past the periods it missed. Neither is
+// lost from the event's count, so the handler reads it (one read) and the
+// sample stands for every period counted since the thread's previous one:
+// its stack for the last, the others taken by no stack (LP_SAMPLE_MERGED,
+// "[periods without a stack]" in a profile), as perf's own samples carry
+// the period they stand for.
+//
 // Not every system allows it (kernel.perf_event_paranoid 3 and up, seccomp
 // profiles that deny perf_event_open): the sampler then falls back to the
 // POSIX timers, and the trace says which ran (timer mode).
@@ -52,6 +62,31 @@ int lp_sampler_open_event(int32_t tid, uint64_t period_ns) {
         return -code;
     }
     return fd;
+}
+
+/// The calling thread's event (descriptor + 1) at its previous signal, and
+/// its count then (ns).
+static __thread int periods_fd __attribute__((tls_model("initial-exec")));
+static __thread uint64_t periods_count __attribute__((tls_model("initial-exec")));
+
+uint32_t lp_sampler_event_periods(int fd, uint64_t period_ns) {
+    uint64_t counted = 0;
+    if (period_ns == 0 || read(fd, &counted, sizeof counted) != (ssize_t)sizeof counted) return 1;
+    // Another event than last time (the thread's was closed and opened
+    // again, or the descriptor reused) counts from zero.
+    uint64_t before = periods_fd == fd + 1 && counted >= periods_count ? periods_count : 0;
+    periods_fd = fd + 1;
+    periods_count = counted;
+    // The count since the previous signal, to the nearest period: each is
+    // read a few microseconds after its overflow (the signal's delivery, the
+    // handler so far), and the hrtimer that raises it runs on the wall
+    // clock, so time the thread lost to interrupts or a held-up vCPU makes
+    // a period's count a little short. Rounding each difference, not the
+    // total, keeps that from adding up.
+    uint64_t periods = (counted - before + period_ns / 2) / period_ns;
+    if (periods == 0) periods = 1;
+    if (periods > UINT32_MAX) periods = UINT32_MAX;
+    return (uint32_t)periods;
 }
 
 void lp_sampler_close_event(int fd) {

@@ -88,6 +88,10 @@ void lp_sampler_disarm(lp_sampled_thread_t *thread, const char *final_name);
 int lp_sampler_open_event(int32_t tid, uint64_t period_ns);
 /// Adds the CPU time the event counted to `sampled_cpu_ns` and closes it.
 void lp_sampler_close_event(int fd);
+/// In the handler of a signal from the calling thread's event `fd`: the
+/// periods its count has passed since the thread's previous such signal (at
+/// least 1). Async-signal-safe (one read).
+uint32_t lp_sampler_event_periods(int fd, uint64_t period_ns);
 /// Starts the helper thread that arms threads created later.
 int lp_sampler_start_helper(void);
 /// Stops the helper thread (it deletes every timer) and waits for it.

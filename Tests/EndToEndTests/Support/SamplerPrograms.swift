@@ -32,6 +32,23 @@ enum SamplerPrograms {
           printf("%f\\n", r[0] + r[1] + r[2]); return 0; }
         """
 
+    /// One thread, 200 ms of CPU in blocked_spin with SIGPROF blocked for 5
+    /// ms at a time, then let through: each period's signal while it is
+    /// blocked is merged with the pending one, as a busy machine can make
+    /// them (a late handler, a held-up vCPU).
+    static let blocked = """
+        #include <signal.h>
+        #include <stdio.h>
+        #include <time.h>
+        static double cpu_ms(void) { struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec * 1e3 + t.tv_nsec / 1e6; }
+        __attribute__((noinline)) double blocked_spin(double ms) { double x = 0, end = cpu_ms() + ms;
+          do { for (int i = 0; i < 20000; i++) x += i * 1e-9; } while (cpu_ms() < end);
+          return x; }
+        int main(void) { sigset_t prof; sigemptyset(&prof); sigaddset(&prof, SIGPROF); double x = 0;
+          for (int i = 0; i < 40; i++) { sigprocmask(SIG_BLOCK, &prof, NULL); x += blocked_spin(5); sigprocmask(SIG_UNBLOCK, &prof, NULL); }
+          printf("%f\\n", x); return 0; }
+        """
+
     /// For about a second: threads that start and exit, malloc/free on every
     /// thread, and dlopen/dlclose in a loop — what breaks unsafe handlers.
     static let stress = """

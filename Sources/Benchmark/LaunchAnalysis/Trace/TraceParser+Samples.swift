@@ -109,7 +109,7 @@ extension TraceParser {
         return TraceSample(
             timestamp: timestamp, threadID: tid, weight: weight, handlerNanoseconds: cost,
             truncated: flags & 1 != 0, unwindFailed: flags & 2 != 0, loaderBusy: flags & 4 != 0, frames: frames,
-            offCPU: flags & 8 != 0, waitingForCPU: flags & 8 != 0 && flags & 16 != 0, inKernel: flags & 32 != 0)
+            offCPU: flags & 8 != 0, waitingForCPU: flags & 8 != 0 && flags & 16 != 0, inKernel: flags & 32 != 0, merged: flags & 64 != 0)
     }
 
     private func parseModules(_ section: Section) throws(TraceReadError) -> [TraceModule] {

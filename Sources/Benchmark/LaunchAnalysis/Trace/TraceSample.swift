@@ -5,9 +5,9 @@ package struct TraceSample: Sendable, Equatable {
     /// The sampled thread.
     package var threadID: UInt32
     /// Timer periods this sample stands for: 1 under perf events (a signal
-    /// every period); 1 + the timer's overrun under POSIX CPU timers, which
-    /// fire at the scheduler tick, so above CONFIG_HZ one signal covers
-    /// several periods.
+    /// every period) but for a signal merged with a pending one (``merged``);
+    /// 1 + the timer's overrun under POSIX CPU timers, which fire at the
+    /// scheduler tick, so above CONFIG_HZ one signal covers several periods.
     package var weight: UInt32
     /// Time the handler spent unwinding, in nanoseconds.
     package var handlerNanoseconds: UInt32
@@ -30,4 +30,9 @@ package struct TraceSample: Sendable, Equatable {
     /// Kernel sampling: the thread was in the kernel (a system call, a page
     /// fault); the frames are the user stack it entered from.
     package var inKernel = false
+    /// Perf events in the program: the thread's event counted `weight`
+    /// periods since its previous signal, the others' signals merged with a
+    /// pending one (or skipped by a late timer). The stack is the last
+    /// period's; the rest were taken by no stack.
+    package var merged = false
 }

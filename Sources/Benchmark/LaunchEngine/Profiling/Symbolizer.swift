@@ -60,6 +60,10 @@ package struct Symbolizer: Sendable {
     /// The outermost frame of a wall-clock sample that found its thread off
     /// CPU but runnable most of that time: waiting for a CPU, not blocked.
     package static let waitingForCPUFrame = "[waiting for CPU]"
+    /// The only frame of the periods a thread's event counted for which no
+    /// signal came of its own (merged with a pending one): CPU time the
+    /// profile keeps without a stack.
+    package static let unstackedFrame = "[periods without a stack]"
 
     /// One launch's profile: `trace`'s samples symbolized through its
     /// module map; `name` titles it.
@@ -115,10 +119,21 @@ package struct Symbolizer: Sendable {
                     let state = sample.waitingForCPU ? Self.waitingForCPUFrame : sample.offCPU ? Self.offCPUFrame : Self.onCPUFrame
                     frames.insert(builder.marker(state), at: 0)
                 }
+                // A signal merged with a pending one: its stack stands for the
+                // last period, and the periods before it, counted by the
+                // thread's event, are taken by no stack (said so, never
+                // credited to this one).
+                let unstacked = sample.merged ? sample.weight - 1 : 0
                 stacks.append(
                     SymbolizedProfile.Stack(
-                        run: run, threadID: sample.threadID, timestamp: sample.timestamp, weight: sample.weight,
+                        run: run, threadID: sample.threadID, timestamp: sample.timestamp, weight: sample.weight - unstacked,
                         frames: frames, location: location))
+                if unstacked > 0 {
+                    stacks.append(
+                        SymbolizedProfile.Stack(
+                            run: run, threadID: sample.threadID, timestamp: sample.timestamp, weight: unstacked,
+                            frames: [builder.marker(Self.unstackedFrame)], location: nil))
+                }
             }
             threadNames.merge(trace.threadNames) { $1 }
             threadNames.merge(sampling.threadNames) { $1 }

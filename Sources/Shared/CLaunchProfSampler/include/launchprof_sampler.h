@@ -41,11 +41,17 @@ enum {
     /// Kernel sampling: the thread was in the kernel (a system call, a page
     /// fault); the frames are the user stack it entered the kernel from.
     LP_SAMPLE_IN_KERNEL = 32,
+    /// Task-clock event: the thread's event counted more than one period
+    /// since its previous signal (the kernel merged a signal that came while
+    /// one was pending, or its timer skipped periods it was late for). The
+    /// sample's weight is every period counted since: one for its stack, the
+    /// rest taken by no stack.
+    LP_SAMPLE_MERGED = 64,
 };
 
 /// Samples section flag of kernel sampling (CLaunchProfPerf) in user space
 /// only (perf_event_paranoid 2): time in the kernel was not sampled. The
-/// in-process sampler's flags (1, 2, 4) are in sampler_internal.h.
+/// in-process sampler's flags are the enum above.
 #define LP_SAMPLER_FLAG_KERNEL_UNSAMPLED 8u
 
 #define LP_SAMPLER_DEFAULT_HZ 1000
