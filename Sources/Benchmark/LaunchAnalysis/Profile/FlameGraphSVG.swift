@@ -74,7 +74,7 @@ package enum FlameGraphSVG {
         }.joined()
         let launches = profile.runCount > 1 ? " from \(profile.runCount) launches" : ""
         let subtitle =
-            "\(profile.stacks.count) samples\(launches) at \(profile.sampling.rate) Hz, \(threadCount(profile)), weight \(root.weight)"
+            "\(profile.sampleCount) samples\(launches) at \(profile.sampling.rate) Hz, \(threadCount(profile)), weight \(root.weight)"
         return """
             <?xml version="1.0" standalone="no"?>
             <svg version="1.1" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" xmlns="http://www.w3.org/2000/svg" onload="init(evt)">

@@ -85,6 +85,11 @@ package struct SymbolizedProfile: Sendable {
     /// The total weight of all samples.
     package var totalWeight: UInt64 { stacks.reduce(0) { $0 + UInt64($1.weight) } }
 
+    /// How many samples were taken: a stack each, but for the periods a
+    /// merged signal stood for without a stack of their own (a stack of
+    /// `[periods without a stack]` alone, `TraceSample/merged`).
+    package var sampleCount: Int { stacks.count - sampling.samples.count { $0.merged && $0.weight > 1 } }
+
     /// How many launches were sampled.
     package var runCount: Int { runStarts.count }
 

@@ -102,7 +102,7 @@ package struct ProfilingStep {
     package static func summary(of profiled: ProfileRecorder.Profiled, target: String) -> String {
         let profile = profiled.profile
         var text =
-            "profile of '\(target)': \(profile.stacks.count) samples from \(profile.runCount) launch\(profile.runCount == 1 ? "" : "es")"
+            "profile of '\(target)': \(profile.sampleCount) samples from \(profile.runCount) launch\(profile.runCount == 1 ? "" : "es")"
         text += ProfileRecord.HotFrame.clause(ProfileRecord.HotFrame.hottest(in: profile, limit: 3))
         if profile.stacks.isEmpty {
             text +=

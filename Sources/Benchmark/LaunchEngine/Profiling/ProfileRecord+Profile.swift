@@ -5,7 +5,7 @@ extension ProfileRecord {
     /// The record of a profile and the files it was written to.
     package init(target: String, profile: SymbolizedProfile, flameGraph: String, speedscope: String, folded: String) {
         self.init(
-            target: target, launches: profile.runCount, samples: profile.stacks.count, weight: profile.totalWeight,
+            target: target, launches: profile.runCount, samples: profile.sampleCount, weight: profile.totalWeight,
             rateHz: Int(profile.sampling.rate), hottest: HotFrame.hottest(in: profile, limit: 10),
             flameGraph: flameGraph, speedscope: speedscope, folded: folded,
             warnings: profile.warnings.map { ResultWarning(.symbolization, $0) },

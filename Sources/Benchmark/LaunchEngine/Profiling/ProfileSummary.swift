@@ -50,10 +50,8 @@ package struct ProfileSummary: Sendable {
         let total = profile.totalWeight
         let threads = Set(profile.stacks.map { [UInt64($0.run), UInt64($0.threadID)] }).count
         let launches = profile.runCount > 1 ? " from \(profile.runCount) launches" : ""
-        // A merged signal's earlier periods are a stack of the marker's
-        // alone: counted, not a sample.
         let merged = sampling.samples.filter { $0.merged && $0.weight > 1 }
-        let stackCount = profile.stacks.count - merged.count
+        let stackCount = profile.sampleCount
         var lines = [
             "\(stackCount) samples\(launches) (weight \(total), ≈\(String(format: "%.1f", Double(total) * profile.nanosecondsPerWeight / 1e6)) ms \(sampling.timerMode == .threadWallClock ? "of threads' wall time" : "CPU")) on \(threads) thread\(threads == 1 ? "" : "s") at \(sampling.rate) Hz, \(sampling.timerMode)"
         ]

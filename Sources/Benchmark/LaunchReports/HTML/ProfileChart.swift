@@ -35,7 +35,7 @@ package struct ProfileChart {
     var subtitle: String {
         let launches = profile.runCount == 1 ? "1 launch" : "\(profile.runCount) launches"
         let each = HumanUnits.duration(profile.nanosecondsPerWeight)
-        let text = "\(profile.stacks.count) samples from \(launches) at \(profile.sampling.rate) Hz, each ≈ \(each) of one thread's CPU"
+        let text = "\(profile.sampleCount) samples from \(launches) at \(profile.sampling.rate) Hz, each ≈ \(each) of one thread's CPU"
         return text + ProfileRecord.HotFrame.clause(ProfileRecord.HotFrame.hottest(in: profile, limit: 3))
     }
 

@@ -22,13 +22,16 @@ struct MergedSampleTests {
     @Test func aMergedSampleKeepsItsStackForOnePeriodAndTheRestUnderNoFunction() throws {
         // Seven periods (1.75 ms at 4 kHz): two signals of their own, then one
         // that came for five.
-        let samples = [sample(weight: 1, merged: false, at: 1), sample(weight: 1, merged: false, at: 2), sample(weight: 5, merged: true, at: 3)]
+        let samples = [
+            sample(weight: 1, merged: false, at: 1), sample(weight: 1, merged: false, at: 2), sample(weight: 5, merged: true, at: 3),
+        ]
         let profile = try Symbolizer().symbolize(trace(samples, cpuMicroseconds: 1750), name: "merged")
         let stacks = profile.stacks.map { (names: $0.frames.map { profile.frames[$0].name }, weight: $0.weight) }
         #expect(stacks.count == 4)
         #expect(stacks.prefix(3).allSatisfy { $0.weight == 1 && $0.names.last == "library.so+0x40" })
         #expect(stacks[3].names == [Symbolizer.unstackedFrame] && stacks[3].weight == 4)
         #expect(profile.totalWeight == 7, "every period counted stays in the profile")
+        #expect(profile.sampleCount == 3, "three samples were taken, whatever stacks hold them")
 
         let text = ProfileSummary(profile).text
         #expect(text.hasPrefix("3 samples (weight 7, ≈1.8 ms CPU) on 1 thread at 4000 Hz"), "\(text)")
