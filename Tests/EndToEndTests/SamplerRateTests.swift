@@ -77,6 +77,17 @@ struct SamplerRateTests {
         let marker = profiled.folded.filter { $0.frames.first == "[periods without a stack]" }
         #expect(marker.allSatisfy { $0.frames.count == 1 }, "the periods without a stack are under no function")
         #expect(marker.reduce(UInt64(0)) { $0 + $1.weight } == unstacked, "\(marker) for \(unstacked) periods")
+        // The Chrome export: beside each merged sample's instant, one of the
+        // periods it stood for without a stack.
+        let export = try CommandRun.run(
+            try Products.path("launchprof"), ["export", "\(profiled.directory)/blocked.lptrace", "--format", "chrome"])
+        try #require(export.status == 0, "\(export.standardError)")
+        let chrome = try JSONSerialization.jsonObject(with: Data(export.standardOutput.utf8)) as? [String: Any]
+        let events = try #require(chrome?["traceEvents"] as? [[String: Any]])
+        let instants = events.filter { $0["cat"] as? String == "launchprof/samples" }
+        let unstackedInstants = instants.filter { $0["name"] as? String == "[periods without a stack]" }
+        #expect(instants.count == sampling.samples.count + merged.count)
+        #expect(unstackedInstants.count == merged.count)
     }
 
     /// LAUNCHPROF_SAMPLE_TIMER=posix keeps the POSIX CPU-time timers (what

@@ -15,9 +15,11 @@ struct ProfiledRun {
     /// The speedscope file's shared frames.
     var speedscopeFrames: [[String: Any]]
 
-    /// Share of the weight whose leaf frame contains `name`.
+    /// Share of the stacks' weight whose leaf frame contains `name`.
     func leafShare(_ name: String) -> Double {
-        let total = folded.reduce(0) { $0 + $1.weight }
+        // Of the stacks taken: the periods a merged signal stood for (a busy
+        // machine's doing) are no function's.
+        let total = folded.filter { $0.frames != ["[periods without a stack]"] }.reduce(0) { $0 + $1.weight }
         let hits = folded.filter { $0.frames.last?.contains(name) == true }.reduce(0) { $0 + $1.weight }
         return Double(hits) / Double(max(total, 1))
     }

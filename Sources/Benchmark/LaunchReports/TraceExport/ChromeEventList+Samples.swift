@@ -4,7 +4,9 @@ import LaunchEngine
 /// Samples in the Chrome export: one thread-scoped instant per sample, on
 /// the sampled thread's own track, named after its leaf function, with the
 /// whole stack (root first) and the module in `args` — so one timeline shows
-/// milestones, intervals and where the CPU was between them.
+/// milestones, intervals and where the CPU was between them. A sample that
+/// stood for periods without a stack of their own (a merged signal) has a
+/// second instant beside it, "[periods without a stack]", of their weight.
 extension ChromeEventList {
     /// Category of the sample instants.
     static let samplesCategory = "launchprof/samples"
