@@ -88,7 +88,7 @@ package struct SymbolizedProfile: Sendable {
     /// How many samples were taken: a stack each, but for the periods a
     /// merged signal stood for without a stack of their own (a stack of
     /// `[periods without a stack]` alone, `TraceSample/merged`).
-    package var sampleCount: Int { stacks.count - sampling.samples.count { $0.merged && $0.weight > 1 } }
+    package var sampleCount: Int { stacks.count - sampling.samples.count { $0.unstackedPeriods > 0 } }
 
     /// How many launches were sampled.
     package var runCount: Int { runStarts.count }

@@ -35,4 +35,8 @@ package struct TraceSample: Sendable, Equatable {
     /// pending one (or skipped by a late timer). The stack is the last
     /// period's; the rest were taken by no stack.
     package var merged = false
+
+    /// The periods a merged sample stood for without a stack of its own
+    /// (all but the last, whose stack it is); 0 for any other sample.
+    package var unstackedPeriods: UInt32 { merged ? weight - 1 : 0 }
 }

@@ -123,7 +123,7 @@ package struct Symbolizer: Sendable {
                 // last period, and the periods before it, counted by the
                 // thread's event, are taken by no stack (said so, never
                 // credited to this one).
-                let unstacked = sample.merged ? sample.weight - 1 : 0
+                let unstacked = sample.unstackedPeriods
                 stacks.append(
                     SymbolizedProfile.Stack(
                         run: run, threadID: sample.threadID, timestamp: sample.timestamp, weight: sample.weight - unstacked,
