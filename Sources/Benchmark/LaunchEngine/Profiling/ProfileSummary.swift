@@ -50,8 +50,9 @@ package struct ProfileSummary: Sendable {
         let total = profile.totalWeight
         let threads = Set(profile.stacks.map { [UInt64($0.run), UInt64($0.threadID)] }).count
         let launches = profile.runCount > 1 ? " from \(profile.runCount) launches" : ""
+        let sampleCount = profile.sampleCount
         var lines = [
-            "\(profile.sampleCount) samples\(launches) (weight \(total), ≈\(String(format: "%.1f", Double(total) * profile.nanosecondsPerWeight / 1e6)) ms \(sampling.timerMode == .threadWallClock ? "of threads' wall time" : "CPU")) on \(threads) thread\(threads == 1 ? "" : "s") at \(sampling.rate) Hz, \(sampling.timerMode)"
+            "\(sampleCount) samples\(launches) (weight \(total), ≈\(String(format: "%.1f", Double(total) * profile.nanosecondsPerWeight / 1e6)) ms \(sampling.timerMode == .threadWallClock ? "of threads' wall time" : "CPU")) on \(threads) thread\(threads == 1 ? "" : "s") at \(sampling.rate) Hz, \(sampling.timerMode)"
         ]
         if sampling.timerMode == .threadWallClock {
             func weight(_ include: (TraceSample) -> Bool) -> UInt64 {
@@ -69,7 +70,7 @@ package struct ProfileSummary: Sendable {
             // period of the CPU time the threads' perf events counted.
             let periods = Double(sampling.sampledCPUMicroseconds) * Double(sampling.rate) / 1e6
             let unstacked = sampling.samples.reduce(UInt64(0)) { $0 + UInt64($1.unstackedPeriods) }
-            let ratio = Double(profile.sampleCount) / max(periods, 1)
+            let ratio = Double(sampleCount) / max(periods, 1)
             // Each thread's event starts a fresh period: what a short thread
             // ran after its last whole period is never sampled.
             let residue =
@@ -77,7 +78,7 @@ package struct ProfileSummary: Sendable {
                 ? " (each thread and process starts with a fresh period, and what it ran after its last whole one is not sampled: many short threads or processes lose more; a higher --hz loses less)"
                 : ""
             lines.append(
-                "sampled threads' CPU time \(String(format: "%.1f", Double(sampling.sampledCPUMicroseconds) / 1000)) ms: \(profile.sampleCount) stacks for \(String(format: "%.0f", periods)) periods (\(String(format: "%.0f", ratio * 100))%)\(residue)"
+                "sampled threads' CPU time \(String(format: "%.1f", Double(sampling.sampledCPUMicroseconds) / 1000)) ms: \(sampleCount) stacks for \(String(format: "%.0f", periods)) periods (\(String(format: "%.0f", ratio * 100))%)\(residue)"
                     + (unstacked > 0
                         ? "; \(unstacked) more period\(unstacked == 1 ? "" : "s") counted without a stack (their signals merged with a pending one), under \(Symbolizer.unstackedFrame)"
                         : "")
