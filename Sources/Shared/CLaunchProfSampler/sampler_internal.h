@@ -32,6 +32,7 @@ enum {
 
 typedef struct lp_sampler {
     uint32_t hz, max_depth, timer_mode, flags;
+    sigset_t prof_only;              ///< SIGPROF alone: an ending thread blocks it
     int started, stopped;            ///< atomic
     int active;                      ///< atomic: handlers record while set
     int inflight;                    ///< atomic: handlers running now
