@@ -72,19 +72,23 @@ struct SamplerUnwindTests {
           printf("%f\\n", s); return 0; }
         """
 
-    /// An ending thread blocks SIGPROF before the sampler's code runs on it
-    /// (lp_sampler_thread_ending). Before it did, a weight of 6 to 59 of
-    /// this program's stacks at 4 kHz was the sampler disarming
-    /// (lp_sampler_disarm, close, read), and one such stack failed the test
-    /// above in CI. What remains is the few instructions before the block
-    /// takes effect: about one stack in 10,000 thread ends, so at most 3 here.
+    /// The handler records nothing from a thread's ending hook on
+    /// (lp_sampler_thread_ending sets lp_sampler_own_code, then blocks
+    /// SIGPROF). Before, a weight of 6 to 59 of this program's stacks at
+    /// 4 kHz was the sampler disarming (lp_sampler_disarm, close, read), and
+    /// one such stack failed the test above in CI; with the block alone,
+    /// 0 to 18 (a merged sample in pthread_sigmask, with both cores busy).
+    /// What remains is the hook's call and first instruction.
     @Test func aThreadsEndIsNotSampledInTheSamplersOwnCode() throws {
         let binary = try SamplerPrograms.compile(Self.churn, name: "unwind-churn")
         defer { unlink(binary) }
         let profiled = try ProfiledRun.profile([binary], name: "churn", hz: 4000, options: ["--sampler", "in-process"])
         defer { try? FileManager.default.removeItem(atPath: profiled.directory) }
         let total = profiled.folded.reduce(0) { $0 + $1.weight }
-        #expect(total >= 1000, "\(profiled.foldedText)")
+        // A thread's 0.3 ms is about one period: whether it ends before its
+        // first sample or after depends on the host's speed (47-68% of the
+        // periods had a stack in runs with both cores busy).
+        #expect(total >= 300, "\(profiled.foldedText)")
         let own = profiled.folded.filter { stack in stack.frames.contains { $0.contains("lp_sampler") } }
         #expect(own.reduce(0) { $0 + $1.weight } <= 3, "\(own)")
     }

@@ -33,6 +33,8 @@ static __thread int unwinding __attribute__((tls_model("initial-exec")));
 
 int lp_sampler_unwinding(void) { return unwinding; }
 
+__thread int lp_sampler_own_code __attribute__((tls_model("initial-exec")));
+
 /// Frames of the handler itself (handler, signal trampoline) that precede
 /// the interrupted PC in unw_backtrace's answer.
 #define LP_HANDLER_FRAMES 8
@@ -86,7 +88,7 @@ static void record_sample(void **frames, int depth, uint16_t flags, uint32_t tid
 static void handler(int signo, siginfo_t *info, void *context) {
     (void)signo;
     int saved_errno = errno;
-    if (!__atomic_load_n(&lp_sampler_state.active, __ATOMIC_ACQUIRE)) goto out;
+    if (!__atomic_load_n(&lp_sampler_state.active, __ATOMIC_ACQUIRE) || lp_sampler_own_code) goto out;
     __atomic_fetch_add(&lp_sampler_state.inflight, 1, __ATOMIC_ACQ_REL);
     // Checked again after counting ourselves in, so stop() never misses us.
     if (__atomic_load_n(&lp_sampler_state.active, __ATOMIC_ACQUIRE)) {
@@ -298,22 +300,14 @@ static pthread_mutex_t sampler_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 void lp_sampler_lock(void) { pthread_mutex_lock(&sampler_lock); }
 void lp_sampler_unlock(void) { pthread_mutex_unlock(&sampler_lock); }
 
-void lp_sampler_stop(void) {
-    if (!__atomic_load_n(&lp_sampler_state.started, __ATOMIC_ACQUIRE)) return;
-    // A second caller (Tracer.flush on one thread, launch complete on
-    // another) waits here until the first has stopped every thread and taken
-    // the module map, then finds it done.
-    lp_sampler_lock();
+/// Stops every thread's timer; lp_sampler_lock is held.
+static void stop_locked(void) {
     int expected = 0;
     if (!__atomic_compare_exchange_n(&lp_sampler_state.stopped, &expected, 1, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
-        lp_sampler_unlock();
         return;
     }
-    if (lp_sampler_state.buffer == NULL) {  // start failed half-way
-        lp_sampler_unlock();
-        return;
-    }
+    if (lp_sampler_state.buffer == NULL) return;  // start failed half-way
     __atomic_store_n(&lp_sampler_state.active, 0, __ATOMIC_RELEASE);
     lp_sampler_state.stop_ns = lp_sampler_now();
     if (lp_sampler_state.timer_mode == LP_SAMPLER_TIMER_ITIMER_PROF) {
@@ -334,7 +328,26 @@ void lp_sampler_stop(void) {
         sched_yield();
     }
     lp_sampler_thread_wall_release();  // this thread's; the others' go as they end
+}
+
+void lp_sampler_stop(void) {
+    if (!__atomic_load_n(&lp_sampler_state.started, __ATOMIC_ACQUIRE)) return;
+    // The stopping thread runs the sampler's code until `active` drops (the
+    // lock's first call is a lazy binding: microseconds): no sample of it.
+    // A signal held back meanwhile finds sampling stopped when it is let
+    // through.
+    int nested = lp_sampler_own_code;
+    lp_sampler_own_code = 1;
+    sigset_t before;
+    pthread_sigmask(SIG_BLOCK, &lp_sampler_state.prof_only, &before);
+    // A second caller (Tracer.flush on one thread, launch complete on
+    // another) waits here until the first has stopped every thread and taken
+    // the module map, then finds it done.
+    lp_sampler_lock();
+    stop_locked();
     lp_sampler_unlock();
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    lp_sampler_own_code = nested;
 }
 
 const char *lp_sampler_error(void) { return lp_sampler_state.error; }

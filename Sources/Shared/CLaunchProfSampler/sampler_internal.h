@@ -117,6 +117,10 @@ void lp_sampler_thread_cpu_reset(void);
 void lp_sampler_thread_wall_release(void);
 /// Whether the calling thread is in the SIGPROF handler, inside libunwind.
 int lp_sampler_unwinding(void);
+/// Set while the calling thread runs the sampler's own code that a sample
+/// must not show: its thread-ending hook (never cleared: the thread ends)
+/// and lp_sampler_stop. The handler records nothing while it is set.
+extern __thread int lp_sampler_own_code __attribute__((tls_model("initial-exec")));
 /// Reads /proc/self/task/<tid>/comm into `name`.
 void lp_sampler_read_comm(uint32_t tid, char name[16]);
 

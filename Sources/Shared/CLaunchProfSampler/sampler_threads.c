@@ -192,11 +192,13 @@ int lp_sampler_register_thread_hook(lp_sampler_thread_hook_t *hook) {
 }
 
 void lp_sampler_thread_ending(void *slot) {
-    if (slot == NULL) return;
     // From here on the thread runs the sampler's code, not the program's:
     // reading and closing its perf event takes microseconds, and a period
-    // that ended meanwhile was a stack of lp_sampler_disarm. SIGPROF stays
-    // blocked (the thread is ending); a signal left pending dies with it.
+    // that ended meanwhile was a stack of lp_sampler_disarm. The handler
+    // records nothing from the first instruction on; SIGPROF is then blocked
+    // for good (the thread is ending), and a signal left pending dies with it.
+    lp_sampler_own_code = 1;
+    if (slot == NULL) return;
     pthread_sigmask(SIG_BLOCK, &lp_sampler_state.prof_only, NULL);
     char name[16] = {0};
     prctl(PR_GET_NAME, name);  // threads often name themselves after they start
