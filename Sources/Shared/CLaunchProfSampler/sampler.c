@@ -247,9 +247,8 @@ int lp_sampler_start_with(const lp_sampler_options_t *options) {
     action.sa_flags = SA_SIGINFO | SA_RESTART;
     sigfillset(&action.sa_mask);  // nothing interrupts the handler
     if (sigaction(SIGPROF, &action, NULL) != 0) return fail("cannot install the SIGPROF handler");
-    // An ending thread blocks SIGPROF first thing (lp_sampler_thread_ending):
-    // its mask is ready and pthread_sigmask bound now, so that a sample can
-    // only land in the few instructions before the block takes effect.
+    // An ending thread and lp_sampler_stop block SIGPROF: the mask is ready
+    // and pthread_sigmask bound now, not by a lazy binding on their way.
     sigemptyset(&lp_sampler_state.prof_only);
     sigaddset(&lp_sampler_state.prof_only, SIGPROF);
     sigset_t bound;

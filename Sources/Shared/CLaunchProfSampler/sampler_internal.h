@@ -32,7 +32,7 @@ enum {
 
 typedef struct lp_sampler {
     uint32_t hz, max_depth, timer_mode, flags;
-    sigset_t prof_only;              ///< SIGPROF alone: an ending thread blocks it
+    sigset_t prof_only;              ///< SIGPROF alone: an ending thread and lp_sampler_stop block it
     int started, stopped;            ///< atomic
     int active;                      ///< atomic: handlers record while set
     int inflight;                    ///< atomic: handlers running now
@@ -118,8 +118,9 @@ void lp_sampler_thread_wall_release(void);
 /// Whether the calling thread is in the SIGPROF handler, inside libunwind.
 int lp_sampler_unwinding(void);
 /// Set while the calling thread runs the sampler's own code that a sample
-/// must not show: its thread-ending hook (never cleared: the thread ends)
-/// and lp_sampler_stop. The handler records nothing while it is set.
+/// must not show: the thread hooks' arming and disarming (never cleared at
+/// the end: the thread ends) and lp_sampler_stop. The handler records
+/// nothing while it is set.
 extern __thread int lp_sampler_own_code __attribute__((tls_model("initial-exec")));
 /// Reads /proc/self/task/<tid>/comm into `name`.
 void lp_sampler_read_comm(uint32_t tid, char name[16]);

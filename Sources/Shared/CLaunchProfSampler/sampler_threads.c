@@ -178,7 +178,11 @@ void *lp_sampler_thread_began(void) {
     // per thread); it is read again as the thread ends or sampling stops.
     prctl(PR_GET_NAME, slot->name);
     lp_sampler_thread_cpu_reset();
+    // Its event counts from the moment it is enabled, inside lp_sampler_arm:
+    // a period that ends before the hook returns is the sampler's own code.
+    lp_sampler_own_code = 1;
     lp_sampler_arm(slot);
+    lp_sampler_own_code = 0;
     return slot;
 }
 
