@@ -90,6 +90,23 @@ import Testing
         #expect(path.steps.map(\.interval.name) == ["load config", "build router"])
     }
 
+    @Test("a task nobody awaits that ends between two awaited steps is, by time alone, the step before the second")
+    func workEndingBetweenAwaitedStepsIsTakenForAwaited() throws {
+        // The limit the trace cannot see past (no edge for an await): the
+        // pool thread that began 'build router' was outside its intervals
+        // after 'warm cache' ended, so it is taken to have waited for it.
+        // The end-to-end test of the async sample knows this order.
+        let path = try #require(
+            LaunchCriticalPath(
+                trace: trace(
+                    [
+                        interval("load config", 1_000, 2_000, tid: 20, id: 1),
+                        interval("warm cache", 1_100, 2_050, tid: 30, id: 2),  // nobody waits for it
+                        interval("build router", 2_100, 5_000, tid: 20, id: 3),
+                    ], completeAt: 5_200)))
+        #expect(path.steps.map(\.interval.name) == ["warm cache", "build router"])
+    }
+
     @Test("the main thread joins a thread that started after its own step: the join is followed")
     func aJoinAfterOwnWork() throws {
         let path = try #require(
