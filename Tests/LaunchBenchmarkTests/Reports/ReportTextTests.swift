@@ -28,6 +28,14 @@ import Glibc
         #expect(HumanUnits.percent(0.634) == "63%" && HumanUnits.percent(0.004) == "0.4%")
     }
 
+    @Test("a level short of 100% is never shown as 100.0%: a gate's late looks spend little error")
+    func levelsShortOfAHundredKeepTheirDigits() {
+        #expect(HumanUnits.level(0.99) == "99.0" && HumanUnits.level(0.9912) == "99.1")
+        #expect(HumanUnits.level(0.99962) == "99.96" && HumanUnits.level(0.999996) == "99.9996")
+        #expect(HumanUnits.level(1 - 1e-12) == "99.999999")
+        #expect(HumanUnits.level(1) == "100.0")
+    }
+
     @Test func terminalTableShowsTheNumbersWithUnitsAndNoColourCodes() throws {
         let text = try TerminalReport(colour: false).export(ReportFixtures.document())
         #expect(!text.contains("\u{1B}"))

@@ -13,7 +13,7 @@ package enum GateReport {
         let limit = percent(threshold, signed: false)
         let interval = final.map { look in
             "head \(percent(look.change)) [\(percent(look.low)), \(percent(look.high))] against base "
-                + "(\(HumanUnits.fixed(look.coverage * 100, decimals: 1))% interval, \(look.pairs) \(sameCPUPairs ? "same-CPU " : "")pairs, "
+                + "(\(HumanUnits.level(look.coverage))% interval, \(look.pairs) \(sameCPUPairs ? "same-CPU " : "")pairs, "
                 + "\(HumanUnits.significant(elapsed)) s)"
         }
         let trimmed = final.flatMap { look in
@@ -45,7 +45,7 @@ package enum GateReport {
             let resolvable: String
             if let final, final.isShortOfConfidence {
                 resolvable =
-                    "; \(final.pairs) pairs cannot give a \(HumanUnits.fixed(final.confidence * 100, decimals: 1))% interval, "
+                    "; \(final.pairs) pairs cannot give a \(HumanUnits.level(final.confidence))% interval, "
                     + "so no change could be resolved"
             } else {
                 resolvable =

@@ -64,6 +64,19 @@ package enum HumanUnits {
         return value != 0 && abs(value) < 1 ? "\(fixed(value, decimals: 1))%" : "\(fixed(value, decimals: 0))%"
     }
 
+    /// A confidence level or an interval's coverage, in percent: one decimal,
+    /// and more where one would round a level short of 100% up to it (a
+    /// gate's late looks spend little error): 0.99 -> "99.0", 0.99962 ->
+    /// "99.96", never "100.0" for less than 1.
+    package static func level(_ fraction: Double) -> String {
+        let value = fraction * 100
+        guard value < 100, value.isFinite else { return fixed(value, decimals: 1) }
+        for decimals in 1...6 where !fixed(value, decimals: decimals).hasPrefix("100") {
+            return fixed(value, decimals: decimals)
+        }
+        return fixed((value * 1e6).rounded(.down) / 1e6, decimals: 6)
+    }
+
     /// `value` with exactly `decimals` digits after the point.
     package static func fixed(_ value: Double, decimals: Int) -> String {
         String(format: "%.\(max(0, decimals))f", value)
